@@ -1,0 +1,11 @@
+// The `gwb` command line: each command group registers its subcommands on the CLI11 app.
+// A command's callback stores its exit status in `exitStatus` (0 ok, 1 bad input / failure).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace gwb::cli {
+
+void addGrammarCommands(CLI::App& app, int& exitStatus);
+
+}  // namespace gwb::cli

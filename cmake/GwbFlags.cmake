@@ -1,0 +1,20 @@
+# One INTERFACE target carries every shared compile setting; each real target links it
+# privately instead of relying on global flags.
+add_library(gwb_flags INTERFACE)
+add_library(gwb::flags ALIAS gwb_flags)
+target_compile_features(gwb_flags INTERFACE cxx_std_17)
+set(CMAKE_CXX_EXTENSIONS OFF)
+target_compile_options(gwb_flags INTERFACE
+  $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
+                                 -Wold-style-cast -Wcast-align -Woverloaded-virtual
+                                 -Wnull-dereference -Wimplicit-fallthrough>)
+# Qt strictness: no silent conversions from char*, no context-less connects, no foreach.
+target_compile_definitions(gwb_flags INTERFACE
+  QT_NO_CAST_FROM_ASCII QT_NO_CAST_TO_ASCII QT_NO_CAST_FROM_BYTEARRAY
+  QT_NO_CONTEXTLESS_CONNECT QT_NO_FOREACH QT_NO_URL_CAST_FROM_STRING
+  QT_USE_QSTRINGBUILDER QT_NO_NARROWING_CONVERSIONS_IN_CONNECT)
+if(GWB_SANITIZE)
+  target_compile_options(gwb_flags INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
+                                             -fno-sanitize-recover=undefined)
+  target_link_options(gwb_flags INTERFACE -fsanitize=address,undefined)
+endif()

@@ -1,0 +1,50 @@
+// Interned grammar symbols.
+//
+// Terminals and nonterminals live in two separate name spaces (the Earleyx format writes the
+// terminal `the` as `_the`, and a nonterminal may well be called `the` too), but share one dense
+// id space, so that parser tables can be plain vectors indexed by SymbolId. Ids are assigned in
+// order of first appearance and never change; names are stored once.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace gwb {
+
+using SymbolId = std::int32_t;
+inline constexpr SymbolId kNoSymbol = -1;
+
+enum class SymbolKind : std::uint8_t { Terminal, Nonterminal };
+
+class SymbolTable {
+ public:
+  // Returns the id of (name, kind), adding it if it is new.
+  SymbolId intern(std::string_view name, SymbolKind kind);
+  std::optional<SymbolId> find(std::string_view name, SymbolKind kind) const;
+  std::optional<SymbolId> findTerminal(std::string_view name) const {
+    return find(name, SymbolKind::Terminal);
+  }
+  std::optional<SymbolId> findNonterminal(std::string_view name) const {
+    return find(name, SymbolKind::Nonterminal);
+  }
+
+  const std::string& name(SymbolId id) const { return names_[static_cast<std::size_t>(id)]; }
+  SymbolKind kind(SymbolId id) const { return kinds_[static_cast<std::size_t>(id)]; }
+  bool isTerminal(SymbolId id) const { return kind(id) == SymbolKind::Terminal; }
+  bool isNonterminal(SymbolId id) const { return kind(id) == SymbolKind::Nonterminal; }
+  std::size_t size() const { return names_.size(); }
+  std::size_t terminalCount() const { return terminals_.size(); }
+  std::size_t nonterminalCount() const { return nonterminals_.size(); }
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<SymbolKind> kinds_;
+  std::unordered_map<std::string, SymbolId> terminals_;
+  std::unordered_map<std::string, SymbolId> nonterminals_;
+};
+
+}  // namespace gwb

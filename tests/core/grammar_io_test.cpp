@@ -1,0 +1,296 @@
+#include "gwb/grammar_io.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "gwb/atomic_file.h"
+#include "shared_data.h"
+
+namespace gwb {
+namespace {
+
+GrammarLoad read(const std::string& text, GrammarFormat format, const std::string& root = "") {
+  GrammarReadOptions options;
+  options.format = format;
+  options.root = root;
+  options.runChecks = false;
+  return readGrammar(text, "test", options);
+}
+
+std::string allDiagnostics(const GrammarLoad& load) {
+  std::string out;
+  for (const Diagnostic& d : load.diagnostics) out += toString(d) + "\n";
+  return out;
+}
+
+std::string earleyxText(const Grammar& grammar) {
+  std::ostringstream out;
+  std::string error;
+  EXPECT_TRUE(writeEarleyx(grammar, out, &error)) << error;
+  return out.str();
+}
+
+std::string nltkText(const Grammar& grammar) {
+  std::ostringstream out;
+  writeNltk(grammar, out);
+  return out.str();
+}
+
+// Two grammars are the same when their rules are, in order, to the bit.
+void expectSameGrammar(const Grammar& a, const Grammar& b) {
+  ASSERT_EQ(a.ruleCount(), b.ruleCount());
+  for (RuleId id = 0; id < static_cast<RuleId>(a.ruleCount()); ++id) {
+    ASSERT_EQ(a.ruleText(id), b.ruleText(id));
+    ASSERT_EQ(a.rule(id).probability, b.rule(id).probability) << a.ruleText(id);
+    ASSERT_EQ(a.rule(id).prior, b.rule(id).prior) << a.ruleText(id);
+    ASSERT_EQ(a.kind(id), b.kind(id));
+  }
+  ASSERT_EQ(a.start().has_value(), b.start().has_value());
+  if (a.start()) {
+    EXPECT_EQ(a.symbols().name(*a.start()), b.symbols().name(*b.start()));
+  }
+}
+
+TEST(EarleyxReaderTest, ReadsEveryRuleKindAndThePriorColumn) {
+  const GrammarLoad load = read(
+      "ROOT->[S] : 1\n"
+      "1 S->[NP VP] : 0.5\n"
+      "1e+10 S->[_hello _world] : 5.000000e-01\n"
+      "NP->[Det _dog] : 1.0\n"
+      "0.1 Det->[_the] : 1\n"
+      "VP->[_barks] : 1.0000005\n",
+      GrammarFormat::Earleyx);
+  ASSERT_TRUE(load.ok()) << allDiagnostics(load);
+  const Grammar& g = load.grammar;
+  ASSERT_EQ(g.ruleCount(), 6u);
+  EXPECT_EQ(g.symbols().name(*g.start()), "ROOT");
+  EXPECT_EQ(g.kind(0), RuleKind::Phrasal);
+  EXPECT_EQ(g.kind(2), RuleKind::MultiTerminal);
+  EXPECT_EQ(g.kind(3), RuleKind::Fragment);
+  EXPECT_EQ(g.kind(4), RuleKind::Lexical);
+  EXPECT_FALSE(g.rule(0).prior.has_value());
+  EXPECT_EQ(g.rule(1).prior, 1.0);
+  EXPECT_EQ(g.rule(2).prior, 1e10);
+  EXPECT_EQ(g.rule(4).prior, 0.1);
+  EXPECT_EQ(g.rule(5).probability, 1.0);  // Earleyx's rounding slack
+  EXPECT_EQ(g.ruleText(3), "NP -> Det 'dog'");
+  EXPECT_TRUE(g.hasPriors());
+  EXPECT_FALSE(g.hasUnknownWordModel());
+}
+
+TEST(EarleyxReaderTest, TerminalsAndNonterminalsAreSeparateNameSpaces) {
+  const GrammarLoad load = read("ROOT->[the _the] : 1\nthe->[_x] : 1\n", GrammarFormat::Earleyx);
+  ASSERT_TRUE(load.ok()) << allDiagnostics(load);
+  const auto& symbols = load.grammar.symbols();
+  EXPECT_NE(*symbols.findTerminal("the"), *symbols.findNonterminal("the"));
+  EXPECT_EQ(load.grammar.kind(0), RuleKind::Fragment);
+}
+
+TEST(EarleyxReaderTest, KeepsPunctuationSymbolNames) {
+  const GrammarLoad load =
+      read("ROOT->[S] : 1\nS->[-LRB- PRP$ #] : 1\n-LRB-->[_-LRB-] : 1\nPRP$->[_its] : 1\n#->[_#] : 1\n",
+           GrammarFormat::Earleyx);
+  ASSERT_TRUE(load.ok()) << allDiagnostics(load);
+  EXPECT_EQ(load.grammar.ruleText(1), "S -> -LRB- PRP$ #");
+  EXPECT_EQ(load.grammar.ruleText(2), "-LRB- -> '-LRB-'");
+}
+
+TEST(EarleyxReaderTest, UnknownWordSignaturesAreDetected) {
+  const GrammarLoad load =
+      read("ROOT->[NN] : 1\nNN->[_dog] : 0.5\nNN->[_UNK-LC] : 0.5\n", GrammarFormat::Earleyx);
+  EXPECT_TRUE(load.grammar.hasUnknownWordModel());
+}
+
+TEST(EarleyxReaderTest, StartSymbolIsRootThenTheOnlyUnusedSymbol) {
+  EXPECT_EQ(read("S->[A] : 1\nA->[_a] : 1\n", GrammarFormat::Earleyx).grammar.start(),
+            std::optional<SymbolId>(0));
+  const GrammarLoad document =
+      read("Document->[Sentence Document] : 0.5\nDocument->[Sentence] : 0.5\n"
+           "Sentence->[_a] : 1\n",
+           GrammarFormat::Earleyx);
+  ASSERT_TRUE(document.ok());
+  EXPECT_EQ(document.grammar.symbols().name(*document.grammar.start()), "Document");
+  const GrammarLoad ambiguous = read("A->[_a] : 1\nB->[_b] : 1\n", GrammarFormat::Earleyx);
+  EXPECT_FALSE(ambiguous.ok());
+  EXPECT_NE(allDiagnostics(ambiguous).find("pass --root"), std::string::npos);
+  const GrammarLoad chosen = read("A->[_a] : 1\nB->[_b] : 1\n", GrammarFormat::Earleyx, "B");
+  ASSERT_TRUE(chosen.ok());
+  EXPECT_EQ(chosen.grammar.symbols().name(*chosen.grammar.start()), "B");
+  const GrammarLoad missing = read("A->[_a] : 1\n", GrammarFormat::Earleyx, "S");
+  EXPECT_FALSE(missing.ok());
+  EXPECT_NE(allDiagnostics(missing).find("start symbol 'S' has no rules"), std::string::npos);
+}
+
+TEST(EarleyxReaderTest, IdenticalDuplicatesMergeConflictingOnesAreErrors) {
+  const GrammarLoad same = read("S->[_a] : 0.5\nS->[_a] : 0.5\nS->[_b] : 0.5\n",
+                                GrammarFormat::Earleyx);
+  EXPECT_TRUE(same.ok());
+  EXPECT_EQ(same.grammar.ruleCount(), 2u);
+  EXPECT_EQ(same.diagnostics.warningCount(), 1);
+  const GrammarLoad conflict = read("S->[_a] : 0.5\nS->[_b] : 0.5\nS->[_a] : 0.25\n",
+                                    GrammarFormat::Earleyx);
+  ASSERT_EQ(conflict.diagnostics.errorCount(), 1);
+  EXPECT_EQ(toString(conflict.diagnostics.items()[0]),
+            "test:3:11: error: conflicting duplicate: the rule on line 1 has probability 0.5, "
+            "this one 0.25");
+}
+
+TEST(NltkReaderTest, ReadsAlternativesQuotesEpsilonAndPriors) {
+  const GrammarLoad load = read(
+      "# a comment\n"
+      "%start S\n"
+      "NP -> Det N [0.6] | \"John\" [0.4]   # trailing comment\n"
+      "S -> NP VP [1.0]\n"
+      "VP -> V NP [0.7]\n"
+      "   | V [0.2]\n"
+      "   | [0.1]\n"
+      "Det -> 'the' [0.5; prior=0.1] | 'it\\'s' [0.5]\n"
+      "N -> 'dog' [1]\nV -> 'saw' [1]\n",
+      GrammarFormat::Nltk);
+  ASSERT_TRUE(load.ok()) << allDiagnostics(load);
+  const Grammar& g = load.grammar;
+  EXPECT_EQ(g.symbols().name(*g.start()), "S");
+  ASSERT_EQ(g.ruleCount(), 10u);
+  EXPECT_EQ(g.ruleText(1), "NP -> 'John'");
+  EXPECT_EQ(g.kind(5), RuleKind::Epsilon);
+  EXPECT_EQ(g.ruleText(5), "VP -> ε");
+  EXPECT_DOUBLE_EQ(g.rule(5).probability, 0.1);
+  EXPECT_EQ(g.rule(6).prior, 0.1);
+  EXPECT_EQ(g.symbols().name(g.rule(7).rhs[0]), "it's");
+  EXPECT_EQ(g.rule(3).sourceLine, 5);
+  EXPECT_EQ(g.rule(4).sourceLine, 6);
+}
+
+TEST(NltkReaderTest, CfgWithoutProbabilitiesIsUniform) {
+  const GrammarLoad load = read("S -> NP VP\nNP -> 'a' | 'b' | 'c'\nVP -> 'v'\n",
+                                GrammarFormat::Nltk);
+  ASSERT_TRUE(load.ok()) << allDiagnostics(load);
+  EXPECT_EQ(load.grammar.symbols().name(*load.grammar.start()), "S");
+  EXPECT_DOUBLE_EQ(load.grammar.rule(1).probability, 1.0 / 3.0);
+  EXPECT_EQ(load.grammar.rule(0).probability, 1.0);
+  EXPECT_EQ(load.diagnostics.items().front().severity, Severity::Note);
+}
+
+TEST(NltkReaderTest, MixingRulesWithAndWithoutProbabilitiesIsAnError) {
+  const GrammarLoad load = read("S -> A [1.0]\nA -> 'a' | 'b' [0.5]\n", GrammarFormat::Nltk);
+  ASSERT_EQ(load.diagnostics.errorCount(), 1) << allDiagnostics(load);
+  EXPECT_EQ(toString(load.diagnostics.items()[0]),
+            "test:2:6: error: expected a probability `[p]` at the end of this alternative (other "
+            "rules have one)");
+}
+
+TEST(RoundTripTest, EarleyxWriteReadIsIdentical) {
+  const std::string text =
+      "ROOT->[S] : 1\n1 S->[NP VP] : 0.3333333333333333\n1e+10 NP->[_a _b] : 1\n"
+      "0.001 VP->[X _c Y] : 1e-300\nX->[_x] : 1\nY->[_y] : 1\n";
+  const GrammarLoad first = read(text, GrammarFormat::Earleyx);
+  ASSERT_TRUE(first.ok()) << allDiagnostics(first);
+  const std::string written = earleyxText(first.grammar);
+  EXPECT_EQ(written, text);
+  const GrammarLoad second = read(written, GrammarFormat::Earleyx);
+  expectSameGrammar(first.grammar, second.grammar);
+}
+
+TEST(RoundTripTest, NltkWriteReadIsIdenticalEvenForAwkwardNames) {
+  const GrammarLoad first = read(
+      "ROOT->[S] : 1\nS->['' # PRP$ -LRB- a|b x->y] : 0.5\nS->[_it's _a\\b _#] : 0.5\n"
+      "''->[_''] : 1\n#->[_#] : 1\nPRP$->[_its] : 1\n-LRB-->[_(] : 1\na|b->[_|] : 1\n"
+      "x->y->[_->] : 1\n",
+      GrammarFormat::Earleyx);
+  ASSERT_TRUE(first.ok()) << allDiagnostics(first);
+  const std::string written = nltkText(first.grammar);
+  const GrammarLoad second = read(written, GrammarFormat::Nltk);
+  ASSERT_TRUE(second.ok()) << allDiagnostics(second) << written;
+  expectSameGrammar(first.grammar, second.grammar);
+  EXPECT_EQ(nltkText(second.grammar), written);
+}
+
+TEST(RoundTripTest, EpsilonRulesCannotBeWrittenAsEarleyx) {
+  const GrammarLoad load = read("S -> A 'b' [1]\nA -> [0.5] | 'a' [0.5]\n", GrammarFormat::Nltk);
+  ASSERT_TRUE(load.ok()) << allDiagnostics(load);
+  std::ostringstream out;
+  std::string error;
+  EXPECT_FALSE(writeEarleyx(load.grammar, out, &error));
+  EXPECT_NE(error.find("ε-rule"), std::string::npos);
+}
+
+TEST(FormatTest, ProbabilitiesPrintInShortestRoundTripForm) {
+  EXPECT_EQ(formatProbability(0.5), "0.5");
+  EXPECT_EQ(formatProbability(1.0), "1");
+  EXPECT_EQ(formatProbability(1e10), "1e+10");
+  EXPECT_EQ(formatProbability(1e-300), "1e-300");
+  const double third = 1.0 / 3.0;
+  EXPECT_EQ(std::stod(formatProbability(third)), third);
+}
+
+TEST(FormatTest, DetectsFormatByNameThenContent) {
+  EXPECT_EQ(detectGrammarFormat("", "x.cfg"), GrammarFormat::Nltk);
+  EXPECT_EQ(detectGrammarFormat("", "x.iogrammar"), GrammarFormat::Earleyx);
+  EXPECT_EQ(detectGrammarFormat("\n1 S->[A] : 1\n", "x.txt"), GrammarFormat::Earleyx);
+  EXPECT_EQ(detectGrammarFormat("# c\nS -> A [1]\n", "x.txt"), GrammarFormat::Nltk);
+}
+
+TEST(SaveTest, SavingIsAtomicAndReadsBack) {
+  const GrammarLoad load = read("S -> 'a' [0.25] | 'b' [0.75]\n", GrammarFormat::Nltk);
+  const std::string path = ::testing::TempDir() + "/gwb_save_test.cfg";
+  std::string error;
+  ASSERT_TRUE(saveGrammarFile(load.grammar, path, GrammarFormat::Auto, &error)) << error;
+  const GrammarLoad back = loadGrammarFile(path);
+  ASSERT_TRUE(back.ok()) << allDiagnostics(back);
+  expectSameGrammar(load.grammar, back.grammar);
+  // A failing writer leaves the old file whole.
+  EXPECT_FALSE(writeFileAtomically(path, [](std::ostream& out) {
+    out << "partial";
+    return false;
+  }));
+  std::string text;
+  ASSERT_TRUE(readWholeFile(path, &text));
+  EXPECT_EQ(text.find("partial"), std::string::npos);
+  std::remove(path.c_str());
+}
+
+TEST(SaveTest, UnreadableFileIsOneClearError) {
+  const GrammarLoad load = loadGrammarFile("/nonexistent/dir/g.grammar");
+  ASSERT_EQ(load.diagnostics.size(), 1u);
+  EXPECT_NE(toString(load.diagnostics.items()[0]).find("cannot open /nonexistent/dir/g.grammar"),
+            std::string::npos);
+}
+
+// tests/data/malformed/: each file is a broken grammar; expected.tsv lists, per file, the
+// first error as `file<TAB>line<TAB>column<TAB>message substring`.
+TEST(MalformedGrammarsTest, EachGivesItsExpectedError) {
+  const std::string folder = testing::sourceDir() + "/tests/data/malformed";
+  std::ifstream table(folder + "/expected.tsv");
+  ASSERT_TRUE(table) << "missing " << folder << "/expected.tsv";
+  std::string line;
+  int cases = 0;
+  while (std::getline(table, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string file, lineText, columnText, message;
+    std::getline(fields, file, '\t');
+    std::getline(fields, lineText, '\t');
+    std::getline(fields, columnText, '\t');
+    std::getline(fields, message);
+    SCOPED_TRACE(file);
+    const GrammarLoad load = loadGrammarFile(folder + "/" + file);
+    ASSERT_TRUE(load.diagnostics.hasErrors()) << file << " loaded without error";
+    const Diagnostic* firstError = nullptr;
+    for (const Diagnostic& d : load.diagnostics)
+      if (d.severity == Severity::Error) {
+        firstError = &d;
+        break;
+      }
+    EXPECT_EQ(firstError->line, std::stoi(lineText)) << toString(*firstError);
+    EXPECT_EQ(firstError->column, std::stoi(columnText)) << toString(*firstError);
+    EXPECT_NE(firstError->message.find(message), std::string::npos) << toString(*firstError);
+    ++cases;
+  }
+  EXPECT_GE(cases, 12);
+}
+
+}  // namespace
+}  // namespace gwb
