@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Merge gwb_bench JSON outputs and print a Markdown table.
+
+Usage: bench_report.py --out MERGED.json [--rss NAME=KIB ...] [--figures FILE] RUN.json...
+
+Each RUN.json is a Google Benchmark JSON file (--benchmark_out_format=json). The merged file
+keeps the first file's context and every benchmark, with `peak_rss_kib` added where --rss gives
+it (scripts/bench.sh measures it with /usr/bin/time, one process per benchmark). Without an
+--rss figure the in-process `peak_rss_MiB` counter (getrusage) is used. With repetitions, only
+the median aggregates are shown. --figures names bench/earleyx_figures.tsv.
+"""
+import argparse
+import json
+import re
+import sys
+
+UNIT_TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+
+
+def load_figures(path):
+    figures = []
+    if not path:
+        return figures
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = line.split("\t", 1)
+            if len(parts) == 2:
+                figures.append((re.compile(parts[0]), parts[1].strip()))
+    return figures
+
+
+def si(value):
+    """1234567 -> '1.23 M'."""
+    for factor, suffix in ((1e9, " G"), (1e6, " M"), (1e3, " k")):
+        if abs(value) >= factor:
+            return f"{value / factor:.3g}{suffix}"
+    return f"{value:.3g}"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--rss", action="append", default=[], help="NAME=KIB")
+    parser.add_argument("--figures")
+    parser.add_argument("runs", nargs="+")
+    args = parser.parse_args()
+
+    rss = {}
+    for item in args.rss:
+        name, _, kib = item.rpartition("=")
+        rss[name] = int(kib)
+
+    context, benchmarks = None, []
+    for path in args.runs:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        context = context or data.get("context", {})
+        benchmarks.extend(data.get("benchmarks", []))
+
+    for b in benchmarks:
+        key = b.get("run_name", b["name"])
+        if key in rss:
+            b["peak_rss_kib"] = rss[key]
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump({"context": context, "benchmarks": benchmarks}, f, indent=2)
+
+    has_aggregates = any(b.get("run_type") == "aggregate" for b in benchmarks)
+    rows, seen = [], set()
+    for b in benchmarks:
+        name = b.get("run_name", b["name"])
+        is_median = b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median"
+        is_plain = b.get("run_type") != "aggregate"
+        # Without repetitions: every run. With them: the medians, and one row per failed one.
+        if (is_median if has_aggregates else is_plain) or (b.get("error_occurred")
+                                                             and name not in seen):
+            rows.append(b)
+            seen.add(name)
+    figures = load_figures(args.figures)
+
+    build_type = context.get("gwb_build_type", "?")
+    print(f"gwb_bench on {context.get('host_name', '?')}, {context.get('num_cpus', '?')} CPUs, "
+          f"{context.get('date', '?')}; build type {build_type}"
+          + ("; medians of repetitions" if has_aggregates else ""))
+    if build_type.lower() != "release":
+        print(f"NOTE: gwb_bench was built as {build_type}, not Release: do not quote these figures.")
+    if context.get("library_build_type") == "debug":
+        print("NOTE: the system's Google Benchmark library reports a debug build; this affects "
+              "only its own bookkeeping, not the code measured.")
+    print()
+    print("| benchmark | iterations | time/iter (ms) | rules/s | peak RSS (MiB) | Earleyx |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    for b in rows:
+        name = b.get("run_name", b["name"])
+        earleyx = next((text for regex, text in figures if regex.search(name)), "")
+        if b.get("error_occurred"):
+            print(f"| {name} | skipped: {b.get('error_message', '')} | | | | {earleyx} |")
+            continue
+        ms = b["real_time"] * UNIT_TO_MS[b.get("time_unit", "ns")]
+        rate = b.get("rules/s")
+        rate_text = si(rate) if rate is not None else ""
+        if "peak_rss_kib" in b:
+            rss_text = f"{b['peak_rss_kib'] / 1024:.1f}"
+        elif "peak_rss_MiB" in b:
+            rss_text = f"{b['peak_rss_MiB']:.1f}*"
+        else:
+            rss_text = ""
+        ms_text = (f"{ms:.0f}" if ms >= 100 else f"{ms:.1f}" if ms >= 10
+                   else f"{ms:.2f}" if ms >= 1 else f"{ms:.3g}")
+        print(f"| {name} | {b['iterations']} | {ms_text} | {rate_text} | {rss_text} | {earleyx} |")
+    if any("peak_rss_kib" not in b and "peak_rss_MiB" in b for b in rows):
+        print()
+        print("\\* in-process getrusage peak: it includes every benchmark run before it in the "
+              "same process.")
+    print()
+    print(f"JSON: {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

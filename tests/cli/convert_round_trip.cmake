@@ -1,0 +1,11 @@
+# Earleyx -> NLTK -> Earleyx through `gwb grammar convert` gives back the same bytes.
+execute_process(COMMAND ${GWB} grammar convert ${INPUT} ${WORK}/rt.cfg --to nltk RESULT_VARIABLE r1)
+execute_process(COMMAND ${GWB} grammar convert ${WORK}/rt.cfg ${WORK}/rt.grammar --to earleyx RESULT_VARIABLE r2)
+if(NOT r1 EQUAL 0 OR NOT r2 EQUAL 0)
+  message(FATAL_ERROR "convert failed: ${r1} ${r2}")
+endif()
+file(READ ${INPUT} original)
+file(READ ${WORK}/rt.grammar back)
+if(NOT original STREQUAL back)
+  message(FATAL_ERROR "round trip differs:\n${original}\n---\n${back}")
+endif()
