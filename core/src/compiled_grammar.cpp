@@ -1,0 +1,559 @@
+#include "gwb/compiled_grammar.h"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <queue>
+
+namespace gwb {
+
+bool BitSet::unite(const BitSet& other) {
+  bool changed = false;
+  for (std::size_t k = 0; k < words_.size() && k < other.words_.size(); ++k) {
+    const std::uint64_t merged = words_[k] | other.words_[k];
+    changed |= merged != words_[k];
+    words_[k] = merged;
+  }
+  return changed;
+}
+
+std::string unknownWordSignature(const std::string& word) {
+  std::string sig = "UNK";
+  bool hasLower = false;
+  bool hasDigit = false;
+  bool hasDash = false;
+  bool allDigits = !word.empty();
+  for (char ch : word) {
+    const auto c = static_cast<unsigned char>(ch);
+    hasLower |= std::islower(c) != 0;
+    hasDigit |= std::isdigit(c) != 0;
+    hasDash |= ch == '-';
+    allDigits &= std::isdigit(c) != 0;
+  }
+  const bool firstUpper = !word.empty() && std::isupper(static_cast<unsigned char>(word[0]));
+  if (firstUpper && !hasLower) {
+    sig += "-ALLC";
+  } else if (firstUpper) {
+    sig += "-INIT";
+  } else if (hasLower) {
+    sig += "-LC";
+  }
+  if (hasDash) sig += "-DASH";
+  if (allDigits) {
+    sig += "-NUM";
+  } else if (hasDigit) {
+    sig += "-DIG";
+  } else if (word.size() > 3) {
+    sig += static_cast<char>(std::tolower(static_cast<unsigned char>(word.back())));
+  }
+  return sig;
+}
+
+namespace {
+
+constexpr int kMaxNullableOccurrences = 12;
+constexpr double kNullTolerance = 1e-15;
+
+// A sparse relation among nonterminals: rows[Z] = (Y, weight) edges.
+using Relation = std::vector<std::vector<ClosureEntry>>;
+
+// Computes the rows of R = (I − P)^-1 over the nonterminals that take part in P, one strongly
+// connected component at a time (dense inverse inside a component, sparse propagation between
+// them). Returns false when the series diverges.
+bool sumClosure(const Relation& p, std::size_t n, std::vector<std::vector<ClosureEntry>>& rows) {
+  rows.assign(n, {});
+  // Tarjan's SCC, iteratively.
+  std::vector<int> index(n, -1), low(n, 0), component(n, -1);
+  std::vector<bool> onStack(n, false);
+  std::vector<std::size_t> stack;
+  std::vector<std::vector<std::size_t>> components;  // in reverse topological order
+  int counter = 0;
+  struct Frame {
+    std::size_t node;
+    std::size_t edge;
+  };
+  for (std::size_t root = 0; root < n; ++root) {
+    if (index[root] >= 0 || p[root].empty()) continue;
+    std::vector<Frame> frames{{root, 0}};
+    index[root] = low[root] = counter++;
+    stack.push_back(root);
+    onStack[root] = true;
+    while (!frames.empty()) {
+      Frame& f = frames.back();
+      if (f.edge < p[f.node].size()) {
+        const auto next = static_cast<std::size_t>(p[f.node][f.edge++].symbol);
+        if (index[next] < 0) {
+          index[next] = low[next] = counter++;
+          stack.push_back(next);
+          onStack[next] = true;
+          frames.push_back({next, 0});
+        } else if (onStack[next]) {
+          low[f.node] = std::min(low[f.node], index[next]);
+        }
+        continue;
+      }
+      const std::size_t node = f.node;
+      frames.pop_back();
+      if (!frames.empty()) low[frames.back().node] = std::min(low[frames.back().node], low[node]);
+      if (low[node] == index[node]) {
+        std::vector<std::size_t> members;
+        std::size_t member = 0;
+        do {
+          member = stack.back();
+          stack.pop_back();
+          onStack[member] = false;
+          component[member] = static_cast<int>(components.size());
+          members.push_back(member);
+        } while (member != node);
+        components.push_back(std::move(members));
+      }
+    }
+  }
+
+  std::vector<double> accumulator(n, 0.0);
+  std::vector<std::size_t> touched;
+  const auto addRow = [&](const std::vector<ClosureEntry>& row, double scale) {
+    for (const ClosureEntry& e : row) {
+      const auto k = static_cast<std::size_t>(e.symbol);
+      if (accumulator[k] == 0.0) touched.push_back(k);
+      accumulator[k] += scale * e.value;
+    }
+  };
+  for (const auto& members : components) {  // sinks first
+    const std::size_t m = members.size();
+    const int c = component[members[0]];
+    Eigen::MatrixXd inverse = Eigen::MatrixXd::Identity(static_cast<Eigen::Index>(m),
+                                                        static_cast<Eigen::Index>(m));
+    bool cyclic = m > 1;
+    for (const ClosureEntry& e : p[members[0]])
+      cyclic |= static_cast<std::size_t>(e.symbol) == members[0];
+    if (cyclic) {
+      std::vector<Eigen::Index> position(n, -1);
+      for (std::size_t k = 0; k < m; ++k) position[members[k]] = static_cast<Eigen::Index>(k);
+      Eigen::MatrixXd a = Eigen::MatrixXd::Identity(static_cast<Eigen::Index>(m),
+                                                    static_cast<Eigen::Index>(m));
+      for (std::size_t k = 0; k < m; ++k)
+        for (const ClosureEntry& e : p[members[k]])
+          if (component[static_cast<std::size_t>(e.symbol)] == c)
+            a(static_cast<Eigen::Index>(k), position[static_cast<std::size_t>(e.symbol)]) -= e.value;
+      Eigen::FullPivLU<Eigen::MatrixXd> lu(a);
+      if (!lu.isInvertible()) return false;
+      inverse = lu.inverse();
+      for (Eigen::Index r = 0; r < inverse.rows(); ++r)
+        for (Eigen::Index col = 0; col < inverse.cols(); ++col)
+          if (!std::isfinite(inverse(r, col)) || inverse(r, col) <= 0.0) return false;
+    }
+    // B(W, ·) = e_W + Σ_{V outside} P(W, V) R(V, ·), then R(Z, ·) = Σ_W inverse(Z, W) B(W, ·).
+    std::vector<std::vector<ClosureEntry>> b(m);
+    for (std::size_t k = 0; k < m; ++k) {
+      touched.clear();
+      accumulator[members[k]] = 1.0;
+      touched.push_back(members[k]);
+      for (const ClosureEntry& e : p[members[k]]) {
+        const auto v = static_cast<std::size_t>(e.symbol);
+        if (component[v] == c) continue;
+        addRow(rows[v].empty() ? std::vector<ClosureEntry>{{e.symbol, 1.0}} : rows[v], e.value);
+      }
+      for (std::size_t t : touched) {
+        b[k].push_back({static_cast<SymbolId>(t), accumulator[t]});
+        accumulator[t] = 0.0;
+      }
+    }
+    for (std::size_t z = 0; z < m; ++z) {
+      touched.clear();
+      for (std::size_t w = 0; w < m; ++w) {
+        const double weight = inverse(static_cast<Eigen::Index>(z), static_cast<Eigen::Index>(w));
+        if (weight != 0.0) addRow(b[w], weight);
+      }
+      auto& row = rows[members[z]];
+      for (std::size_t t : touched) {
+        if (accumulator[t] > 0.0) row.push_back({static_cast<SymbolId>(t), accumulator[t]});
+        accumulator[t] = 0.0;
+      }
+      std::sort(row.begin(), row.end(),
+                [](const ClosureEntry& x, const ClosureEntry& y) { return x.symbol < y.symbol; });
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+class CompiledGrammarBuilder {
+ public:
+  CompiledGrammarBuilder(const Grammar& grammar, Diagnostics& diagnostics, const std::string& file)
+      : g_(grammar), diagnostics_(diagnostics), file_(file) {}
+
+  std::optional<CompiledGrammar> build() {
+    CompiledGrammar cg;
+    cg.grammar_ = &g_;
+    if (!g_.start()) {
+      diagnostics_.error(file_, 0, 0, "the grammar has no start symbol");
+      return std::nullopt;
+    }
+    const std::size_t n = g_.symbols().size() + 1;
+    cg.symbolCount_ = n;
+    cg.goal_ = static_cast<SymbolId>(n - 1);
+    cg.start_ = *g_.start();
+    if (!computeNullable(cg)) return std::nullopt;
+    if (!compileRules(cg)) return std::nullopt;
+    indexRules(cg);
+    if (!computeClosures(cg)) return std::nullopt;
+    computeFirstAndFollow(cg);
+    for (CompiledRule& r : cg.rules_) {
+      r.logProbability = std::log(r.probability);
+      r.logViterbiWeight = std::log(r.viterbiWeight);
+    }
+    for (auto& row : cg.leftCorner_)
+      for (ClosureEntry& e : row) e.logValue = std::log(e.value);
+    for (auto& column : cg.unitInto_)
+      for (CompiledGrammar::UnitEntry& e : column) {
+        e.logSum = std::log(e.sum);
+        e.logBest = std::log(e.best);
+      }
+    for (SymbolId x : g_.lhsSymbols()) {
+      for (RuleId id : g_.rulesWithLhs(x)) {
+        const Rule& r = g_.rule(id);
+        if (r.rhs.size() == 1 && g_.symbols().isTerminal(r.rhs[0]) &&
+            g_.symbols().name(r.rhs[0]).compare(0, 3, "UNK") == 0) {
+          cg.unknownPreterminals_.push_back(x);
+          break;
+        }
+      }
+    }
+    return cg;
+  }
+
+ private:
+  bool isNt(SymbolId s) const { return g_.symbols().isNonterminal(s); }
+
+  bool computeNullable(CompiledGrammar& cg) {
+    const std::size_t n = cg.symbolCount_;
+    cg.nullable_.assign(n, 0.0);
+    cg.nullViterbi_.assign(n, 0.0);
+    cg.bestNullRule_.assign(n, -1);
+    std::vector<RuleId> candidates;  // rules whose RHS is all nonterminals (or empty)
+    for (RuleId id = 0; id < static_cast<RuleId>(g_.ruleCount()); ++id) {
+      const Rule& r = g_.rule(id);
+      if (r.rhs.empty()) cg.hasEpsilon_ = true;
+      if (std::all_of(r.rhs.begin(), r.rhs.end(), [&](SymbolId s) { return isNt(s); }))
+        candidates.push_back(id);
+    }
+    if (!cg.hasEpsilon_) return true;
+    for (int iteration = 0; iteration < 100000; ++iteration) {
+      double change = 0.0;
+      std::vector<double> next(n, 0.0);
+      std::vector<double> nextBest(n, 0.0);
+      std::vector<RuleId> nextRule(n, -1);
+      for (RuleId id : candidates) {
+        const Rule& r = g_.rule(id);
+        double sum = r.probability;
+        double best = r.probability;
+        for (SymbolId s : r.rhs) {
+          sum *= cg.nullable_[static_cast<std::size_t>(s)];
+          best *= cg.nullViterbi_[static_cast<std::size_t>(s)];
+        }
+        const auto x = static_cast<std::size_t>(r.lhs);
+        next[x] += sum;
+        if (best > nextBest[x]) {
+          nextBest[x] = best;
+          nextRule[x] = id;
+        }
+      }
+      for (std::size_t k = 0; k < n; ++k) {
+        change = std::max(change, std::abs(next[k] - cg.nullable_[k]));
+        change = std::max(change, std::abs(nextBest[k] - cg.nullViterbi_[k]));
+      }
+      cg.nullable_.swap(next);
+      cg.nullViterbi_.swap(nextBest);
+      cg.bestNullRule_.swap(nextRule);
+      if (change < kNullTolerance) return true;
+    }
+    diagnostics_.error(file_, 0, 0, "the probabilities of deriving ε do not converge");
+    return false;
+  }
+
+  bool compileRules(CompiledGrammar& cg) {
+    for (RuleId id = 0; id < static_cast<RuleId>(g_.ruleCount()); ++id) {
+      const Rule& r = g_.rule(id);
+      if (r.rhs.empty()) continue;
+      std::vector<int> nullablePositions;
+      for (std::size_t k = 0; k < r.rhs.size(); ++k)
+        if (isNt(r.rhs[k]) && cg.nullable_[static_cast<std::size_t>(r.rhs[k])] > 0.0)
+          nullablePositions.push_back(static_cast<int>(k));
+      if (nullablePositions.size() > static_cast<std::size_t>(kMaxNullableOccurrences)) {
+        diagnostics_.error(file_, r.sourceLine, 0,
+                           "rule " + g_.ruleText(id) + " has more than " +
+                               std::to_string(kMaxNullableOccurrences) +
+                               " nullable symbols; split it");
+        return false;
+      }
+      const std::uint32_t subsets = std::uint32_t{1} << nullablePositions.size();
+      for (std::uint32_t subset = 0; subset < subsets; ++subset) {
+        CompiledRule c;
+        c.lhs = r.lhs;
+        c.source = id;
+        c.probability = r.probability;
+        c.viterbiWeight = r.probability;
+        for (std::size_t k = 0; k < nullablePositions.size(); ++k) {
+          if (subset & (std::uint32_t{1} << k)) {
+            const auto pos = static_cast<std::size_t>(nullablePositions[k]);
+            c.dropped |= std::uint32_t{1} << pos;
+            c.probability *= cg.nullable_[static_cast<std::size_t>(r.rhs[pos])];
+            c.viterbiWeight *= cg.nullViterbi_[static_cast<std::size_t>(r.rhs[pos])];
+          }
+        }
+        // Kept nullable symbols stand for their non-empty derivations only, whose mass is
+        // 1 − e(Y); each compiled LHS is divided by its own 1 − e(X). Along any derivation the
+        // factors cancel, and every compiled nonterminal keeps total mass 1, so sums of forward
+        // probabilities are still prefix probabilities.
+        for (std::size_t k = 0; k < nullablePositions.size(); ++k)
+          if (!(subset & (std::uint32_t{1} << k)))
+            c.probability *= 1.0 - cg.nullable_[static_cast<std::size_t>(
+                                       r.rhs[static_cast<std::size_t>(nullablePositions[k])])];
+        c.probability /= 1.0 - cg.nullable_[static_cast<std::size_t>(r.lhs)];
+        for (std::size_t k = 0; k < r.rhs.size(); ++k)
+          if (!(c.dropped & (std::uint32_t{1} << k))) c.rhs.push_back(r.rhs[k]);
+        if (c.rhs.empty() || c.probability <= 0.0) continue;
+        c.unit = c.rhs.size() == 1 && isNt(c.rhs[0]);
+        c.lexical = c.rhs.size() == 1 && !isNt(c.rhs[0]);
+        cg.rules_.push_back(std::move(c));
+      }
+    }
+    CompiledRule goal;
+    goal.lhs = cg.goal_;
+    goal.rhs = {cg.start_};
+    goal.probability = 1.0 - cg.nullable_[static_cast<std::size_t>(cg.start_)];
+    goal.viterbiWeight = 1.0;
+    goal.unit = true;
+    cg.rules_.push_back(goal);
+    return true;
+  }
+
+  void indexRules(CompiledGrammar& cg) {
+    cg.predictable_.assign(cg.symbolCount_, {});
+    cg.lexicon_.assign(cg.symbolCount_, {});
+    for (std::int32_t id = 0; id < static_cast<std::int32_t>(cg.rules_.size()); ++id) {
+      const CompiledRule& r = cg.rules_[static_cast<std::size_t>(id)];
+      if (r.lexical) {
+        cg.lexicon_[static_cast<std::size_t>(r.rhs[0])].push_back({r.lhs, id});
+      } else {
+        cg.predictable_[static_cast<std::size_t>(r.lhs)].push_back(id);
+      }
+    }
+  }
+
+  bool computeClosures(CompiledGrammar& cg) {
+    const std::size_t n = cg.symbolCount_;
+    Relation leftCorner(n), unit(n);
+    const auto addEdge = [](std::vector<ClosureEntry>& row, SymbolId to, double w) {
+      for (ClosureEntry& e : row)
+        if (e.symbol == to) {
+          e.value += w;
+          return;
+        }
+      row.push_back({to, w});
+    };
+    for (const CompiledRule& r : cg.rules_) {
+      if (r.lexical || !isNtOrGoal(cg, r.rhs[0])) continue;
+      addEdge(leftCorner[static_cast<std::size_t>(r.lhs)], r.rhs[0], r.probability);
+      if (r.unit) addEdge(unit[static_cast<std::size_t>(r.lhs)], r.rhs[0], r.probability);
+    }
+    if (!sumClosure(leftCorner, n, cg.leftCorner_)) {
+      diagnostics_.error(file_, 0, 0,
+                         "the left-corner relation diverges: I - P_L is singular or its inverse "
+                         "is not positive (improper left recursion)");
+      return false;
+    }
+    std::vector<std::vector<ClosureEntry>> unitRows;
+    if (!sumClosure(unit, n, unitRows)) {
+      diagnostics_.error(file_, 0, 0,
+                         "the unit-production relation diverges: I - P_U is singular (a cycle "
+                         "of unit rules with probability mass 1 or more)");
+      return false;
+    }
+    // Symbols outside a relation still have R(Z, Z) = 1.
+    for (std::size_t z = 0; z < n; ++z) {
+      if (cg.leftCorner_[z].empty() && (z == static_cast<std::size_t>(cg.goal_) ||
+                                        g_.symbols().isNonterminal(static_cast<SymbolId>(z))))
+        cg.leftCorner_[z].push_back({static_cast<SymbolId>(z), 1.0});
+    }
+    // Best unit chains (max product) by Dijkstra on −log weights from every unit source.
+    cg.unitInto_.assign(n, {});
+    cg.unitChainLast_.assign(n, {});
+    std::vector<std::vector<std::pair<SymbolId, std::int32_t>>> unitRules(n);
+    for (std::int32_t id = 0; id < static_cast<std::int32_t>(cg.rules_.size()); ++id) {
+      const CompiledRule& r = cg.rules_[static_cast<std::size_t>(id)];
+      if (r.unit) unitRules[static_cast<std::size_t>(r.lhs)].push_back({r.rhs[0], id});
+    }
+    std::vector<double> best(n, 0.0);
+    std::vector<std::int32_t> lastRule(n, -1);
+    std::vector<std::size_t> seen;
+    for (std::size_t z = 0; z < n; ++z) {
+      const bool isSymbol = z == static_cast<std::size_t>(cg.goal_) ||
+                            g_.symbols().isNonterminal(static_cast<SymbolId>(z));
+      if (!isSymbol) continue;
+      if (unitRows[z].empty()) {
+        cg.unitInto_[z].push_back({static_cast<SymbolId>(z), 1.0, 1.0});
+        continue;
+      }
+      seen.clear();
+      using Entry = std::pair<double, std::size_t>;
+      std::priority_queue<Entry> queue;  // max-heap on probability
+      best[z] = 1.0;
+      lastRule[z] = -1;
+      seen.push_back(z);
+      queue.push({1.0, z});
+      while (!queue.empty()) {
+        const auto [p, u] = queue.top();
+        queue.pop();
+        if (p < best[u]) continue;
+        for (const auto& [v, rule] : unitRules[u]) {
+          const auto vi = static_cast<std::size_t>(v);
+          const double candidate = p * cg.rules_[static_cast<std::size_t>(rule)].viterbiWeight;
+          if (candidate > best[vi]) {
+            if (best[vi] == 0.0) seen.push_back(vi);
+            best[vi] = candidate;
+            lastRule[vi] = rule;
+            queue.push({candidate, vi});
+          }
+        }
+      }
+      for (const ClosureEntry& e : unitRows[z]) {
+        const auto y = static_cast<std::size_t>(e.symbol);
+        cg.unitInto_[y].push_back({static_cast<SymbolId>(z), e.value, best[y]});
+        if (y != z) cg.unitChainLast_[z].push_back({e.symbol, lastRule[y]});
+      }
+      for (std::size_t s : seen) {
+        best[s] = 0.0;
+        lastRule[s] = -1;
+      }
+      std::sort(cg.unitChainLast_[z].begin(), cg.unitChainLast_[z].end());
+    }
+    return true;
+  }
+
+  bool isNtOrGoal(const CompiledGrammar& cg, SymbolId s) const {
+    return s == cg.goal_ || isNt(s);
+  }
+
+  void computeFirstAndFollow(CompiledGrammar& cg) {
+    const std::size_t n = cg.symbolCount_;
+    cg.endBit_ = n;
+    cg.first_.assign(n, BitSet());
+    cg.follow_.assign(n, BitSet());
+    for (std::size_t s = 0; s < n; ++s) {
+      if (static_cast<SymbolId>(s) == cg.goal_ || isNt(static_cast<SymbolId>(s))) {
+        cg.first_[s] = BitSet(n + 1);
+        cg.follow_[s] = BitSet(n + 1);
+      }
+    }
+    for (const CompiledRule& r : cg.rules_)
+      if (!isNtOrGoal(cg, r.rhs[0]))
+        cg.first_[static_cast<std::size_t>(r.lhs)].set(static_cast<std::size_t>(r.rhs[0]));
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const CompiledRule& r : cg.rules_)
+        if (isNtOrGoal(cg, r.rhs[0]))
+          changed |= cg.first_[static_cast<std::size_t>(r.lhs)].unite(
+              cg.first_[static_cast<std::size_t>(r.rhs[0])]);
+    }
+    cg.follow_[static_cast<std::size_t>(cg.goal_)].set(cg.endBit_);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const CompiledRule& r : cg.rules_) {
+        for (std::size_t k = 0; k < r.rhs.size(); ++k) {
+          const SymbolId y = r.rhs[k];
+          if (!isNtOrGoal(cg, y)) continue;
+          BitSet& follow = cg.follow_[static_cast<std::size_t>(y)];
+          if (k + 1 == r.rhs.size()) {
+            changed |= follow.unite(cg.follow_[static_cast<std::size_t>(r.lhs)]);
+          } else if (isNtOrGoal(cg, r.rhs[k + 1])) {
+            changed |= follow.unite(cg.first_[static_cast<std::size_t>(r.rhs[k + 1])]);
+          } else if (!follow.test(static_cast<std::size_t>(r.rhs[k + 1]))) {
+            follow.set(static_cast<std::size_t>(r.rhs[k + 1]));
+            changed = true;
+          }
+        }
+      }
+    }
+  }
+
+  const Grammar& g_;
+  Diagnostics& diagnostics_;
+  const std::string& file_;
+};
+
+std::optional<CompiledGrammar> CompiledGrammar::compile(const Grammar& grammar,
+                                                        Diagnostics& diagnostics,
+                                                        const std::string& sourceName) {
+  return CompiledGrammarBuilder(grammar, diagnostics, sourceName).build();
+}
+
+std::vector<std::int32_t> CompiledGrammar::bestUnitChain(SymbolId from, SymbolId to) const {
+  std::vector<std::int32_t> chain;
+  SymbolId current = to;
+  const auto& last = unitChainLast_[static_cast<std::size_t>(from)];
+  while (current != from) {
+    const auto it = std::lower_bound(last.begin(), last.end(),
+                                     std::pair<SymbolId, std::int32_t>{current, -1});
+    if (it == last.end() || it->first != current || it->second < 0) break;
+    chain.push_back(it->second);
+    current = rule(it->second).lhs;
+    if (chain.size() > symbolCount_) break;  // defensive: a chain never repeats a symbol
+  }
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+bool CompiledGrammar::canStartWith(SymbolId nonterminal, SymbolId terminal) const {
+  const BitSet& first = first_[static_cast<std::size_t>(nonterminal)];
+  return terminal >= 0 && first.test(static_cast<std::size_t>(terminal));
+}
+
+bool CompiledGrammar::canBeFollowedBy(SymbolId nonterminal, SymbolId terminal) const {
+  const BitSet& follow = follow_[static_cast<std::size_t>(nonterminal)];
+  return follow.test(terminal == kEndOfInput ? endBit_ : static_cast<std::size_t>(terminal));
+}
+
+bool CompiledGrammar::ruleCanStartWith(std::int32_t id, SymbolId terminal) const {
+  const SymbolId first = rule(id).rhs[0];
+  if (first == goal_ || symbols().isNonterminal(first)) return canStartWith(first, terminal);
+  return first == terminal;
+}
+
+std::vector<CompiledGrammar::UnknownOption> CompiledGrammar::unknownWordOptions(
+    const std::string& word) const {
+  std::vector<UnknownOption> options;
+  if (unknownPreterminals_.empty()) return options;
+  const auto signature = symbols().findTerminal(unknownWordSignature(word));
+  const auto plain = symbols().findTerminal("UNK");
+  for (SymbolId x : unknownPreterminals_) {
+    std::int32_t chosen = -1;
+    for (const auto& candidate : {signature, plain}) {
+      if (!candidate || chosen >= 0) continue;
+      for (const LexicalEntry& e : lexicalRules(*candidate))
+        if (e.preterminal == x) chosen = e.rule;
+    }
+    if (chosen >= 0) options.push_back({x, chosen});
+  }
+  return options;
+}
+
+std::string CompiledGrammar::ruleText(std::int32_t id) const {
+  const CompiledRule& r = rule(id);
+  if (r.source < 0) return "GOAL -> " + symbols().name(r.rhs[0]);
+  const Rule& source = grammar_->rule(r.source);
+  std::string out = symbols().name(r.lhs) + " ->";
+  for (std::size_t k = 0; k < source.rhs.size(); ++k) {
+    const SymbolId s = source.rhs[k];
+    out += ' ';
+    out += symbols().isTerminal(s) ? "'" + symbols().name(s) + "'" : symbols().name(s);
+    if (r.dropped & (std::uint32_t{1} << k)) out += ":ε";
+  }
+  return out;
+}
+
+}  // namespace gwb

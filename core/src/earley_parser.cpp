@@ -1,0 +1,586 @@
+#include "gwb/earley_parser.h"
+
+#include <algorithm>
+#include <cmath>
+#include <queue>
+#include <sstream>
+#include <unordered_map>
+
+namespace gwb {
+
+namespace {
+
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+double logAdd(double a, double b) {
+  if (a == kNegInf) return b;
+  if (b == kNegInf) return a;
+  return a > b ? a + std::log1p(std::exp(b - a)) : b + std::log1p(std::exp(a - b));
+}
+
+// Plain probabilities (rescaled at every scan).
+struct LinearNumeric {
+  static constexpr NumericMode kMode = NumericMode::Scaled;
+  static double zero() { return 0.0; }
+  static double one() { return 1.0; }
+  static double mul(double a, double b) { return a * b; }
+  static double mul(double a, double b, double c) { return a * b * c; }
+  static double add(double a, double b) { return a + b; }
+  static bool isZero(double a) { return a == 0.0; }
+  static double pick(double linear, double /*log*/) { return linear; }
+  static double toLog(double a) { return std::log(a); }
+};
+
+// Log probabilities.
+struct LogNumeric {
+  static constexpr NumericMode kMode = NumericMode::Log;
+  static double zero() { return kNegInf; }
+  static double one() { return 0.0; }
+  static double mul(double a, double b) { return a + b; }
+  static double mul(double a, double b, double c) { return a + b + c; }
+  static double add(double a, double b) { return logAdd(a, b); }
+  static bool isZero(double a) { return a == kNegInf; }
+  static double pick(double /*linear*/, double log) { return log; }
+  static double toLog(double a) { return a; }
+};
+
+std::uint64_t itemKey(std::int32_t rule, std::int32_t dot, std::int32_t origin) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(rule)) << 36) ^
+         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(dot)) << 28) ^
+         static_cast<std::uint64_t>(static_cast<std::uint32_t>(origin));
+}
+
+}  // namespace
+
+const char* numericModeName(NumericMode mode) {
+  return mode == NumericMode::Log ? "log" : "scaled";
+}
+
+const char* operationKindName(OperationKind kind) {
+  switch (kind) {
+    case OperationKind::Init: return "init";
+    case OperationKind::Predict: return "predict";
+    case OperationKind::Scan: return "scan";
+    case OperationKind::Complete: return "complete";
+  }
+  return "init";
+}
+
+std::vector<std::string> tokenize(const std::string& line) {
+  std::vector<std::string> words;
+  std::istringstream in(line);
+  std::string word;
+  while (in >> word) words.push_back(word);
+  return words;
+}
+
+std::size_t EarleyChart::itemCount() const {
+  std::size_t count = 0;
+  for (const StateSet& s : sets_) count += s.items.size();
+  return count;
+}
+
+double EarleyChart::logForward(ItemRef ref) const {
+  const double v = item(ref).forward;
+  if (mode_ == NumericMode::Log) return v;
+  return std::log(v) + sets_[static_cast<std::size_t>(ref.set)].logScaleSum;
+}
+
+double EarleyChart::logInner(ItemRef ref) const {
+  const EarleyItem& it = item(ref);
+  if (mode_ == NumericMode::Log) return it.inner;
+  return std::log(it.inner) + sets_[static_cast<std::size_t>(ref.set)].logScaleSum -
+         sets_[static_cast<std::size_t>(it.origin)].logScaleSum;
+}
+
+double EarleyChart::logViterbi(ItemRef ref) const {
+  const EarleyItem& it = item(ref);
+  if (mode_ == NumericMode::Log) return it.viterbi;
+  return std::log(it.viterbi) + sets_[static_cast<std::size_t>(ref.set)].logScaleSum -
+         sets_[static_cast<std::size_t>(it.origin)].logScaleSum;
+}
+
+std::string EarleyChart::itemText(ItemRef ref) const {
+  const EarleyItem& it = item(ref);
+  const CompiledRule& r = grammar_->rule(it.rule);
+  const SymbolTable& symbols = grammar_->symbols();
+  std::string out = "[" + std::to_string(it.origin) + ", " + std::to_string(ref.set) + "] ";
+  out += r.lhs == grammar_->goal() ? std::string("GOAL") : symbols.name(r.lhs);
+  out += " ->";
+  // Show the source rule with dropped (ε) symbols marked, and the dot among the kept ones.
+  const std::vector<SymbolId> sourceRhs =
+      r.source >= 0 ? grammar_->grammar().rule(r.source).rhs : r.rhs;
+  int kept = 0;
+  for (std::size_t k = 0; k <= sourceRhs.size(); ++k) {
+    const bool dropped = r.source >= 0 && k < sourceRhs.size() && (r.dropped >> k & 1u);
+    if (kept == it.dot && !dropped) {
+      out += " .";
+      kept = -1000;  // the dot is printed once
+    }
+    if (k == sourceRhs.size()) break;
+    const SymbolId s = sourceRhs[k];
+    out += ' ';
+    out += symbols.isTerminal(s) ? "'" + symbols.name(s) + "'" : symbols.name(s);
+    if (dropped) {
+      out += ":ε";
+    } else {
+      ++kept;
+    }
+  }
+  return out;
+}
+
+// One parse in one numeric representation.
+template <typename Numeric>
+class EarleyRun {
+ public:
+  EarleyRun(const CompiledGrammar& grammar, const ParseOptions& options, EarleyChart& chart)
+      : g_(grammar), options_(options), chart_(chart), observer_(options.observer) {}
+
+  ParseResult run(const std::vector<std::string>& words) {
+    words_ = &words;
+    const std::size_t n = words.size();
+    chart_.grammar_ = &g_;
+    chart_.mode_ = Numeric::kMode;
+    chart_.sets_.assign(n + 1, {});
+    chart_.words_ = words;
+    predictionMass_.assign(g_.symbolCount(), Numeric::zero());
+    waitingMass_.assign(g_.symbolCount(), Numeric::zero());
+    terminals_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto t = g_.symbols().findTerminal(words[i]);
+      terminals_[i] = t ? *t : kNoSymbol;
+    }
+
+    ParseResult result;
+    result.logPrefixProbability.assign(n + 1, kNegInf);
+    result.logPrefixProbability[0] = 0.0;
+    result.surprisal.assign(n, std::numeric_limits<double>::infinity());
+    result.logStringProbability.assign(n + 1, kNegInf);
+
+    // The axiom [0, 0] GOAL → . S.
+    EarleyItem axiom;
+    axiom.rule = g_.goalRule();
+    // The goal rule's weight is 1 − e(S): the mass of S's non-empty derivations.
+    const CompiledRule& goalRule = g_.rule(g_.goalRule());
+    axiom.forward = axiom.inner = Numeric::pick(goalRule.probability, goalRule.logProbability);
+    axiom.viterbi = Numeric::one();
+    addItem(0, axiom);
+    if (observer_) emit(OperationKind::Init, {0, 0}, {}, {}, kNoSymbol, kNoSymbol, true, {});
+    predict(0);
+    if (n == 0) {
+      // The empty string: only through S ⇒* ε.
+      const double e = g_.nullProbability(g_.start());
+      result.logStringProbability[0] = e > 0 ? std::log(e) : kNegInf;
+      result.logProbability = result.logStringProbability[0];
+      result.success = e > 0;
+      result.items = chart_.itemCount();
+      return result;
+    }
+    for (std::size_t r = 0; r < n; ++r) {
+      if (!scan(r)) {
+        result.failedAt = static_cast<int>(r);
+        break;
+      }
+      result.logPrefixProbability[r + 1] = prefixLog_;
+      result.surprisal[r] = result.logPrefixProbability[r] - prefixLog_;
+      complete(r + 1);
+      recordStringProbability(r + 1, result);
+      if (r + 1 < n || !options_.lookahead) predict(r + 1);
+      if (observer_) observer_->onSetFinished(static_cast<int>(r + 1), chart_);
+    }
+    result.items = chart_.itemCount();
+    if (result.failedAt >= 0) return result;
+    result.logProbability = result.logStringProbability[n];
+    result.success = result.logProbability > kNegInf;
+    if (result.success && options_.viterbi) buildViterbiTree(n, result);
+    if (!options_.prefixStringProbabilities) {
+      for (std::size_t i = 0; i < n; ++i) result.logStringProbability[i] = kNegInf;
+    }
+    return result;
+  }
+
+ private:
+  using StateSet = EarleyChart::StateSet;
+
+  StateSet& set(std::size_t r) { return chart_.sets_[r]; }
+
+  std::int32_t addItem(std::size_t r, const EarleyItem& item) {
+    StateSet& s = set(r);
+    const auto index = static_cast<std::int32_t>(s.items.size());
+    s.items.push_back(item);
+    const CompiledRule& rule = g_.rule(item.rule);
+    if (static_cast<std::size_t>(item.dot) < rule.rhs.size()) {
+      const SymbolId next = rule.rhs[static_cast<std::size_t>(item.dot)];
+      if (next == g_.goal() || g_.symbols().isNonterminal(next)) {
+        s.waiting.push_back({next, index});
+      } else {
+        s.terminalWaiting.push_back(index);
+      }
+    }
+    return index;
+  }
+
+  void emit(OperationKind kind, ItemRef item, ItemRef predecessor, ItemRef child,
+            SymbolId predictedFrom, SymbolId via, bool created, const EarleyItem& before) {
+    ParseEvent e;
+    e.kind = kind;
+    e.item = item;
+    e.predecessor = predecessor;
+    e.child = child;
+    e.predictedFrom = predictedFrom;
+    e.via = via;
+    e.created = created;
+    const EarleyItem& after = chart_.item(item);
+    e.forwardBefore = created ? Numeric::zero() : before.forward;
+    e.innerBefore = created ? Numeric::zero() : before.inner;
+    e.viterbiBefore = created ? Numeric::zero() : before.viterbi;
+    e.forwardAfter = after.forward;
+    e.innerAfter = after.inner;
+    e.viterbiAfter = after.viterbi;
+    observer_->onEvent(e, chart_);
+  }
+
+  // The next token's terminal (kEndOfInput at the end); nullopt disables look-ahead there
+  // (an unknown word, scanned through the unknown-word model).
+  std::optional<SymbolId> lookaheadAt(std::size_t r) const {
+    if (!options_.lookahead) return std::nullopt;
+    if (r >= terminals_.size()) return CompiledGrammar::kEndOfInput;
+    const SymbolId t = terminals_[r];
+    if (t == kNoSymbol || g_.lexicalRules(t).empty()) {
+      if (g_.hasUnknownWordModel()) return std::nullopt;
+    }
+    return t;
+  }
+
+  void predict(std::size_t r) {
+    StateSet& s = set(r);
+    const std::optional<SymbolId> next = lookaheadAt(r);
+    // Mass waiting on each nonterminal Z (items that were not themselves predicted).
+    touchedWaiting_.clear();
+    for (const auto& [z, index] : s.waiting) {
+      const EarleyItem& item = s.items[static_cast<std::size_t>(index)];
+      if (item.predicted) continue;
+      auto& mass = waitingMass_[static_cast<std::size_t>(z)];
+      if (Numeric::isZero(mass)) touchedWaiting_.push_back(z);
+      mass = Numeric::add(mass, item.forward);
+    }
+    for (SymbolId y : touchedPrediction_) predictionMass_[static_cast<std::size_t>(y)] = Numeric::zero();
+    touchedPrediction_.clear();
+    for (SymbolId z : touchedWaiting_) {
+      const double mass = waitingMass_[static_cast<std::size_t>(z)];
+      waitingMass_[static_cast<std::size_t>(z)] = Numeric::zero();
+      for (const ClosureEntry& e : g_.leftCorner(z)) {
+        if (next && *next >= 0 && !g_.canStartWith(e.symbol, *next)) continue;
+        auto& target = predictionMass_[static_cast<std::size_t>(e.symbol)];
+        if (Numeric::isZero(target)) touchedPrediction_.push_back(e.symbol);
+        target = Numeric::add(target, Numeric::mul(mass, Numeric::pick(e.value, e.logValue)));
+      }
+    }
+    if (next && *next == CompiledGrammar::kEndOfInput) return;
+    for (SymbolId y : touchedPrediction_) {
+      const double mass = predictionMass_[static_cast<std::size_t>(y)];
+      for (std::int32_t ruleId : g_.predictableRules(y)) {
+        if (next && !g_.ruleCanStartWith(ruleId, *next)) continue;
+        const CompiledRule& rule = g_.rule(ruleId);
+        EarleyItem item;
+        item.rule = ruleId;
+        item.origin = static_cast<std::int32_t>(r);
+        item.forward = Numeric::mul(mass, Numeric::pick(rule.probability, rule.logProbability));
+        item.inner = Numeric::pick(rule.probability, rule.logProbability);
+        item.viterbi = Numeric::pick(rule.viterbiWeight, rule.logViterbiWeight);
+        item.predicted = true;
+        const std::int32_t index = addItem(r, item);
+        if (observer_)
+          emit(OperationKind::Predict, {static_cast<std::int32_t>(r), index}, {}, {}, y, kNoSymbol,
+               true, {});
+      }
+    }
+    std::sort(s.waiting.begin(), s.waiting.end());
+  }
+
+  // Scans word r from set r into set r+1; false when nothing scans (the prefix is impossible).
+  bool scan(std::size_t r) {
+    StateSet& from = set(r);
+    const std::size_t to = r + 1;
+    const SymbolId terminal = terminals_[r];
+    const auto addScanned = [&](const EarleyItem& item, std::int32_t predecessor) {
+      const std::int32_t index = addItem(to, item);
+      if (observer_)
+        emit(OperationKind::Scan, {static_cast<std::int32_t>(to), index},
+             {predecessor >= 0 ? static_cast<std::int32_t>(r) : -1, predecessor}, {}, kNoSymbol,
+             kNoSymbol, true, {});
+    };
+    // Lexical rules X → w, from the prediction mass of X.
+    const auto scanLexical = [&](SymbolId preterminal, std::int32_t ruleId) {
+      const double mass = predictionMass_[static_cast<std::size_t>(preterminal)];
+      if (Numeric::isZero(mass)) return;
+      const CompiledRule& rule = g_.rule(ruleId);
+      EarleyItem item;
+      item.rule = ruleId;
+      item.dot = 1;
+      item.origin = static_cast<std::int32_t>(r);
+      item.inner = Numeric::pick(rule.probability, rule.logProbability);
+      item.forward = Numeric::mul(mass, item.inner);
+      item.viterbi = Numeric::pick(rule.viterbiWeight, rule.logViterbiWeight);
+      addScanned(item, -1);
+    };
+    if (terminal != kNoSymbol && !g_.lexicalRules(terminal).empty()) {
+      for (const LexicalEntry& e : g_.lexicalRules(terminal)) scanLexical(e.preterminal, e.rule);
+    } else {
+      for (const auto& option : g_.unknownWordOptions((*words_)[r]))
+        scanLexical(option.preterminal, option.rule);
+    }
+    // Items waiting for this terminal (multi-terminal and fragment rules).
+    if (terminal != kNoSymbol) {
+      for (std::int32_t index : from.terminalWaiting) {
+        const EarleyItem& waiting = from.items[static_cast<std::size_t>(index)];
+        const CompiledRule& rule = g_.rule(waiting.rule);
+        if (rule.rhs[static_cast<std::size_t>(waiting.dot)] != terminal) continue;
+        EarleyItem item = waiting;
+        item.dot += 1;
+        item.predicted = false;
+        item.bestPredecessor = index;
+        item.bestChild = -1;
+        item.bestVia = kNoSymbol;
+        addScanned(item, index);
+      }
+    }
+    StateSet& into = set(to);
+    double total = Numeric::zero();
+    for (const EarleyItem& item : into.items) total = Numeric::add(total, item.forward);
+    if (Numeric::isZero(total)) return false;
+    if constexpr (Numeric::kMode == NumericMode::Scaled) {
+      // Rescale: forward masses of the scanned items sum to one again.
+      const double factor = 1.0 / total;
+      for (EarleyItem& item : into.items) {
+        item.forward *= factor;
+        item.inner *= factor;
+        item.viterbi *= factor;
+      }
+      into.logScale = std::log(total);
+      into.logScaleSum = from.logScaleSum + into.logScale;
+      prefixLog_ = into.logScaleSum;
+    } else {
+      prefixLog_ = total;
+    }
+    return true;
+  }
+
+  bool mayComplete(std::size_t r, SymbolId y) const {
+    if (!options_.lookahead || y == g_.goal()) return true;
+    const std::optional<SymbolId> next = lookaheadAt(r);
+    if (!next) return true;
+    if (g_.canBeFollowedBy(y, *next)) return true;
+    return options_.prefixStringProbabilities &&
+           g_.canBeFollowedBy(y, CompiledGrammar::kEndOfInput);
+  }
+
+  void complete(std::size_t r) {
+    StateSet& s = set(r);
+    index_.clear();
+    // Max-heap on origin: items of larger origin (shorter span) complete first.
+    std::priority_queue<std::pair<std::int32_t, std::int32_t>> agenda;
+    for (std::int32_t k = 0; k < static_cast<std::int32_t>(s.items.size()); ++k) {
+      const EarleyItem& item = s.items[static_cast<std::size_t>(k)];
+      const CompiledRule& rule = g_.rule(item.rule);
+      if (static_cast<std::size_t>(item.dot) == rule.rhs.size() && !rule.unit)
+        agenda.push({item.origin, k});
+    }
+    while (!agenda.empty()) {
+      const std::int32_t childIndex = agenda.top().second;
+      agenda.pop();
+      // Copy: s.items may grow below.
+      const EarleyItem child = s.items[static_cast<std::size_t>(childIndex)];
+      const SymbolId y = g_.rule(child.rule).lhs;
+      if (!mayComplete(r, y)) continue;
+      const StateSet& origin = set(static_cast<std::size_t>(child.origin));
+      for (const CompiledGrammar::UnitEntry& unit : g_.unitInto(y)) {
+        const auto range = std::equal_range(
+            origin.waiting.begin(), origin.waiting.end(),
+            std::pair<SymbolId, std::int32_t>{unit.from, 0},
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+        const double unitSum = Numeric::pick(unit.sum, unit.logSum);
+        const double unitBest = Numeric::pick(unit.best, unit.logBest);
+        for (auto it = range.first; it != range.second; ++it) {
+          const EarleyItem& waiting = origin.items[static_cast<std::size_t>(it->second)];
+          const double forward = Numeric::mul(waiting.forward, unitSum, child.inner);
+          const double inner = Numeric::mul(waiting.inner, unitSum, child.inner);
+          const double viterbi = Numeric::mul(waiting.viterbi, unitBest, child.viterbi);
+          const std::uint64_t key = itemKey(waiting.rule, waiting.dot + 1, waiting.origin);
+          const auto [slot, inserted] =
+              index_.try_emplace(key, static_cast<std::int32_t>(s.items.size()));
+          EarleyItem before;
+          if (inserted) {
+            EarleyItem item;
+            item.rule = waiting.rule;
+            item.dot = waiting.dot + 1;
+            item.origin = waiting.origin;
+            item.forward = forward;
+            item.inner = inner;
+            item.viterbi = viterbi;
+            item.bestPredecessor = it->second;
+            item.bestChild = childIndex;
+            item.bestVia = unit.from;
+            addItem(r, item);
+            const CompiledRule& rule = g_.rule(item.rule);
+            if (static_cast<std::size_t>(item.dot) == rule.rhs.size() && !rule.unit)
+              agenda.push({item.origin, slot->second});
+          } else {
+            EarleyItem& item = s.items[static_cast<std::size_t>(slot->second)];
+            before = item;
+            item.forward = Numeric::add(item.forward, forward);
+            item.inner = Numeric::add(item.inner, inner);
+            if (viterbi > item.viterbi) {
+              item.viterbi = viterbi;
+              item.bestPredecessor = it->second;
+              item.bestChild = childIndex;
+              item.bestVia = unit.from;
+            }
+          }
+          if (observer_)
+            emit(OperationKind::Complete, {static_cast<std::int32_t>(r), slot->second},
+                 {child.origin, it->second}, {static_cast<std::int32_t>(r), childIndex}, kNoSymbol,
+                 unit.from, inserted, before);
+        }
+      }
+    }
+  }
+
+  void recordStringProbability(std::size_t r, ParseResult& result) {
+    const auto it = index_.find(itemKey(g_.goalRule(), 1, 0));
+    if (it == index_.end()) return;
+    result.logStringProbability[r] = chart_.logInner({static_cast<std::int32_t>(r), it->second});
+    if (r == words_->size()) goalIndex_ = it->second;
+  }
+
+  // Builds the Viterbi tree from the goal item, restoring unit chains and ε subtrees.
+  void buildViterbiTree(std::size_t n, ParseResult& result) {
+    const ItemRef goal{static_cast<std::int32_t>(n), goalIndex_};
+    result.viterbiLogProbability = chart_.logViterbi(goal);
+    ParseTree& tree = result.viterbiTree;
+    const SymbolTable& symbols = g_.symbols();
+    // Task: fill node `node` (labelled with the item's LHS) from completed item `item`.
+    struct Task {
+      ItemRef item;
+      int node;
+    };
+    std::vector<Task> tasks;
+    std::vector<int> kept;
+    // Makes the node of a compiled rule application: children in source order, with ε
+    // subtrees for dropped positions. `keptChildren` are in order.
+    const auto assemble = [&](int node, const CompiledRule& rule,
+                              const std::vector<int>& keptChildren) {
+      std::vector<int> children;
+      if (rule.source < 0) {
+        children = keptChildren;
+      } else {
+        const Rule& source = g_.grammar().rule(rule.source);
+        std::size_t next = 0;
+        for (std::size_t k = 0; k < source.rhs.size(); ++k) {
+          if (rule.dropped >> k & 1u) {
+            children.push_back(nullTree(tree, source.rhs[k]));
+          } else {
+            children.push_back(keptChildren[next++]);
+          }
+        }
+      }
+      tree.node(node).children = std::move(children);
+    };
+    // The node for symbol Z ⇒ (unit chain) ⇒ Y, returning (top node, node to fill for Y).
+    const auto unitChain = [&](SymbolId z, SymbolId y) {
+      const int top = tree.addNode(symbols.name(z), false);
+      int current = top;
+      for (std::int32_t ruleId : g_.bestUnitChain(z, y)) {
+        const CompiledRule& rule = g_.rule(ruleId);
+        const int child = tree.addNode(symbols.name(rule.rhs[0]), false);
+        assemble(current, rule, {child});
+        current = child;
+      }
+      return std::make_pair(top, current);
+    };
+
+    // The goal item is GOAL → S . completed by some Y with S ⇒* Y.
+    const EarleyItem& goalItem = chart_.item(goal);
+    const auto [top, fill] = unitChain(goalItem.bestVia, g_.rule(chart_.item({goal.set, goalItem.bestChild}).rule).lhs);
+    tree.setRoot(top);
+    tasks.push_back({{goal.set, goalItem.bestChild}, fill});
+    while (!tasks.empty()) {
+      const Task task = tasks.back();
+      tasks.pop_back();
+      const EarleyItem* item = &chart_.item(task.item);
+      const CompiledRule& rule = g_.rule(item->rule);
+      kept.assign(rule.rhs.size(), -1);
+      ItemRef current = task.item;
+      for (std::int32_t dot = item->dot; dot > 0; --dot) {
+        const SymbolId symbol = rule.rhs[static_cast<std::size_t>(dot - 1)];
+        if (!symbols.isNonterminal(symbol)) {
+          // A scanned word: it is word current.set - 1.
+          kept[static_cast<std::size_t>(dot - 1)] =
+              tree.addNode((*words_)[static_cast<std::size_t>(current.set - 1)], true);
+          if (item->bestPredecessor < 0) break;  // a lexical item: nothing before the word
+          current = {current.set - 1, item->bestPredecessor};
+        } else {
+          const ItemRef childRef{current.set, item->bestChild};
+          const EarleyItem& child = chart_.item(childRef);
+          const auto [childTop, childFill] = unitChain(item->bestVia, g_.rule(child.rule).lhs);
+          kept[static_cast<std::size_t>(dot - 1)] = childTop;
+          tasks.push_back({childRef, childFill});
+          current = {child.origin, item->bestPredecessor};
+        }
+        item = &chart_.item(current);
+      }
+      assemble(task.node, rule, kept);
+    }
+  }
+
+  // The best ε-derivation tree of X (iterative; ε trees are small).
+  int nullTree(ParseTree& tree, SymbolId x) {
+    const SymbolTable& symbols = g_.symbols();
+    const int root = tree.addNode(symbols.name(x), false);
+    std::vector<std::pair<int, SymbolId>> stack{{root, x}};
+    int guard = 0;
+    while (!stack.empty() && ++guard < 100000) {
+      const auto [node, symbol] = stack.back();
+      stack.pop_back();
+      const RuleId ruleId = g_.bestNullRule(symbol);
+      if (ruleId < 0) continue;
+      const Rule& rule = g_.grammar().rule(ruleId);
+      if (rule.rhs.empty()) continue;  // printed as (X)
+      for (SymbolId child : rule.rhs) {
+        const int childNode = tree.addNode(symbols.name(child), false);
+        tree.node(node).children.push_back(childNode);
+        stack.push_back({childNode, child});
+      }
+    }
+    return root;
+  }
+
+  const CompiledGrammar& g_;
+  const ParseOptions& options_;
+  EarleyChart& chart_;
+  ParseObserver* observer_;
+  const std::vector<std::string>* words_ = nullptr;
+  std::vector<SymbolId> terminals_;
+  std::vector<double> predictionMass_;
+  std::vector<double> waitingMass_;
+  std::vector<SymbolId> touchedPrediction_;
+  std::vector<SymbolId> touchedWaiting_;
+  std::unordered_map<std::uint64_t, std::int32_t> index_;
+  double prefixLog_ = 0.0;
+  std::int32_t goalIndex_ = -1;
+};
+
+ParseResult EarleyParser::parse(const std::vector<std::string>& words,
+                                const ParseOptions& options) {
+  EarleyChart chart;
+  return parse(words, options, chart);
+}
+
+ParseResult EarleyParser::parse(const std::vector<std::string>& words, const ParseOptions& options,
+                                EarleyChart& chart) {
+  if (options.mode == NumericMode::Log) return EarleyRun<LogNumeric>(grammar_, options, chart).run(words);
+  return EarleyRun<LinearNumeric>(grammar_, options, chart).run(words);
+}
+
+}  // namespace gwb

@@ -1,0 +1,127 @@
+// The Earley parser against the brute-force oracle (tests/support/brute_force_oracle.h):
+// prefix probabilities, string probabilities of every prefix, Viterbi probability and tree,
+// in both numeric modes, with and without look-ahead, on tiny grammars chosen to exercise unit
+// cycles, left recursion, ε-rules, multi-terminal and fragment rules, and ambiguity.
+#include "gwb/earley_parser.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "brute_force_oracle.h"
+
+namespace gwb {
+namespace {
+
+struct OracleCase {
+  const char* name;
+  const char* grammar;  // grammarFromText syntax; first LHS is the start symbol
+  std::vector<const char*> sentences;
+};
+
+const OracleCase kCases[] = {
+    {"pp_attachment",
+     "S -> NP VP 1.0\n"
+     "NP -> Det N 0.5 | NP PP 0.2 | 'i' 0.2 | 'john' 0.1\n"
+     "VP -> V NP 0.6 | V NP PP 0.3 | V 0.1\n"
+     "PP -> P NP 1.0\n"
+     "Det -> 'the' 0.7 | 'a' 0.3\n"
+     "N -> 'man' 0.4 | 'telescope' 0.3 | 'park' 0.3\n"
+     "V -> 'saw' 0.7 | 'walked' 0.3\n"
+     "P -> 'with' 0.6 | 'in' 0.4\n",
+     {"i saw the man with the telescope", "john saw a man in the park", "i walked", "i saw",
+      "the man saw john with a telescope"}},
+    {"unit_cycle",
+     "S -> A 0.5 | L 0.5\n"
+     "A -> B 0.3 | 'a' 0.7\n"
+     "B -> A 0.4 | 'b' 0.6\n"
+     "L -> L 'x' 0.4 | 'x' 0.6\n",
+     {"a", "b", "x", "x x x", "x x x x"}},
+    {"catalan_left_recursion",
+     "R -> R R 0.3 | 'x' 0.7\n",
+     {"x", "x x", "x x x", "x x x x"}},
+    {"epsilon_rules",
+     "S -> NP VP 1.0\n"
+     "NP -> Det Adj N 1.0\n"
+     "VP -> V Adv 1.0\n"
+     "Det -> 'the' 0.6 | 'a' 0.4\n"
+     "Adj -> 0.6 | 'big' 0.25 | Adj Adj 0.15\n"
+     "N -> 'dog' 0.5 | 'cat' 0.5\n"
+     "V -> 'barks' 0.5 | 'sleeps' 0.5\n"
+     "Adv -> 0.7 | 'loudly' 0.3\n",
+     {"the dog barks", "a big dog sleeps loudly", "the big big cat barks"}},
+    {"nullable_unit_and_left_corner",
+     "S -> A S 0.3 | B 0.5 | 0.2\n"
+     "A -> 0.4 | 'a' 0.6\n"
+     "B -> A 'b' 0.5 | S 'c' 0.5\n",
+     {"b", "a b", "c", "a c b", "b c"}},
+    {"multi_terminal_and_fragment",
+     "S -> 'a' 'b' 0.2 | X 'c' Y 0.5 | 'a' X 0.3\n"
+     "X -> 'a' 0.5 | 'a' 'b' 0.3 | X 'b' 0.2\n"
+     "Y -> 'd' 1.0\n",
+     {"a b", "a c d", "a b c d", "a a b", "a b b c d"}},
+};
+
+class EarleyOracleTest : public ::testing::TestWithParam<OracleCase> {};
+
+void expectClose(double actual, double expected, double relative, const std::string& what) {
+  if (expected == 0.0) {
+    EXPECT_EQ(actual, 0.0) << what;
+  } else {
+    EXPECT_NEAR(actual / expected, 1.0, relative) << what << ": " << actual << " vs " << expected;
+  }
+}
+
+TEST_P(EarleyOracleTest, AgreesWithBruteForceEnumeration) {
+  const OracleCase& c = GetParam();
+  const Grammar grammar = testing::grammarFromText(c.grammar);
+  Diagnostics diagnostics;
+  const auto compiled = CompiledGrammar::compile(grammar, diagnostics);
+  ASSERT_TRUE(compiled) << (diagnostics.empty() ? "" : toString(diagnostics.items()[0]));
+  EarleyParser parser(*compiled);
+  for (const char* sentence : c.sentences) {
+    const std::vector<std::string> words = tokenize(sentence);
+    const testing::OracleResult oracle = testing::bruteForceParse(grammar, words);
+    ASSERT_TRUE(oracle.converged) << sentence;
+    for (NumericMode mode : {NumericMode::Scaled, NumericMode::Log}) {
+      for (bool lookahead : {true, false}) {
+        for (bool everyPrefix : {true, false}) {
+          const std::string where = std::string(sentence) + " [" + numericModeName(mode) +
+                                    (lookahead ? ", look-ahead" : "") +
+                                    (everyPrefix ? ", every prefix" : "") + "]";
+          SCOPED_TRACE(where);
+          ParseOptions options;
+          options.mode = mode;
+          options.lookahead = lookahead;
+          options.prefixStringProbabilities = everyPrefix;
+          const ParseResult result = parser.parse(words, options);
+          const std::size_t n = words.size();
+          ASSERT_EQ(result.logPrefixProbability.size(), n + 1);
+          for (std::size_t i = 1; i <= n; ++i) {
+            expectClose(std::exp(result.logPrefixProbability[i]), oracle.prefixProbability[i],
+                        1e-12, "prefix " + std::to_string(i));
+            if (everyPrefix || i == n)
+              expectClose(std::exp(result.logStringProbability[i]), oracle.stringProbability[i],
+                          1e-12, "string " + std::to_string(i));
+          }
+          EXPECT_EQ(result.success, oracle.stringProbability[n] > 0);
+          if (!result.success) continue;
+          expectClose(std::exp(result.viterbiLogProbability), oracle.viterbiProbability, 1e-12,
+                      "viterbi");
+          const std::string tree = result.viterbiTree.toPtb();
+          const auto& tied = oracle.viterbiTiedTrees;
+          EXPECT_NE(std::find(tied.begin(), tied.end(), tree), tied.end())
+              << "tree " << tree << " is not among the oracle's best: " << oracle.viterbiTree;
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(TinyGrammars, EarleyOracleTest, ::testing::ValuesIn(kCases),
+                         [](const ::testing::TestParamInfo<OracleCase>& param) {
+                           return std::string(param.param.name);
+                         });
+
+}  // namespace
+}  // namespace gwb
