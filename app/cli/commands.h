@@ -7,5 +7,6 @@
 namespace gwb::cli {
 
 void addGrammarCommands(CLI::App& app, int& exitStatus);
+void addParseCommand(CLI::App& app, int& exitStatus);
 
 }  // namespace gwb::cli

@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("gwb ") + GWB_VERSION);
   int exitStatus = 0;
   gwb::cli::addGrammarCommands(app, exitStatus);
+  gwb::cli::addParseCommand(app, exitStatus);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

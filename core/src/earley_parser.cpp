@@ -93,12 +93,7 @@ double EarleyChart::logInner(ItemRef ref) const {
          sets_[static_cast<std::size_t>(it.origin)].logScaleSum;
 }
 
-double EarleyChart::logViterbi(ItemRef ref) const {
-  const EarleyItem& it = item(ref);
-  if (mode_ == NumericMode::Log) return it.viterbi;
-  return std::log(it.viterbi) + sets_[static_cast<std::size_t>(ref.set)].logScaleSum -
-         sets_[static_cast<std::size_t>(it.origin)].logScaleSum;
-}
+double EarleyChart::logViterbi(ItemRef ref) const { return item(ref).viterbi; }
 
 std::string EarleyChart::itemText(ItemRef ref) const {
   const EarleyItem& it = item(ref);
@@ -164,7 +159,7 @@ class EarleyRun {
     // The goal rule's weight is 1 − e(S): the mass of S's non-empty derivations.
     const CompiledRule& goalRule = g_.rule(g_.goalRule());
     axiom.forward = axiom.inner = Numeric::pick(goalRule.probability, goalRule.logProbability);
-    axiom.viterbi = Numeric::one();
+    axiom.viterbi = 0.0;  // Viterbi scores are log probabilities in every mode
     addItem(0, axiom);
     if (observer_) emit(OperationKind::Init, {0, 0}, {}, {}, kNoSymbol, kNoSymbol, true, {});
     predict(0);
@@ -234,7 +229,7 @@ class EarleyRun {
     const EarleyItem& after = chart_.item(item);
     e.forwardBefore = created ? Numeric::zero() : before.forward;
     e.innerBefore = created ? Numeric::zero() : before.inner;
-    e.viterbiBefore = created ? Numeric::zero() : before.viterbi;
+    e.viterbiBefore = created ? kNegInf : before.viterbi;
     e.forwardAfter = after.forward;
     e.innerAfter = after.inner;
     e.viterbiAfter = after.viterbi;
@@ -288,7 +283,7 @@ class EarleyRun {
         item.origin = static_cast<std::int32_t>(r);
         item.forward = Numeric::mul(mass, Numeric::pick(rule.probability, rule.logProbability));
         item.inner = Numeric::pick(rule.probability, rule.logProbability);
-        item.viterbi = Numeric::pick(rule.viterbiWeight, rule.logViterbiWeight);
+        item.viterbi = rule.logViterbiWeight;
         item.predicted = true;
         const std::int32_t index = addItem(r, item);
         if (observer_)
@@ -322,7 +317,7 @@ class EarleyRun {
       item.origin = static_cast<std::int32_t>(r);
       item.inner = Numeric::pick(rule.probability, rule.logProbability);
       item.forward = Numeric::mul(mass, item.inner);
-      item.viterbi = Numeric::pick(rule.viterbiWeight, rule.logViterbiWeight);
+      item.viterbi = rule.logViterbiWeight;
       addScanned(item, -1);
     };
     if (terminal != kNoSymbol && !g_.lexicalRules(terminal).empty()) {
@@ -356,7 +351,6 @@ class EarleyRun {
       for (EarleyItem& item : into.items) {
         item.forward *= factor;
         item.inner *= factor;
-        item.viterbi *= factor;
       }
       into.logScale = std::log(total);
       into.logScaleSum = from.logScaleSum + into.logScale;
@@ -401,12 +395,11 @@ class EarleyRun {
             std::pair<SymbolId, std::int32_t>{unit.from, 0},
             [](const auto& a, const auto& b) { return a.first < b.first; });
         const double unitSum = Numeric::pick(unit.sum, unit.logSum);
-        const double unitBest = Numeric::pick(unit.best, unit.logBest);
         for (auto it = range.first; it != range.second; ++it) {
           const EarleyItem& waiting = origin.items[static_cast<std::size_t>(it->second)];
           const double forward = Numeric::mul(waiting.forward, unitSum, child.inner);
           const double inner = Numeric::mul(waiting.inner, unitSum, child.inner);
-          const double viterbi = Numeric::mul(waiting.viterbi, unitBest, child.viterbi);
+          const double viterbi = waiting.viterbi + unit.logBest + child.viterbi;
           const std::uint64_t key = itemKey(waiting.rule, waiting.dot + 1, waiting.origin);
           const auto [slot, inserted] =
               index_.try_emplace(key, static_cast<std::int32_t>(s.items.size()));

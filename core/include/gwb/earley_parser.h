@@ -15,7 +15,8 @@
 //             every [k, j] X → α . Z β with R_U(Z, Y) > 0 to [k, r] X → α Z . β:
 //             forward += forward·R_U(Z, Y)·inner(Y), inner += inner·R_U(Z, Y)·inner(Y);
 //             Viterbi takes the max over (item, child) of viterbi·R̂_U(Z, Y)·viterbi(Y), with
-//             R̂_U the best unit chain (restored in the tree).
+//             R̂_U the best unit chain (restored in the tree). Viterbi scores are always kept
+//             as log probabilities: rescaling by the summed mass would underflow them.
 // Completed items are processed by decreasing origin, which in an ε-free grammar is a
 // topological order: every contribution to an item is summed before the item is used.
 //
@@ -56,7 +57,7 @@ struct EarleyItem {
   std::int32_t origin = 0;  // l
   double forward = 0.0;     // in the chart's representation: log, or scaled probability
   double inner = 0.0;
-  double viterbi = 0.0;
+  double viterbi = 0.0;      // always a log probability (scaling would underflow its ratio)
   std::int32_t bestPredecessor = -1;  // item index: in set `child.origin` (complete) or r-1 (scan)
   std::int32_t bestChild = -1;        // completed child item index in this set (complete)
   SymbolId bestVia = kNoSymbol;       // Z of the unit chain Z ⇒* Y used by the best completion
@@ -74,8 +75,9 @@ struct ItemRef {
 enum class OperationKind { Init, Predict, Scan, Complete };
 const char* operationKindName(OperationKind kind);
 
-// One operation of the parse, for the workbench's stepper. Values are in the chart's numeric
-// representation (see EarleyChart::toProbability).
+// One operation of the parse, for the workbench's stepper. Forward and inner values are in the
+// chart's numeric representation (log, or scaled: see EarleyChart::logForward); Viterbi values
+// are log probabilities.
 struct ParseEvent {
   OperationKind kind = OperationKind::Init;
   ItemRef item;                    // created or updated

@@ -1,0 +1,212 @@
+// `gwb parse`: Earley-parse every line of an input file; write surprisal, prefix and string
+// probabilities and Viterbi trees in Earleyx's file format (PREFIX.surprisal, ...) or as TSV.
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "commands.h"
+#include "gwb/atomic_file.h"
+#include "gwb/earley_parser.h"
+#include "gwb/grammar_io.h"
+
+namespace gwb::cli {
+
+namespace {
+
+struct ParseSettings {
+  std::string grammar;
+  std::string format = "auto";
+  std::string root;
+  std::string input;
+  std::string mode = "scaled";
+  std::string out;
+  bool surprisal = false;
+  bool prefix = false;
+  bool stringProbability = false;
+  bool viterbi = false;
+  bool bits = false;
+  bool tsv = false;
+  bool noLookahead = false;
+  bool quiet = false;
+};
+
+// Java's Double.toString, closely enough for Earleyx-compatible files: shortest round trip,
+// "Infinity", and at least one decimal ("0.0", "4.0").
+std::string javaDouble(double value) {
+  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
+  if (std::isnan(value)) return "NaN";
+  std::string text = formatProbability(value);
+  if (text.find_first_of(".eE") == std::string::npos) text += ".0";
+  return text;
+}
+
+class ProgressBar {
+ public:
+  ProgressBar(std::size_t total, bool enabled) : total_(total), enabled_(enabled) {}
+  void update(std::size_t done) {
+    if (!enabled_ || total_ < 2) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (done < total_ && now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    const int width = 30;
+    const auto filled = static_cast<int>(width * done / total_);
+    std::cerr << "\r[" << std::string(static_cast<std::size_t>(filled), '#')
+              << std::string(static_cast<std::size_t>(width - filled), ' ') << "] " << done << '/'
+              << total_ << std::flush;
+    if (done == total_) std::cerr << '\n';
+  }
+
+ private:
+  std::size_t total_;
+  bool enabled_;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+int runParse(const ParseSettings& s) {
+  GrammarReadOptions readOptions;
+  readOptions.format = *parseGrammarFormat(s.format);
+  readOptions.root = s.root;
+  readOptions.runChecks = false;
+  const GrammarLoad loaded = loadGrammarFile(s.grammar, readOptions);
+  for (const Diagnostic& d : loaded.diagnostics)
+    if (d.severity == Severity::Error) std::cerr << toString(d) << '\n';
+  if (!loaded.ok()) return 1;
+  Diagnostics diagnostics;
+  const auto compiled = CompiledGrammar::compile(loaded.grammar, diagnostics, s.grammar);
+  if (!compiled) {
+    for (const Diagnostic& d : diagnostics) std::cerr << toString(d) << '\n';
+    return 1;
+  }
+  std::string text;
+  std::string error;
+  if (!readWholeFile(s.input, &text, &error)) {
+    std::cerr << "gwb: " << error << '\n';
+    return 1;
+  }
+  std::vector<std::string> lines;
+  {
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      lines.push_back(line);
+    }
+  }
+  ParseOptions options;
+  options.mode = s.mode == "log" ? NumericMode::Log : NumericMode::Scaled;
+  options.lookahead = !s.noLookahead;
+  options.prefixStringProbabilities = s.stringProbability;
+  options.viterbi = s.viterbi;
+  const double unit = s.bits ? 1.0 / std::log(2.0) : 1.0;
+  // With no measure chosen, print the summary table only.
+  std::ostringstream surprisalOut, prefixOut, stringOut, viterbiOut, tsvOut;
+  tsvOut << "sentence\tposition\tword";
+  if (s.surprisal) tsvOut << (s.bits ? "\tsurprisal_bits" : "\tsurprisal_nats");
+  if (s.prefix) tsvOut << "\tlog_prefix_probability";
+  if (s.stringProbability) tsvOut << "\tlog_string_probability";
+  tsvOut << '\n';
+
+  EarleyParser parser(*compiled);
+  ProgressBar progress(lines.size(), !s.quiet && lines.size() > 20);
+  int failures = 0;
+  std::cout << "sentence\ttokens\tlog_probability\tviterbi_log_probability\titems\tstatus\n";
+  for (std::size_t id = 0; id < lines.size(); ++id) {
+    const std::vector<std::string> words = tokenize(lines[id]);
+    const ParseResult result = parser.parse(words, options);
+    std::string status = "ok";
+    if (!result.success) {
+      ++failures;
+      status = result.failedAt >= 0
+                   ? "no parse: the prefix ends at word " + std::to_string(result.failedAt + 1) +
+                         " '" + words[static_cast<std::size_t>(result.failedAt)] + "'"
+                   : "no parse: not a complete sentence";
+      std::cerr << s.input << ':' << id + 1 << ": " << status << '\n';
+    }
+    std::cout << id << '\t' << words.size() << '\t' << std::setprecision(17)
+              << result.logProbability << '\t' << result.viterbiLogProbability << '\t'
+              << result.items << '\t' << status << '\n';
+    const auto block = [&](std::ostringstream& out, auto value) {
+      out << "# " << id << '\n';
+      for (std::size_t i = 0; i < words.size(); ++i)
+        out << words[i] << ' ' << javaDouble(value(i)) << '\n';
+      out << "#! Done\n";
+    };
+    if (s.surprisal) block(surprisalOut, [&](std::size_t i) { return result.surprisal[i] * unit; });
+    if (s.prefix)
+      block(prefixOut, [&](std::size_t i) { return std::exp(result.logPrefixProbability[i + 1]); });
+    if (s.stringProbability)
+      block(stringOut,
+            [&](std::size_t i) { return std::exp(result.logStringProbability[i + 1]); });
+    if (s.viterbi) viterbiOut << (result.success ? result.viterbiTree.toPtb(true) : "") << '\n';
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      tsvOut << id << '\t' << i + 1 << '\t' << words[i] << std::setprecision(17);
+      if (s.surprisal) tsvOut << '\t' << result.surprisal[i] * unit;
+      if (s.prefix) tsvOut << '\t' << result.logPrefixProbability[i + 1];
+      if (s.stringProbability) tsvOut << '\t' << result.logStringProbability[i + 1];
+      tsvOut << '\n';
+    }
+    progress.update(id + 1);
+  }
+  if (!s.out.empty()) {
+    const auto save = [&](const std::string& path, const std::ostringstream& content) {
+      std::string saveError;
+      if (!writeFileAtomically(path, [&](std::ostream& o) { return bool(o << content.str()); },
+                               &saveError)) {
+        std::cerr << "gwb: " << saveError << '\n';
+        return false;
+      }
+      return true;
+    };
+    bool ok = true;
+    if (s.tsv) {
+      ok &= save(s.out + ".tsv", tsvOut);
+    } else {
+      if (s.surprisal) ok &= save(s.out + ".surprisal", surprisalOut);
+      if (s.prefix) ok &= save(s.out + ".prefix", prefixOut);
+      if (s.stringProbability) ok &= save(s.out + ".stringprob", stringOut);
+    }
+    if (s.viterbi) ok &= save(s.out + ".viterbi", viterbiOut);
+    if (!ok) return 1;
+  } else if (s.surprisal || s.prefix || s.stringProbability) {
+    std::cout << tsvOut.str();
+  }
+  if (s.viterbi && s.out.empty()) std::cout << viterbiOut.str();
+  if (failures > 0) std::cerr << failures << " of " << lines.size() << " sentence(s) had no parse\n";
+  return 0;
+}
+
+}  // namespace
+
+void addParseCommand(CLI::App& app, int& exitStatus) {
+  auto s = std::make_shared<ParseSettings>();
+  CLI::App* parse = app.add_subcommand(
+      "parse", "probabilistic Earley parse of every line of a file: surprisal, prefix and string "
+               "probabilities, Viterbi trees");
+  parse->add_option("--grammar,-g", s->grammar, "grammar file")->required()->check(CLI::ExistingFile);
+  parse->add_option("--format", s->format, "grammar format: earleyx, nltk or auto")
+      ->check(CLI::IsMember({"auto", "earleyx", "nltk"}));
+  parse->add_option("--root", s->root, "start symbol");
+  parse->add_option("--input,-i", s->input, "one sentence per line (a .concat file is one line)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  parse->add_flag("--surprisal", s->surprisal, "per-word surprisal (nats; --bits for bits)");
+  parse->add_flag("--bits", s->bits, "surprisal in bits");
+  parse->add_flag("--prefix", s->prefix, "per-word prefix probability");
+  parse->add_flag("--stringprob", s->stringProbability,
+                  "probability that each prefix is a whole sentence (completes at every word)");
+  parse->add_flag("--viterbi", s->viterbi, "the most probable tree (PTB brackets)");
+  parse->add_option("--mode", s->mode, "numeric mode: scaled (rescaling, default) or log")
+      ->check(CLI::IsMember({"scaled", "log"}));
+  parse->add_option("--out,-o", s->out,
+                    "write PREFIX.surprisal/.prefix/.stringprob/.viterbi (Earleyx format)");
+  parse->add_flag("--tsv", s->tsv, "with --out, write PREFIX.tsv instead of Earleyx files");
+  parse->add_flag("--no-lookahead", s->noLookahead, "plain Earley without FIRST/FOLLOW pruning");
+  parse->add_flag("--quiet,-q", s->quiet, "no progress bar");
+  parse->callback([s, &exitStatus] { exitStatus = runParse(*s); });
+}
+
+}  // namespace gwb::cli
