@@ -188,6 +188,7 @@ class EarleyRun {
     if (result.failedAt >= 0) return result;
     result.logProbability = result.logStringProbability[n];
     result.success = result.logProbability > kNegInf;
+    if (result.success) result.viterbiLogProbability = chart_.logViterbi({static_cast<std::int32_t>(n), goalIndex_});
     if (result.success && options_.viterbi) buildViterbiTree(n, result);
     if (!options_.prefixStringProbabilities) {
       for (std::size_t i = 0; i < n; ++i) result.logStringProbability[i] = kNegInf;
@@ -299,12 +300,11 @@ class EarleyRun {
     StateSet& from = set(r);
     const std::size_t to = r + 1;
     const SymbolId terminal = terminals_[r];
+    // Scan events are emitted after rescaling, so that they show the values the chart keeps.
+    scannedFrom_.clear();
     const auto addScanned = [&](const EarleyItem& item, std::int32_t predecessor) {
-      const std::int32_t index = addItem(to, item);
-      if (observer_)
-        emit(OperationKind::Scan, {static_cast<std::int32_t>(to), index},
-             {predecessor >= 0 ? static_cast<std::int32_t>(r) : -1, predecessor}, {}, kNoSymbol,
-             kNoSymbol, true, {});
+      addItem(to, item);
+      if (observer_) scannedFrom_.push_back(predecessor);
     };
     // Lexical rules X → w, from the prediction mass of X.
     const auto scanLexical = [&](SymbolId preterminal, std::int32_t ruleId) {
@@ -358,6 +358,14 @@ class EarleyRun {
     } else {
       prefixLog_ = total;
     }
+    if (observer_) {
+      for (std::size_t k = 0; k < scannedFrom_.size(); ++k) {
+        const std::int32_t predecessor = scannedFrom_[k];
+        emit(OperationKind::Scan, {static_cast<std::int32_t>(to), static_cast<std::int32_t>(k)},
+             {predecessor >= 0 ? static_cast<std::int32_t>(r) : -1, predecessor}, {}, kNoSymbol,
+             kNoSymbol, true, {});
+      }
+    }
     return true;
   }
 
@@ -368,6 +376,17 @@ class EarleyRun {
     if (g_.canBeFollowedBy(y, *next)) return true;
     return options_.prefixStringProbabilities &&
            g_.canBeFollowedBy(y, CompiledGrammar::kEndOfInput);
+  }
+
+  // With look-ahead, a completion that would finish an item nobody can use is skipped: a unit
+  // item X → Z . (unit chains are folded into R_U; only the goal item is read) or an item
+  // whose LHS the next word cannot follow.
+  bool worthCreating(std::size_t r, const EarleyItem& waiting) const {
+    const CompiledRule& rule = g_.rule(waiting.rule);
+    if (static_cast<std::size_t>(waiting.dot) + 1 != rule.rhs.size()) return true;
+    if (rule.lhs == g_.goal()) return true;
+    if (rule.unit) return false;
+    return mayComplete(r, rule.lhs);
   }
 
   void complete(std::size_t r) {
@@ -400,6 +419,7 @@ class EarleyRun {
           const double forward = Numeric::mul(waiting.forward, unitSum, child.inner);
           const double inner = Numeric::mul(waiting.inner, unitSum, child.inner);
           const double viterbi = waiting.viterbi + unit.logBest + child.viterbi;
+          if (options_.lookahead && !worthCreating(r, waiting)) continue;
           const std::uint64_t key = itemKey(waiting.rule, waiting.dot + 1, waiting.origin);
           const auto [slot, inserted] =
               index_.try_emplace(key, static_cast<std::int32_t>(s.items.size()));
@@ -560,6 +580,7 @@ class EarleyRun {
   std::vector<SymbolId> touchedPrediction_;
   std::vector<SymbolId> touchedWaiting_;
   std::unordered_map<std::uint64_t, std::int32_t> index_;
+  std::vector<std::int32_t> scannedFrom_;
   double prefixLog_ = 0.0;
   std::int32_t goalIndex_ = -1;
 };
