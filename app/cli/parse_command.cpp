@@ -1,5 +1,6 @@
 // `gwb parse`: Earley-parse every line of an input file; write surprisal, prefix and string
 // probabilities and Viterbi trees in Earleyx's file format (PREFIX.surprisal, ...) or as TSV.
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -7,6 +8,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <thread>
 
 #include "commands.h"
 #include "gwb/atomic_file.h"
@@ -32,6 +34,7 @@ struct ParseSettings {
   bool tsv = false;
   bool noLookahead = false;
   bool quiet = false;
+  int threads = 1;
 };
 
 // Java's Double.toString, closely enough for Earleyx-compatible files: shortest round trip,
@@ -110,13 +113,32 @@ int runParse(const ParseSettings& s) {
   if (s.stringProbability) tsvOut << "\tlog_string_probability";
   tsvOut << '\n';
 
-  EarleyParser parser(*compiled);
-  ProgressBar progress(lines.size(), !s.quiet && lines.size() > 20);
+  // Parse every line (in parallel over lines), then write in input order.
+  std::vector<ParseResult> results(lines.size());
+  {
+    EarleyParser parser(*compiled);
+    ProgressBar progress(lines.size(), !s.quiet && lines.size() > 20);
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> done{0};
+    const auto worker = [&](bool reports) {
+      for (std::size_t id = next++; id < lines.size(); id = next++) {
+        results[id] = parser.parse(tokenize(lines[id]), options);
+        ++done;
+        if (reports) progress.update(done);
+      }
+    };
+    const int threads = std::max(1, std::min<int>(s.threads, static_cast<int>(lines.size())));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(worker, false);
+    worker(true);
+    for (std::thread& t : pool) t.join();
+    progress.update(lines.size());
+  }
   int failures = 0;
   std::cout << "sentence\ttokens\tlog_probability\tviterbi_log_probability\titems\tstatus\n";
   for (std::size_t id = 0; id < lines.size(); ++id) {
     const std::vector<std::string> words = tokenize(lines[id]);
-    const ParseResult result = parser.parse(words, options);
+    const ParseResult& result = results[id];
     std::string status = "ok";
     if (!result.success) {
       ++failures;
@@ -149,7 +171,6 @@ int runParse(const ParseSettings& s) {
       if (s.stringProbability) tsvOut << '\t' << result.logStringProbability[i + 1];
       tsvOut << '\n';
     }
-    progress.update(id + 1);
   }
   if (!s.out.empty()) {
     const auto save = [&](const std::string& path, const std::ostringstream& content) {
@@ -206,6 +227,8 @@ void addParseCommand(CLI::App& app, int& exitStatus) {
   parse->add_flag("--tsv", s->tsv, "with --out, write PREFIX.tsv instead of Earleyx files");
   parse->add_flag("--no-lookahead", s->noLookahead, "plain Earley without FIRST/FOLLOW pruning");
   parse->add_flag("--quiet,-q", s->quiet, "no progress bar");
+  parse->add_option("--threads,-t", s->threads, "parse this many lines at once")
+      ->check(CLI::Range(1, 256));
   parse->callback([s, &exitStatus] { exitStatus = runParse(*s); });
 }
 

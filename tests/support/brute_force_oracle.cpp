@@ -19,6 +19,7 @@ using Real = long double;
 
 constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
 constexpr long long kInfiniteYield = std::numeric_limits<long long>::max() / 4;
+constexpr int kKleeneSweeps = 5000;
 constexpr int kMaxTerminationSweeps = 200000;
 constexpr Real kDivergentMass = 1e15L;
 
@@ -68,14 +69,17 @@ void checkRules(const Grammar& grammar) {
   }
 }
 
-// Z by Gauss-Seidel iteration of Z(X) = Σ_{X -> α} p · Π_{Y in α} Z(Y) from Z = 0: the iterates
-// increase monotonically to the least fixed point, which is the termination probability.
-void computeTermination(const Grammar& grammar, GrammarAnalysis& analysis) {
-  const SymbolTable& symbols = grammar.symbols();
-  analysis.termination.assign(symbols.size(), 0);
-  for (std::size_t s = 0; s < symbols.size(); ++s)
-    if (symbols.isTerminal(static_cast<SymbolId>(s))) analysis.termination[s] = 1;
-  for (int sweep = 0; sweep < kMaxTerminationSweeps; ++sweep) {
+// Z(X) = Σ_{X -> α} p · Π_{Y in α} Z(Y) has the termination probabilities as its least
+// fixed point. Kleene (Gauss-Seidel) iteration from Z = 0 increases monotonically to it; it is
+// fast unless the grammar is (nearly) critical, where it crawls as O(1/sweeps). Then Newton's
+// method, started from the Kleene iterate (which lies below the least fixed point and below its
+// own image), takes over: it also increases monotonically to the least fixed point (Esparza,
+// Kiefer & Luttenberger, "Newton's method for monotone systems of polynomial equations"), at
+// least one bit per step. For an exactly critical grammar the Jacobian is singular at the
+// solution and no method in extended precision gets closer than ~1e-10; that is reported as
+// not converged.
+bool kleeneSweeps(const Grammar& grammar, std::vector<Real>& z, int sweeps) {
+  for (int sweep = 0; sweep < sweeps; ++sweep) {
     Real maxChange = 0;
     Real maxValue = 0;
     for (SymbolId lhs : grammar.lhsSymbols()) {
@@ -83,10 +87,10 @@ void computeTermination(const Grammar& grammar, GrammarAnalysis& analysis) {
       for (RuleId id : grammar.rulesWithLhs(lhs)) {
         const Rule& rule = grammar.rule(id);
         Real term = static_cast<Real>(rule.probability);
-        for (SymbolId s : rule.rhs) term *= analysis.termination[static_cast<std::size_t>(s)];
+        for (SymbolId s : rule.rhs) term *= z[static_cast<std::size_t>(s)];
         value += term;
       }
-      Real& slot = analysis.termination[static_cast<std::size_t>(lhs)];
+      Real& slot = z[static_cast<std::size_t>(lhs)];
       maxChange = std::max(maxChange, std::fabs(value - slot));
       maxValue = std::max(maxValue, value);
       slot = value;
@@ -95,12 +99,133 @@ void computeTermination(const Grammar& grammar, GrammarAnalysis& analysis) {
       throw std::invalid_argument(
           "brute-force oracle: the grammar's derivation mass diverges (rule probabilities sum "
           "far above one)");
-    if (maxChange <= 4 * std::numeric_limits<Real>::epsilon() * std::max<Real>(1, maxValue)) {
-      analysis.terminationConverged = true;
-      return;
+    if (maxChange <= 4 * std::numeric_limits<Real>::epsilon() * std::max<Real>(1, maxValue))
+      return true;
+  }
+  return false;
+}
+
+// Solves a·x = b (a is n×n, row-major) by Gaussian elimination with partial pivoting; the
+// solution replaces b. False when a is singular.
+bool solveLinear(std::vector<Real> a, std::vector<Real>& b, std::size_t n) {
+  for (std::size_t col = 0; col < n; ++col) {
+    std::size_t pivot = col;
+    for (std::size_t row = col + 1; row < n; ++row)
+      if (std::fabs(a[row * n + col]) > std::fabs(a[pivot * n + col])) pivot = row;
+    if (!(std::fabs(a[pivot * n + col]) > 0)) return false;
+    if (pivot != col) {
+      for (std::size_t k = 0; k < n; ++k) std::swap(a[col * n + k], a[pivot * n + k]);
+      std::swap(b[col], b[pivot]);
+    }
+    for (std::size_t row = col + 1; row < n; ++row) {
+      const Real factor = a[row * n + col] / a[col * n + col];
+      if (factor == 0) continue;
+      for (std::size_t k = col; k < n; ++k) a[row * n + k] -= factor * a[col * n + k];
+      b[row] -= factor * b[col];
     }
   }
-  analysis.terminationConverged = false;
+  for (std::size_t i = n; i-- > 0;) {
+    Real value = b[i];
+    for (std::size_t k = i + 1; k < n; ++k) value -= a[i * n + k] * b[k];
+    b[i] = value / a[i * n + i];
+    if (!std::isfinite(b[i])) return false;
+  }
+  return true;
+}
+
+enum class NewtonOutcome { Converged, IllConditioned, Failed };
+
+NewtonOutcome newtonTermination(const Grammar& grammar, std::vector<Real>& z) {
+  // Unknowns: the nonterminals that can terminate (Z > 0 after the Kleene sweeps); the others
+  // stay exactly 0.
+  std::vector<SymbolId> vars;
+  std::vector<long long> varOf(z.size(), -1);
+  for (SymbolId x : grammar.lhsSymbols()) {
+    if (z[static_cast<std::size_t>(x)] > 0) {
+      varOf[static_cast<std::size_t>(x)] = static_cast<long long>(vars.size());
+      vars.push_back(x);
+    }
+  }
+  const std::size_t n = vars.size();
+  std::vector<Real> f(n);
+  std::vector<Real> identityMinusJacobian(n * n);
+  const auto evaluate = [&]() {
+    std::fill(f.begin(), f.end(), Real(0));
+    std::fill(identityMinusJacobian.begin(), identityMinusJacobian.end(), Real(0));
+    for (std::size_t i = 0; i < n; ++i) {
+      identityMinusJacobian[i * n + i] = 1;
+      for (RuleId id : grammar.rulesWithLhs(vars[i])) {
+        const Rule& rule = grammar.rule(id);
+        if (!(rule.probability > 0.0)) continue;
+        const auto p = static_cast<Real>(rule.probability);
+        Real term = p;
+        for (SymbolId s : rule.rhs) term *= z[static_cast<std::size_t>(s)];
+        f[i] += term;
+        for (std::size_t j = 0; j < rule.rhs.size(); ++j) {
+          const long long var = varOf[static_cast<std::size_t>(rule.rhs[j])];
+          if (var < 0) continue;
+          Real partial = p;
+          for (std::size_t k = 0; k < rule.rhs.size(); ++k)
+            if (k != j) partial *= z[static_cast<std::size_t>(rule.rhs[k])];
+          identityMinusJacobian[i * n + static_cast<std::size_t>(var)] -= partial;
+        }
+      }
+    }
+  };
+  for (int iteration = 0; iteration < 400; ++iteration) {
+    evaluate();
+    std::vector<Real> step(n);
+    for (std::size_t i = 0; i < n; ++i) step[i] = f[i] - z[static_cast<std::size_t>(vars[i])];
+    if (!solveLinear(identityMinusJacobian, step, n)) return NewtonOutcome::Failed;
+    Real maxStep = 0;
+    Real maxValue = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      Real& slot = z[static_cast<std::size_t>(vars[i])];
+      const Real next = std::max(slot, slot + step[i]);  // the exact iterates only increase
+      if (!std::isfinite(next)) return NewtonOutcome::Failed;
+      maxStep = std::max(maxStep, next - slot);
+      maxValue = std::max(maxValue, next);
+      slot = next;
+    }
+    if (!(maxValue <= kDivergentMass)) return NewtonOutcome::Failed;
+    if (maxStep <= 4 * std::numeric_limits<Real>::epsilon() * std::max<Real>(1, maxValue)) {
+      // A tiny step means little when I - J is nearly singular (a critical grammar stalls at
+      // ~1e-10 from the root). The error is about ‖(I - J)^-1‖ · rounding; accept only when
+      // (I - J)^-1 · 1 (the expected derivation sizes) is positive and moderate.
+      evaluate();
+      std::vector<Real> sizes(n, 1);
+      if (!solveLinear(identityMinusJacobian, sizes, n)) return NewtonOutcome::IllConditioned;
+      for (Real size : sizes)
+        if (!(size > 0 && size <= 1e4L)) return NewtonOutcome::IllConditioned;
+      return NewtonOutcome::Converged;
+    }
+  }
+  return NewtonOutcome::IllConditioned;
+}
+
+void computeTermination(const Grammar& grammar, GrammarAnalysis& analysis) {
+  const SymbolTable& symbols = grammar.symbols();
+  std::vector<Real>& z = analysis.termination;
+  z.assign(symbols.size(), 0);
+  for (std::size_t s = 0; s < symbols.size(); ++s)
+    if (symbols.isTerminal(static_cast<SymbolId>(s))) z[s] = 1;
+  if (kleeneSweeps(grammar, z, kKleeneSweeps)) {
+    analysis.terminationConverged = true;
+    return;
+  }
+  const std::vector<Real> kleene = z;
+  switch (newtonTermination(grammar, z)) {
+    case NewtonOutcome::Converged:
+      analysis.terminationConverged = true;
+      return;
+    case NewtonOutcome::IllConditioned:
+      analysis.terminationConverged = false;
+      return;
+    case NewtonOutcome::Failed:
+      z = kleene;
+      analysis.terminationConverged = kleeneSweeps(grammar, z, kMaxTerminationSweeps);
+      return;
+  }
 }
 
 // Shortest yield length per symbol (Bellman-Ford style relaxation; rules of probability 0 are
@@ -189,6 +314,7 @@ class Enumerator {
         analysis_(analysis),
         length_(static_cast<int>(sentence.size())),
         prefix_(sentence.size() + 1),
+        prefixDerivation_(sentence.size() + 1),
         string_(sentence.size() + 1),
         counts_(grammar.ruleCount()) {}
 
@@ -221,6 +347,7 @@ class Enumerator {
   const int length_;
 
   std::vector<CompensatedSum> prefix_;
+  std::vector<CompensatedSum> prefixDerivation_;  // the same without the Z factors
   std::vector<CompensatedSum> string_;
   std::vector<CompensatedSum> counts_;  // numerators Σ P(d)·c(r, d) over derivations of w
   std::vector<Member> viterbi_;         // candidates within the tie tolerance of the best
@@ -312,6 +439,7 @@ void Enumerator::settle(State child) {
     stack.pop_back();
     ++child.position;
     prefix_[static_cast<std::size_t>(child.position)].add(child.probability * stackMass(stack));
+    prefixDerivation_[static_cast<std::size_t>(child.position)].add(child.probability);
   }
   if (stack.empty()) {
     complete(child);
@@ -446,6 +574,7 @@ OracleResult Enumerator::run() {
   initial.best.push_back(Member{kNoNode, 1});
   if (options_.mergeEquivalentStates) initial.countNumerator.assign(grammar_.ruleCount(), 0);
   prefix_[0].add(stackMass(initial.stack));
+  prefixDerivation_[0].add(1);
   settle(std::move(initial));
 
   const auto tolerance = static_cast<Real>(options_.massTolerance);
@@ -470,9 +599,11 @@ OracleResult Enumerator::run() {
 void Enumerator::finish(OracleResult& result) {
   const std::size_t n = sentence_.size();
   result.prefixProbability.resize(n + 1);
+  result.prefixDerivationMass.resize(n + 1);
   result.stringProbability.resize(n + 1);
   for (std::size_t i = 0; i <= n; ++i) {
     result.prefixProbability[i] = static_cast<double>(prefix_[i].value());
+    result.prefixDerivationMass[i] = static_cast<double>(prefixDerivation_[i].value());
     result.stringProbability[i] = static_cast<double>(string_[i].value());
   }
   Real maxLive = 0;
