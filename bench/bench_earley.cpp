@@ -1,0 +1,159 @@
+// Probabilistic Earley parsing on the paper's grammars (issue: Earley parser benchmark).
+//
+//   EarleyPrefix/wsj500unk/text10-lineK/MODE   surprisal (prefix probabilities) of line K of
+//                                              text.10 with the dense WSJ grammar; parse only
+//                                              (the grammar is loaded and compiled outside).
+//   EarleyViterbi/wsj500unk/text10-lineK       the same with the Viterbi tree built.
+//   Inside/socialDiscourse/TOKENS              the discourse grammar on the first 25, 50, 100,
+//                                              250, 500, 1000 utterances and the whole corpus
+//                                              (51,665 tokens) as one string: string probability
+//                                              and Viterbi score (scaled mode, look-ahead).
+//   Inside/recording/ID                        each of the 24 recordings as one discourse.
+// Counters: tokens, items (chart items created), items/token, peak_rss_MiB.
+// scripts/bench.sh fits the exponent of time against tokens over the Inside rows.
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <benchmark/benchmark.h>
+
+#include "bench_support.h"
+#include "gwb/earley_parser.h"
+#include "gwb/grammar_io.h"
+
+namespace {
+
+struct Prepared {
+  gwb::GrammarLoad load;
+  std::optional<gwb::CompiledGrammar> compiled;
+};
+
+// Grammars are loaded and compiled once per process.
+const Prepared* prepared(benchmark::State& state, const std::string& file, const std::string& root) {
+  static std::map<std::string, std::unique_ptr<Prepared>> cache;
+  auto& slot = cache[file];
+  if (!slot) {
+    std::string path;
+    if (!gwb::bench::requireShared(state, file, &path)) return nullptr;
+    slot = std::make_unique<Prepared>();
+    gwb::GrammarReadOptions options;
+    options.root = root;
+    options.runChecks = false;
+    slot->load = gwb::loadGrammarFile(path, options);
+    gwb::Diagnostics diagnostics;
+    if (slot->load.ok())
+      slot->compiled = gwb::CompiledGrammar::compile(slot->load.grammar, diagnostics, path);
+  }
+  if (!slot->compiled) {
+    state.SkipWithError(("cannot load or compile " + file).c_str());
+    return nullptr;
+  }
+  return slot.get();
+}
+
+std::vector<std::string> lines(const std::string& path) {
+  std::vector<std::string> out;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    out.push_back(line);
+  }
+  return out;
+}
+
+void runParse(benchmark::State& state, const Prepared& grammar,
+              const std::vector<std::string>& words, const gwb::ParseOptions& options) {
+  gwb::EarleyParser parser(*grammar.compiled);
+  std::size_t items = 0;
+  for (auto _ : state) {
+    const gwb::ParseResult result = parser.parse(words, options);
+    if (!result.success) {
+      state.SkipWithError("no parse");
+      return;
+    }
+    items = result.items;
+    benchmark::DoNotOptimize(result.logProbability);
+  }
+  state.counters["tokens"] = static_cast<double>(words.size());
+  state.counters["items"] = static_cast<double>(items);
+  state.counters["items/token"] = static_cast<double>(items) / static_cast<double>(words.size());
+  gwb::bench::reportPeakRss(state);
+}
+
+void wsjLine(benchmark::State& state, int line, gwb::NumericMode mode, bool viterbi) {
+  const Prepared* grammar = prepared(state, "data/earleyx/grammars/wsj500unk.grammar", "ROOT");
+  std::string text;
+  if (!grammar || !gwb::bench::requireShared(state, "data/earleyx/data/text.10", &text)) return;
+  const auto words = gwb::tokenize(lines(text).at(static_cast<std::size_t>(line - 1)));
+  gwb::ParseOptions options;
+  options.mode = mode;
+  options.viterbi = viterbi;
+  runParse(state, *grammar, words, options);
+}
+
+// The first `utterances` lines of the corpus as one string (0 = all).
+void discourse(benchmark::State& state, std::size_t utterances) {
+  const Prepared* grammar =
+      prepared(state, "data/earleyx/grammars/socialDiscourse.grammar", "Discourse");
+  std::string corpus;
+  if (!grammar ||
+      !gwb::bench::requireShared(state, "data/earleyx/data/socialall.ortho.yld", &corpus))
+    return;
+  std::vector<std::string> words;
+  const auto all = lines(corpus);
+  for (std::size_t k = 0; k < all.size() && (utterances == 0 || k < utterances); ++k)
+    for (const std::string& w : gwb::tokenize(all[k])) words.push_back(w);
+  runParse(state, *grammar, words, {});
+}
+
+void recording(benchmark::State& state, const std::string& id) {
+  const Prepared* grammar =
+      prepared(state, "data/earleyx/grammars/socialDiscourse.grammar", "Discourse");
+  std::string path;
+  if (!grammar ||
+      !gwb::bench::requireShared(state, "data/social-cues/recordings/" + id + ".concat", &path))
+    return;
+  runParse(state, *grammar, gwb::tokenize(lines(path).at(0)), {});
+}
+
+const bool kRegistered = [] {
+  using gwb::NumericMode;
+  for (int line : {5, 3}) {
+    for (NumericMode mode : {NumericMode::Log, NumericMode::Scaled}) {
+      const std::string name = "EarleyPrefix/wsj500unk/text10-line" + std::to_string(line) + "/" +
+                               gwb::numericModeName(mode);
+      benchmark::RegisterBenchmark(name.c_str(), [line, mode](benchmark::State& s) {
+        wsjLine(s, line, mode, false);
+      })->Unit(benchmark::kMillisecond)->UseRealTime();
+    }
+    const std::string name = "EarleyViterbi/wsj500unk/text10-line" + std::to_string(line);
+    benchmark::RegisterBenchmark(name.c_str(), [line](benchmark::State& s) {
+      wsjLine(s, line, NumericMode::Scaled, true);
+    })->Unit(benchmark::kMillisecond)->UseRealTime();
+  }
+  // Token counts of the first N utterances: 25 → 259, 100 → 877, 250 → 2172, 500 → 5107,
+  // 1000 → 10672 (the lengths of BENCHMARKS.md), 0 → the whole corpus, 51665.
+  for (std::size_t utterances : {25, 50, 100, 250, 500, 1000, 0}) {
+    const std::string name = "Inside/socialDiscourse/utterances:" +
+                             (utterances ? std::to_string(utterances) : std::string("all"));
+    benchmark::RegisterBenchmark(name.c_str(), [utterances](benchmark::State& s) {
+      discourse(s, utterances);
+    })->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(utterances == 0 ? 1 : 3);
+  }
+  // The recordings named in recordings.tsv (none when ../shared is missing).
+  std::ifstream table(gwb::bench::sharedPath("data/social-cues/recordings.tsv"));
+  std::string row;
+  std::getline(table, row);  // header
+  while (std::getline(table, row)) {
+    const std::string id = row.substr(0, row.find('\t'));
+    benchmark::RegisterBenchmark(("Inside/recording/" + id).c_str(),
+                                 [id](benchmark::State& s) { recording(s, id); })
+        ->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+  }
+  return true;
+}();
+
+}  // namespace
