@@ -2,6 +2,8 @@
 // column's text, the RuleId role, numeric sorting through the proxy, and filtering.
 #include "ui/grammar_table_model.h"
 
+#include <array>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,17 +21,17 @@ using Column = GrammarTableModel::Column;
 
 // Rule ids (= source rows) of the test grammar, in the order they are added.
 enum TestRule : int {
-  kS,       // S -> NP VP        1.0            line 1
-  kNpDetN,  // NP -> Det N       0.6  prior 0.5 line 2
-  kNpJohn,  // NP -> 'john'      0.3            line 3  (NP sums to 0.9)
-  kVpVNp,   // VP -> V NP        0.25           line 4
-  kVpV,     // VP -> V           0.5            line 4  (two rules on one line)
-  kVpUp,    // VP -> V 'up'      0.25 prior 2   line 5
-  kDet,     // Det -> 'the'      1.0            line 6
-  kNDog,    // N -> 'dog'        0.99999        line 7
-  kNCat,    // N -> 'cat'        1e-05          line 8
-  kOpt,     // Opt -> ε          1.0            line 9
-  kRuleCount
+  SNpVp,     // S -> NP VP        1.0            line 1
+  NpDetN,    // NP -> Det N       0.6  prior 0.5 line 2
+  NpJohn,    // NP -> 'john'      0.3            line 3  (NP sums to 0.9)
+  VpVNp,     // VP -> V NP        0.25           line 4
+  VpV,       // VP -> V           0.5            line 4  (two rules on one line)
+  VpVUp,     // VP -> V 'up'      0.25 prior 2   line 5
+  DetThe,    // Det -> 'the'      1.0            line 6
+  NDog,      // N -> 'dog'        0.99999        line 7
+  NCat,      // N -> 'cat'        1e-05          line 8
+  OptEmpty,  // Opt -> ε          1.0            line 9
+  RuleCount
 };
 
 std::shared_ptr<gwb::Grammar> makeGrammar() {
@@ -40,10 +42,18 @@ std::shared_ptr<gwb::Grammar> makeGrammar() {
     return symbols.intern(name, gwb::SymbolKind::Nonterminal);
   };
   const auto t = [&](const char* name) { return symbols.intern(name, gwb::SymbolKind::Terminal); };
-  const gwb::SymbolId s = nt("S"), np = nt("NP"), vp = nt("VP"), det = nt("Det"), n = nt("N"),
-                      v = nt("V"), opt = nt("Opt");
-  const gwb::SymbolId john = t("john"), up = t("up"), the = t("the"), dog = t("dog"),
-                      cat = t("cat");
+  const gwb::SymbolId s = nt("S");
+  const gwb::SymbolId np = nt("NP");
+  const gwb::SymbolId vp = nt("VP");
+  const gwb::SymbolId det = nt("Det");
+  const gwb::SymbolId n = nt("N");
+  const gwb::SymbolId v = nt("V");
+  const gwb::SymbolId opt = nt("Opt");
+  const gwb::SymbolId john = t("john");
+  const gwb::SymbolId up = t("up");
+  const gwb::SymbolId the = t("the");
+  const gwb::SymbolId dog = t("dog");
+  const gwb::SymbolId cat = t("cat");
   const auto add = [&](gwb::SymbolId lhs, std::vector<gwb::SymbolId> rhs, double p,
                        std::optional<double> prior, int line) {
     grammar->addRule(gwb::Rule{lhs, std::move(rhs), p, prior, line});
@@ -87,7 +97,7 @@ class GrammarTableModelTest : public ::testing::Test {
 };
 
 TEST_F(GrammarTableModelTest, HasOneRowPerRuleAndOneColumnPerEnumValue) {
-  EXPECT_EQ(model_.rowCount(), kRuleCount);
+  EXPECT_EQ(model_.rowCount(), RuleCount);
   EXPECT_EQ(model_.columnCount(), GrammarTableModel::ColumnCount);
   EXPECT_EQ(model_.rowCount(model_.index(0, 0)), 0);  // a flat table
   for (int column = 0; column < GrammarTableModel::ColumnCount; ++column)
@@ -101,26 +111,31 @@ TEST_F(GrammarTableModelTest, EmptyWithoutGrammar) {
   EXPECT_EQ(model_.rowCount(), 0);
 }
 
-TEST_F(GrammarTableModelTest, ShowsEachCell) {
+TEST_F(GrammarTableModelTest, ShowsEveryCellOfEveryRule) {
   struct Case {
     int rule;
-    Column column;
-    const char* text;
+    std::array<const char*, GrammarTableModel::ColumnCount> cells;
   };
+  // Cells in column order: LHS, RHS, Kind, Probability, Prior, LHS Sum, Line.
   const Case cases[] = {
-      {kNpDetN, Column::Lhs, "NP"},       {kNpDetN, Column::Rhs, "Det N"},
-      {kNpDetN, Column::Kind, "phrasal"}, {kNpDetN, Column::Probability, "0.6"},
-      {kNpDetN, Column::Prior, "0.5"},    {kNpDetN, Column::LhsSum, "0.9"},
-      {kNpDetN, Column::Line, "2"},       {kNpJohn, Column::Rhs, "'john'"},  // terminals quoted
-      {kNpJohn, Column::Kind, "lexical"}, {kNpJohn, Column::Prior, ""},      // no prior given
-      {kVpUp, Column::Rhs, "V 'up'"},     {kVpUp, Column::Kind, "fragment"},
-      {kVpUp, Column::Prior, "2"},        {kOpt, Column::Rhs, "\u03b5"},
-      {kOpt, Column::Kind, "epsilon"},    {kNCat, Column::Probability, "1e-05"},
-      {kNDog, Column::LhsSum, "1"},       {kS, Column::LhsSum, "1"},
+      {SNpVp, {"S", "NP VP", "phrasal", "1", "", "1", "1"}},
+      {NpDetN, {"NP", "Det N", "phrasal", "0.6", "0.5", "0.9", "2"}},
+      {NpJohn, {"NP", "'john'", "lexical", "0.3", "", "0.9", "3"}},
+      {VpVNp, {"VP", "V NP", "phrasal", "0.25", "", "1", "4"}},
+      {VpV, {"VP", "V", "phrasal", "0.5", "", "1", "4"}},
+      {VpVUp, {"VP", "V 'up'", "fragment", "0.25", "2", "1", "5"}},
+      {DetThe, {"Det", "'the'", "lexical", "1", "", "1", "6"}},
+      {NDog, {"N", "'dog'", "lexical", "0.99999", "", "1", "7"}},
+      {NCat, {"N", "'cat'", "lexical", "1e-05", "", "1", "8"}},
+      {OptEmpty, {"Opt", "\u03b5", "epsilon", "1", "", "1", "9"}},
   };
-  for (const Case& c : cases)
-    EXPECT_EQ(text(c.rule, c.column), QString::fromUtf8(c.text))
-        << "rule " << c.rule << ", column " << c.column;
+  ASSERT_EQ(std::size(cases), static_cast<std::size_t>(RuleCount));
+  for (const Case& c : cases) {
+    for (int column = 0; column < GrammarTableModel::ColumnCount; ++column) {
+      EXPECT_EQ(text(c.rule, column), QString::fromUtf8(c.cells[static_cast<std::size_t>(column)]))
+          << "rule " << c.rule << ", column " << column;
+    }
+  }
 }
 
 TEST_F(GrammarTableModelTest, RuleIdRoleNamesTheRuleInEveryColumn) {
@@ -133,28 +148,28 @@ TEST_F(GrammarTableModelTest, RuleIdRoleNamesTheRuleInEveryColumn) {
     const gwb::Rule& rule = grammar_->rule(static_cast<gwb::RuleId>(row));
     EXPECT_EQ(text(row, Column::Lhs).toStdString(), grammar_->symbols().name(rule.lhs));
   }
-  EXPECT_EQ(model_.indexForRule(kVpUp, Column::Rhs), model_.index(kVpUp, Column::Rhs));
-  EXPECT_FALSE(model_.indexForRule(kRuleCount).isValid());
+  EXPECT_EQ(model_.indexForRule(VpVUp, Column::Rhs), model_.index(VpVUp, Column::Rhs));
+  EXPECT_FALSE(model_.indexForRule(RuleCount).isValid());
 }
 
 TEST_F(GrammarTableModelTest, ToolTipsShowTheWholeRule) {
-  const QString tip = model_.index(kVpVNp, Column::Rhs).data(Qt::ToolTipRole).toString();
+  const QString tip = model_.index(VpVNp, Column::Rhs).data(Qt::ToolTipRole).toString();
   EXPECT_TRUE(tip.contains(QStringLiteral("VP"))) << tip.toStdString();
   EXPECT_TRUE(tip.contains(QStringLiteral("V NP"))) << tip.toStdString();
-  const QString sumTip = model_.index(kNpJohn, Column::LhsSum).data(Qt::ToolTipRole).toString();
+  const QString sumTip = model_.index(NpJohn, Column::LhsSum).data(Qt::ToolTipRole).toString();
   EXPECT_TRUE(sumTip.contains(QStringLiteral("2 rules"))) << sumTip.toStdString();
 }
 
 TEST_F(GrammarTableModelTest, FlagsLhsSumsThatAreNotOne) {
-  EXPECT_TRUE(model_.index(kNpJohn, Column::LhsSum).data(Qt::ForegroundRole).isValid());
-  EXPECT_FALSE(model_.index(kS, Column::LhsSum).data(Qt::ForegroundRole).isValid());
-  EXPECT_FALSE(model_.index(kNDog, Column::LhsSum).data(Qt::ForegroundRole).isValid());
-  EXPECT_FALSE(model_.index(kNpJohn, Column::Lhs).data(Qt::ForegroundRole).isValid());
+  EXPECT_TRUE(model_.index(NpJohn, Column::LhsSum).data(Qt::ForegroundRole).isValid());
+  EXPECT_FALSE(model_.index(SNpVp, Column::LhsSum).data(Qt::ForegroundRole).isValid());
+  EXPECT_FALSE(model_.index(NDog, Column::LhsSum).data(Qt::ForegroundRole).isValid());
+  EXPECT_FALSE(model_.index(NpJohn, Column::Lhs).data(Qt::ForegroundRole).isValid());
 }
 
 TEST_F(GrammarTableModelTest, FindsRulesByLine) {
-  EXPECT_EQ(model_.rulesAtLine(2), std::vector<gwb::RuleId>({kNpDetN}));
-  EXPECT_EQ(model_.rulesAtLine(4), std::vector<gwb::RuleId>({kVpVNp, kVpV}));
+  EXPECT_EQ(model_.rulesAtLine(2), std::vector<gwb::RuleId>({NpDetN}));
+  EXPECT_EQ(model_.rulesAtLine(4), std::vector<gwb::RuleId>({VpVNp, VpV}));
   EXPECT_TRUE(model_.rulesAtLine(42).empty());
   EXPECT_TRUE(model_.rulesAtLine(0).empty());
 }
@@ -162,30 +177,30 @@ TEST_F(GrammarTableModelTest, FindsRulesByLine) {
 TEST_F(GrammarTableModelTest, SortsProbabilitiesAsNumbersNotText) {
   proxy_.sort(Column::Probability, Qt::AscendingOrder);
   const std::vector<int> rules = proxyRules();
-  ASSERT_EQ(rules.size(), static_cast<std::size_t>(kRuleCount));
+  ASSERT_EQ(rules.size(), static_cast<std::size_t>(RuleCount));
   // As text "1e-05" would sort after "0.99999"; as a number it is the smallest.
-  EXPECT_EQ(rules.front(), kNCat);
+  EXPECT_EQ(rules.front(), NCat);
   for (std::size_t i = 1; i < rules.size(); ++i)
     EXPECT_LE(grammar_->rule(rules[i - 1]).probability, grammar_->rule(rules[i]).probability);
 
   proxy_.sort(Column::Probability, Qt::DescendingOrder);
   const std::vector<int> descending = proxyRules();
-  EXPECT_EQ(descending.back(), kNCat);
+  EXPECT_EQ(descending.back(), NCat);
   EXPECT_EQ(grammar_->rule(descending.front()).probability, 1.0);
 }
 
 TEST_F(GrammarTableModelTest, SortsMissingPriorsLast) {
   proxy_.sort(Column::Prior, Qt::AscendingOrder);
   const std::vector<int> rules = proxyRules();
-  ASSERT_GE(rules.size(), 2u);
-  EXPECT_EQ(rules[0], kNpDetN);  // prior 0.5
-  EXPECT_EQ(rules[1], kVpUp);    // prior 2
+  ASSERT_GE(rules.size(), 2U);
+  EXPECT_EQ(rules[0], NpDetN);  // prior 0.5
+  EXPECT_EQ(rules[1], VpVUp);   // prior 2
   for (std::size_t i = 2; i < rules.size(); ++i) EXPECT_FALSE(grammar_->rule(rules[i]).prior);
 }
 
 TEST_F(GrammarTableModelTest, SortsLinesNumerically) {
   proxy_.sort(Column::Line, Qt::DescendingOrder);
-  EXPECT_EQ(proxyRules().front(), kOpt);
+  EXPECT_EQ(proxyRules().front(), OptEmpty);
 }
 
 TEST_F(GrammarTableModelTest, Filters) {
@@ -196,19 +211,18 @@ TEST_F(GrammarTableModelTest, Filters) {
     Scope scope;
     std::vector<int> rules;
   };
+  const std::vector<int> everyRule = {SNpVp, NpDetN, NpJohn, VpVNp, VpV,
+                                      VpVUp, DetThe, NDog,   NCat,  OptEmpty};
   const Case cases[] = {
-      {"",
-       false,
-       Scope::LhsOrRhs,
-       {kS, kNpDetN, kNpJohn, kVpVNp, kVpV, kVpUp, kDet, kNDog, kNCat, kOpt}},
-      {"np", false, Scope::LhsOrRhs, {kS, kNpDetN, kNpJohn, kVpVNp}},  // case-insensitive
-      {"np", false, Scope::Lhs, {kNpDetN, kNpJohn}},
-      {"np", false, Scope::Rhs, {kS, kVpVNp}},
-      {"NP -> Det", false, Scope::LhsOrRhs, {kNpDetN}},  // the whole rule's text
-      {"'up'", false, Scope::Rhs, {kVpUp}},
-      {"^(vp|n)$", true, Scope::Lhs, {kVpVNp, kVpV, kVpUp, kNDog, kNCat}},
+      {"", false, Scope::LhsOrRhs, everyRule},
+      {"np", false, Scope::LhsOrRhs, {SNpVp, NpDetN, NpJohn, VpVNp}},  // case-insensitive
+      {"np", false, Scope::Lhs, {NpDetN, NpJohn}},
+      {"np", false, Scope::Rhs, {SNpVp, VpVNp}},
+      {"NP -> Det", false, Scope::LhsOrRhs, {NpDetN}},  // the whole rule's text
+      {"'up'", false, Scope::Rhs, {VpVUp}},
+      {"^(vp|n)$", true, Scope::Lhs, {VpVNp, VpV, VpVUp, NDog, NCat}},
       {"^(vp|n)$", false, Scope::Lhs, {}},  // literal: metacharacters are escaped
-      {"^v\\b", true, Scope::Rhs, {kVpVNp, kVpV, kVpUp}},
+      {"^v\\b", true, Scope::Rhs, {VpVNp, VpV, VpVUp}},
   };
   for (const Case& c : cases) {
     proxy_.setScope(c.scope);
@@ -222,9 +236,9 @@ TEST_F(GrammarTableModelTest, InvalidRegularExpressionKeepsThePreviousFilter) {
   QString error;
   EXPECT_FALSE(proxy_.setPattern(QStringLiteral("(unclosed"), true, &error));
   EXPECT_FALSE(error.isEmpty());
-  EXPECT_EQ(proxyRules(), std::vector<int>({kNpJohn}));
+  EXPECT_EQ(proxyRules(), std::vector<int>({NpJohn}));
   ASSERT_TRUE(proxy_.setPattern(QString(), false));
-  EXPECT_EQ(proxy_.rowCount(), kRuleCount);
+  EXPECT_EQ(proxy_.rowCount(), RuleCount);
 }
 
 TEST(NonterminalTableModelTest, ListsEveryNonterminalWithRulesAndSum) {

@@ -49,7 +49,7 @@ class MainWindowTest : public ::testing::Test {
 
   // Writes `text` to a file in the test's folder and returns its path.
   QString writeFile(const QString& name, const QByteArray& text) {
-    const QString path = dir_.filePath(name);
+    QString path = dir_.filePath(name);
     QFile file(path);
     EXPECT_TRUE(file.open(QIODevice::WriteOnly));
     file.write(text);
@@ -211,7 +211,7 @@ TEST_F(MainWindowTest, ClickingADiagnosticSelectsTheRuleOnItsLine) {
   QTest::mouseClick(list->viewport(), Qt::LeftButton, Qt::NoModifier,
                     list->visualItemRect(sumWarning).center());
   const std::vector<gwb::RuleId> selected = view->selectedRules();
-  ASSERT_EQ(selected.size(), 1u);
+  ASSERT_EQ(selected.size(), 1U);
   const gwb::Grammar& grammar = *view->document().grammar();
   EXPECT_EQ(grammar.rule(selected[0]).sourceLine, 3);
   EXPECT_EQ(grammar.ruleText(selected[0]), "NP -> 'john'");
@@ -293,10 +293,11 @@ TEST_F(MainWindowTest, RecentFilesMenuListsOpenedFilesAndClears) {
   QAction* clear = nullptr;
   for (QAction* action : window_->recentFilesMenu()->actions()) {
     if (action->isSeparator()) continue;
-    if (action->text().contains(QStringLiteral("Clear")))
+    if (action->text().contains(QStringLiteral("Clear"))) {
       clear = action;
-    else
+    } else {
       entries << action->text();
+    }
   }
   ASSERT_EQ(entries.size(), 2);
   EXPECT_TRUE(entries[0].contains(QStringLiteral("second.grammar"))) << entries[0].toStdString();

@@ -7,10 +7,12 @@
 #include <QString>
 #include <QStringList>
 
+// NOLINTNEXTLINE(readability-identifier-naming): GoogleTest looks for this exact name.
 inline void PrintTo(const QString& text, std::ostream* out) {
   *out << '"' << text.toStdString() << '"';
 }
 
+// NOLINTNEXTLINE(readability-identifier-naming): GoogleTest looks for this exact name.
 inline void PrintTo(const QStringList& list, std::ostream* out) {
   *out << '[';
   for (qsizetype i = 0; i < list.size(); ++i) {
