@@ -69,7 +69,7 @@ trap 'rm -rf "$work"' EXIT
 
 common=(--benchmark_out_format=json)
 if [ "$repetitions" -gt 1 ]; then
-  common+=(--benchmark_repetitions="$repetitions" --benchmark_report_aggregates_only=true)
+  common+=(--benchmark_repetitions="$repetitions" --benchmark_display_aggregates_only=true)
 fi
 
 have_time=0
@@ -115,15 +115,20 @@ if command -v python3 >/dev/null 2>&1; then
 elif command -v jq >/dev/null 2>&1; then
   # Fallback without python3: no Earleyx figures, in-process RSS counter only.
   jq -s '{context: .[0].context, benchmarks: (map(.benchmarks) | add)}' "${runs[@]}" >"$out"
-  echo "| benchmark | iterations | time/iter (ms) | rules/s | peak RSS (MiB) | Earleyx |"
-  echo "| --- | ---: | ---: | ---: | ---: | --- |"
+  echo "| benchmark | iterations | time/iter (ms, wall) | CPU/iter (ms) | rules/s | peak RSS (MiB) | Earleyx |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
   jq -r '
-    def ms: .real_time * ({"ns": 1e-6, "us": 1e-3, "ms": 1, "s": 1000}[.time_unit // "ns"]);
-    .benchmarks[]
-    | select((.run_type != "aggregate") or (.aggregate_name == "median"))
-    | if .error_occurred then "| \(.run_name // .name) | skipped: \(.error_message) | | | | |"
-      else "| \(.run_name // .name) | \(.iterations) | \(ms * 1000 | round / 1000) | \(
-             (."rules/s" // 0) | round) | \((.peak_rss_MiB // 0) * 10 | round / 10) | |" end' "$out"
+    def ms($t): $t * ({"ns": 1e-6, "us": 1e-3, "ms": 1, "s": 1000}[.time_unit // "ns"])
+                | . * 1000 | round / 1000;
+    (any(.benchmarks[]; .run_type == "aggregate")) as $agg
+    | .benchmarks[]
+    | select(if $agg then .aggregate_name == "median" or .error_occurred
+             else .run_type != "aggregate" end)
+    | ((.run_name // .name) | sub("/real_time$"; "")) as $name
+    | if .error_occurred then "| \($name) | skipped: \(.error_message) | | | | | |"
+      else "| \($name) | \(.iterations) | \(ms(.real_time)) | \(ms(.cpu_time)) | \(
+             if ."rules/s" then (."rules/s" | round) else "" end) | \(
+             if .peak_rss_MiB then (.peak_rss_MiB * 10 | round / 10) else "" end) | |" end' "$out"
   echo
   echo "JSON: $out"
 else

@@ -11,6 +11,7 @@ the median aggregates are shown. --figures names bench/earleyx_figures.tsv.
 """
 import argparse
 import json
+import math
 import re
 import sys
 
@@ -38,6 +39,40 @@ def si(value):
         if abs(value) >= factor:
             return f"{value / factor:.3g}{suffix}"
     return f"{value:.3g}"
+
+
+def format_ms(ms):
+    """Three or four significant digits: 153, 14.4, 2.47, 0.0341."""
+    if ms >= 100:
+        return f"{ms:.0f}"
+    if ms >= 10:
+        return f"{ms:.1f}"
+    if ms >= 1:
+        return f"{ms:.2f}"
+    return f"{ms:.3g}"
+
+
+def print_growth(rows):
+    """Fits time ~ tokens^k over the Inside/socialDiscourse rows (one discourse, growing length)."""
+    points = []
+    for b in rows:
+        name = b.get("run_name", b["name"])
+        if (name.startswith("Inside/socialDiscourse/") and not b.get("error_occurred")
+                and b.get("tokens", 0) > 0 and b.get("real_time", 0) > 0):
+            points.append((math.log(b["tokens"]), math.log(b["real_time"]), b["tokens"]))
+    if len(points) < 3:
+        return
+    n = len(points)
+    mx = sum(p[0] for p in points) / n
+    my = sum(p[1] for p in points) / n
+    sxx = sum((p[0] - mx) ** 2 for p in points)
+    if sxx == 0:
+        return
+    k = sum((p[0] - mx) * (p[1] - my) for p in points) / sxx
+    lo, hi = min(p[2] for p in points), max(p[2] for p in points)
+    print()
+    print(f"Growth on the discourse grammar: time ~ tokens^{k:.2f} (least squares on log-log, "
+          f"{n} lengths, {lo:.0f} to {hi:.0f} tokens; Earleyx: about n^1.7).")
 
 
 def main():
@@ -79,26 +114,45 @@ def main():
             rows.append(b)
             seen.add(name)
     figures = load_figures(args.figures)
+    # Iterations of each repetition, by benchmark (for the median rows).
+    per_run = {}
+    for b in benchmarks:
+        if b.get("run_type") == "iteration" and not b.get("error_occurred"):
+            per_run.setdefault(b.get("run_name", b["name"]), []).append(b["iterations"])
 
     build_type = context.get("gwb_build_type", "?")
     print(f"gwb_bench on {context.get('host_name', '?')}, {context.get('num_cpus', '?')} CPUs, "
           f"{context.get('date', '?')}; build type {build_type}"
           + ("; medians of repetitions" if has_aggregates else ""))
+    load = context.get("load_avg") or []
+    if load and load[0] > 0.5 * float(context.get("num_cpus", 1) or 1):
+        print(f"NOTE: load average {load[0]:.2f} when the run started: other work shared the CPUs, "
+              "so wall times are inflated.")
     if build_type.lower() != "release":
         print(f"NOTE: gwb_bench was built as {build_type}, not Release: do not quote these figures.")
     if context.get("library_build_type") == "debug":
         print("NOTE: the system's Google Benchmark library reports a debug build; this affects "
               "only its own bookkeeping, not the code measured.")
     print()
-    print("| benchmark | iterations | time/iter (ms) | rules/s | peak RSS (MiB) | Earleyx |")
-    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    # Parsing benchmarks report their input size as a `tokens` counter; show it when present.
+    show_tokens = any("tokens" in b for b in rows)
+    tokens_head, tokens_rule = (" tokens |", " ---: |") if show_tokens else ("", "")
+    # Wall time is what a user waits; CPU time shows how much of it was ours when the machine
+    # was shared (a loaded 2-core box inflates wall time, not CPU time).
+    print(f"| benchmark | iterations | time/iter (ms, wall) | CPU/iter (ms) |{tokens_head} rules/s "
+          "| peak RSS (MiB) | Earleyx |")
+    print(f"| --- | ---: | ---: | ---: |{tokens_rule} ---: | ---: | --- |")
     for b in rows:
         name = b.get("run_name", b["name"])
-        earleyx = next((text for regex, text in figures if regex.search(name)), "")
+        earleyx_key = name
+        name = name.replace("/real_time", "")  # every benchmark of ours uses wall time
+        earleyx = next((text for regex, text in figures if regex.search(earleyx_key)), "")
         if b.get("error_occurred"):
-            print(f"| {name} | skipped: {b.get('error_message', '')} | | | | {earleyx} |")
+            blank = " |" if show_tokens else ""
+            print(f"| {name} | skipped: {b.get('error_message', '')} | | |{blank} | | {earleyx} |")
             continue
         ms = b["real_time"] * UNIT_TO_MS[b.get("time_unit", "ns")]
+        cpu_ms = b["cpu_time"] * UNIT_TO_MS[b.get("time_unit", "ns")]
         rate = b.get("rules/s")
         rate_text = si(rate) if rate is not None else ""
         if "peak_rss_kib" in b:
@@ -107,13 +161,21 @@ def main():
             rss_text = f"{b['peak_rss_MiB']:.1f}*"
         else:
             rss_text = ""
-        ms_text = (f"{ms:.0f}" if ms >= 100 else f"{ms:.1f}" if ms >= 10
-                   else f"{ms:.2f}" if ms >= 1 else f"{ms:.3g}")
-        print(f"| {name} | {b['iterations']} | {ms_text} | {rate_text} | {rss_text} | {earleyx} |")
+        ms_text, cpu_text = format_ms(ms), format_ms(cpu_ms)
+        iterations = str(b["iterations"])
+        if b.get("run_type") == "aggregate" and earleyx_key in per_run:
+            counts = per_run[earleyx_key]
+            iterations = f"{counts[0]} ×{len(counts)}"
+        tokens_cell = ""
+        if show_tokens:
+            tokens_cell = f" {b['tokens']:.0f} |" if "tokens" in b else " |"
+        print(f"| {name} | {iterations} | {ms_text} | {cpu_text} |{tokens_cell} {rate_text} | {rss_text} "
+              f"| {earleyx} |")
     if any("peak_rss_kib" not in b and "peak_rss_MiB" in b for b in rows):
         print()
         print("\\* in-process getrusage peak: it includes every benchmark run before it in the "
               "same process.")
+    print_growth(rows)
     print()
     print(f"JSON: {args.out}")
     return 0

@@ -5,7 +5,8 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
-#include <sstream>
+#include <sys/stat.h>
+#include <iterator>
 #include <unistd.h>
 
 namespace gwb {
@@ -23,6 +24,15 @@ bool writeFileAtomically(const std::string& path, const std::function<bool(std::
   if (fd < 0) {
     setError(error, "cannot create a temporary file beside " + path + ": " + std::strerror(errno));
     return false;
+  }
+  // mkstemp makes the file owner-only; give it the target's mode, or what a new file would get.
+  struct stat existing {};
+  if (::stat(path.c_str(), &existing) == 0) {
+    ::fchmod(fd, existing.st_mode & 07777);
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd, 0666 & ~mask);
   }
   ::close(fd);
   bool ok = false;
@@ -49,18 +59,21 @@ bool writeFileAtomically(const std::string& path, const std::function<bool(std::
 }
 
 bool readWholeFile(const std::string& path, std::string* text, std::string* error) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
+    setError(error, "cannot read " + path + ": it is a directory");
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     setError(error, "cannot open " + path + ": " + std::strerror(errno));
     return false;
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
+  text->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   if (in.bad()) {
     setError(error, "cannot read " + path + ": " + std::strerror(errno));
     return false;
   }
-  *text = std::move(buffer).str();
   return true;
 }
 

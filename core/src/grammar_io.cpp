@@ -198,11 +198,8 @@ void readEarleyx(std::string_view text, const std::string& file, GrammarLoad& lo
       continue;
     }
 
-    Rule rule;
-    rule.sourceLine = line.number;
-    rule.probability = *probability;
-    rule.prior = prior;
-    rule.lhs = grammar.symbols().intern(head, SymbolKind::Nonterminal);
+    // Validate the whole line before interning anything, so a bad line leaves no symbols.
+    std::vector<std::string_view> rhsSymbols;
     bool rhsOk = true;
     std::size_t pos = 0;
     while (pos < rhsText.size()) {
@@ -211,24 +208,30 @@ void readEarleyx(std::string_view text, const std::string& file, GrammarLoad& lo
       const std::string_view symbol = rhsText.substr(pos, end - pos);
       pos = end + 1;
       if (symbol.empty()) continue;  // tolerate double spaces
-      if (symbol.front() == '_') {
-        if (symbol.size() == 1) {
-          diagnostics.error(file, line.number, columnOf(line.text, symbol),
-                            "terminal `_` has no word after the underscore");
-          rhsOk = false;
-          break;
-        }
-        rule.rhs.push_back(grammar.symbols().intern(symbol.substr(1), SymbolKind::Terminal));
-      } else {
-        rule.rhs.push_back(grammar.symbols().intern(symbol, SymbolKind::Nonterminal));
+      if (symbol == "_") {
+        diagnostics.error(file, line.number, columnOf(line.text, symbol),
+                          "terminal `_` has no word after the underscore");
+        rhsOk = false;
+        break;
       }
+      rhsSymbols.push_back(symbol);
     }
     if (!rhsOk) continue;
-    if (rule.rhs.empty()) {
+    if (rhsSymbols.empty()) {
       diagnostics.error(file, line.number, columnOf(line.text, rest),
                         "empty right-hand side: the Earleyx format has no ε-rules (use the NLTK "
                         "format, `X -> [p]`)");
       continue;
+    }
+    Rule rule;
+    rule.sourceLine = line.number;
+    rule.probability = *probability;
+    rule.prior = prior;
+    rule.lhs = grammar.symbols().intern(head, SymbolKind::Nonterminal);
+    for (std::string_view symbol : rhsSymbols) {
+      rule.rhs.push_back(symbol.front() == '_'
+                             ? grammar.symbols().intern(symbol.substr(1), SymbolKind::Terminal)
+                             : grammar.symbols().intern(symbol, SymbolKind::Nonterminal));
     }
     sink.add(std::move(rule), probabilityColumn, priorColumn);
   }
@@ -580,6 +583,17 @@ bool symbolHasSpace(const std::string& name) {
          name.find('\n') != std::string::npos;
 }
 
+// Why a symbol cannot be written in the Earleyx format, or "" when it can.
+std::string earleyxNameProblem(const std::string& name, bool terminal) {
+  if (name.empty()) return "an empty symbol name";
+  if (symbolHasSpace(name)) return "symbol '" + name + "' holds white space";
+  if (!terminal && name.front() == '_')
+    return "nonterminal '" + name + "' starts with `_`, which marks terminals";
+  if (name.find("->[") != std::string::npos || name.find("] : ") != std::string::npos)
+    return "symbol '" + name + "' holds the rule separators `->[` or `] : `";
+  return "";
+}
+
 std::string escapeNltkNonterminal(const std::string& name) {
   std::string out;
   for (std::size_t i = 0; i < name.size(); ++i) {
@@ -593,14 +607,30 @@ std::string escapeNltkNonterminal(const std::string& name) {
   return out;
 }
 
+// Single quotes, or double quotes for words with a single quote (NLTK's own reader has no
+// escapes); backslash escapes only when a word holds both quotes or a backslash.
 std::string quoteNltkTerminal(const std::string& word) {
-  std::string out = "'";
+  const char quote =
+      word.find('\'') != std::string::npos && word.find('"') == std::string::npos ? '"' : '\'';
+  std::string out(1, quote);
   for (char c : word) {
-    if (c == '\'' || c == '\\') out += '\\';
+    if (c == quote || c == '\\') out += '\\';
     out += c;
   }
-  out += '\'';
+  out += quote;
   return out;
+}
+
+// NLTK reads probabilities made of digits and dots only: fixed notation where it stays short
+// and exact, scientific otherwise (which only this reader understands).
+std::string formatNltkNumber(double value) {
+  if (value == 0.0 || (std::abs(value) >= 1e-12 && std::abs(value) < 1e12)) {
+    char buffer[64];
+    const auto [end, ec] =
+        std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed);
+    if (ec == std::errc()) return std::string(buffer, end);
+  }
+  return formatProbability(value);
 }
 
 }  // namespace
@@ -691,18 +721,18 @@ bool writeEarleyx(const Grammar& grammar, std::ostream& out, std::string* error)
       line += formatProbability(*r.prior);
       line += ' ';
     }
-    if (symbolHasSpace(symbols.name(r.lhs))) {
-      if (error) *error = "symbol '" + symbols.name(r.lhs) + "' holds a space, which the Earleyx "
-                          "format cannot hold";
+    if (const std::string problem = earleyxNameProblem(symbols.name(r.lhs), false);
+        !problem.empty()) {
+      if (error) *error = "cannot write " + problem + " in the Earleyx format";
       return false;
     }
     line += symbols.name(r.lhs);
     line += "->[";
     for (std::size_t k = 0; k < r.rhs.size(); ++k) {
       const std::string& name = symbols.name(r.rhs[k]);
-      if (symbolHasSpace(name)) {
-        if (error) *error = "symbol '" + name + "' holds a space, which the Earleyx format "
-                            "cannot hold";
+      if (const std::string problem = earleyxNameProblem(name, symbols.isTerminal(r.rhs[k]));
+          !problem.empty()) {
+        if (error) *error = "cannot write " + problem + " in the Earleyx format";
         return false;
       }
       if (k) line += ' ';
@@ -731,10 +761,10 @@ void writeNltk(const Grammar& grammar, std::ostream& out) {
                                     : escapeNltkNonterminal(symbols.name(s));
     }
     line += " [";
-    line += formatProbability(r.probability);
+    line += formatNltkNumber(r.probability);
     if (r.prior) {
       line += "; prior=";
-      line += formatProbability(*r.prior);
+      line += formatNltkNumber(*r.prior);
     }
     line += "]\n";
     out << line;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <sys/stat.h>
 #include <fstream>
 #include <sstream>
 
@@ -217,6 +218,23 @@ TEST(RoundTripTest, EpsilonRulesCannotBeWrittenAsEarleyx) {
   EXPECT_NE(error.find("ε-rule"), std::string::npos);
 }
 
+TEST(RoundTripTest, NamesTheEarleyxFormatCannotHoldAreRefused) {
+  const GrammarLoad load = read("S -> _A [1]\n_A -> 'a' [1]\n", GrammarFormat::Nltk);
+  ASSERT_TRUE(load.ok()) << allDiagnostics(load);
+  std::ostringstream out;
+  std::string error;
+  EXPECT_FALSE(writeEarleyx(load.grammar, out, &error));
+  EXPECT_NE(error.find("starts with `_`"), std::string::npos) << error;
+}
+
+TEST(RoundTripTest, NltkOutputUsesPlainNumbersAndQuotesNltkCanRead) {
+  const GrammarLoad load = read("S -> \"it's\" [0.25] | 'a' [0.75]\n", GrammarFormat::Nltk);
+  ASSERT_TRUE(load.ok()) << allDiagnostics(load);
+  const std::string text = nltkText(load.grammar);
+  EXPECT_NE(text.find("S -> \"it's\" [0.25]"), std::string::npos) << text;
+  EXPECT_NE(text.find("S -> 'a' [0.75]"), std::string::npos) << text;
+}
+
 TEST(FormatTest, ProbabilitiesPrintInShortestRoundTripForm) {
   EXPECT_EQ(formatProbability(0.5), "0.5");
   EXPECT_EQ(formatProbability(1.0), "1");
@@ -250,6 +268,29 @@ TEST(SaveTest, SavingIsAtomicAndReadsBack) {
   ASSERT_TRUE(readWholeFile(path, &text));
   EXPECT_EQ(text.find("partial"), std::string::npos);
   std::remove(path.c_str());
+}
+
+TEST(SaveTest, SavedFilesKeepTheTargetsPermissions) {
+  const GrammarLoad load = read("S -> 'a' [1]\n", GrammarFormat::Nltk);
+  const std::string path = ::testing::TempDir() + "/gwb_mode_test.cfg";
+  ASSERT_TRUE(saveGrammarFile(load.grammar, path, GrammarFormat::Nltk));
+  ::chmod(path.c_str(), 0644);
+  ASSERT_TRUE(saveGrammarFile(load.grammar, path, GrammarFormat::Nltk));
+  struct stat info {};
+  ASSERT_EQ(::stat(path.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0644u);
+  std::remove(path.c_str());
+}
+
+TEST(SaveTest, ADirectoryIsAnIoError) {
+  const GrammarLoad load = loadGrammarFile(::testing::TempDir());
+  ASSERT_EQ(load.diagnostics.size(), 1u);
+  EXPECT_NE(load.diagnostics.items()[0].message.find("is a directory"), std::string::npos);
+}
+
+TEST(EarleyxReaderTest, ABadLineLeavesNoSymbolsBehind) {
+  const GrammarLoad load = read("S->[_a] : 1\nS->[Orphan _b] : nope\n", GrammarFormat::Earleyx);
+  EXPECT_FALSE(load.grammar.symbols().findNonterminal("Orphan").has_value());
 }
 
 TEST(SaveTest, UnreadableFileIsOneClearError) {

@@ -62,6 +62,27 @@ class MainWindowTest : public ::testing::Test {
                  : QStringLiteral("<no label %1>").arg(QString::fromLatin1(objectName));
   }
 
+  // The first entry of the Diagnostics dock at `line` with `severity`, or null.
+  QListWidgetItem* findDiagnostic(int line, gwb::Severity severity) const {
+    QListWidget* list = window_->diagnosticsPanel()->listWidget();
+    for (int i = 0; i < list->count(); ++i) {
+      QListWidgetItem* item = list->item(i);
+      if (item->data(DiagnosticsPanel::LineRole).toInt() == line &&
+          item->data(DiagnosticsPanel::SeverityRole).toInt() == static_cast<int>(severity)) {
+        return item;
+      }
+    }
+    return nullptr;
+  }
+
+  // Clicks `item` in the Diagnostics dock with the mouse, as a user would.
+  void clickDiagnostic(QListWidgetItem* item) const {
+    QListWidget* list = window_->diagnosticsPanel()->listWidget();
+    list->scrollToItem(item);
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, Qt::NoModifier,
+                      list->visualItemRect(item).center());
+  }
+
   // Sends a drag-enter and a drop of `files` onto the window, as a file manager would.
   bool dropFiles(const QStringList& files) {
     QMimeData mime;
@@ -194,22 +215,12 @@ TEST_F(MainWindowTest, ClickingADiagnosticSelectsTheRuleOnItsLine) {
   // Start from a selection elsewhere (the last rule), so a click has something to change.
   view->selectRules({static_cast<gwb::RuleId>(view->model()->rowCount() - 1)});
 
-  QListWidgetItem* sumWarning = nullptr;
-  QListWidgetItem* badLine = nullptr;
-  for (int i = 0; i < list->count(); ++i) {
-    QListWidgetItem* item = list->item(i);
-    const int line = item->data(DiagnosticsPanel::LineRole).toInt();
-    const auto severity =
-        static_cast<gwb::Severity>(item->data(DiagnosticsPanel::SeverityRole).toInt());
-    if (line == 3 && !sumWarning) sumWarning = item;
-    if (line == 5 && severity == gwb::Severity::Error) badLine = item;
-  }
-  ASSERT_NE(sumWarning, nullptr) << "no diagnostic points at line 3";
+  QListWidgetItem* sumWarning = findDiagnostic(3, gwb::Severity::Warning);
+  QListWidgetItem* badLine = findDiagnostic(5, gwb::Severity::Error);
+  ASSERT_NE(sumWarning, nullptr) << "no warning points at line 3";
   ASSERT_NE(badLine, nullptr) << "no error points at line 5";
 
-  list->scrollToItem(sumWarning);
-  QTest::mouseClick(list->viewport(), Qt::LeftButton, Qt::NoModifier,
-                    list->visualItemRect(sumWarning).center());
+  clickDiagnostic(sumWarning);
   const std::vector<gwb::RuleId> selected = view->selectedRules();
   ASSERT_EQ(selected.size(), 1U);
   const gwb::Grammar& grammar = *view->document().grammar();
@@ -220,9 +231,7 @@ TEST_F(MainWindowTest, ClickingADiagnosticSelectsTheRuleOnItsLine) {
   EXPECT_EQ(current.data(GrammarTableModel::RuleIdRole).toInt(), selected[0]);
 
   // A line no rule came from leaves the selection alone and says so.
-  list->scrollToItem(badLine);
-  QTest::mouseClick(list->viewport(), Qt::LeftButton, Qt::NoModifier,
-                    list->visualItemRect(badLine).center());
+  clickDiagnostic(badLine);
   EXPECT_EQ(view->selectedRules(), selected);
   EXPECT_TRUE(window_->statusBar()->currentMessage().contains(QStringLiteral("line 5")))
       << window_->statusBar()->currentMessage().toStdString();
