@@ -3,7 +3,7 @@
 // Opens each FILE in its own tab. With --screenshot the window is shown at 1280x800 with
 // throwaway settings (so neither the user's layout nor recent files affect it or are touched),
 // grabbed to OUT.png once it has been laid out and painted, and the program exits.
-#include <cstdio>
+#include <iostream>
 #include <memory>
 
 #include <QApplication>
@@ -55,7 +55,7 @@ int main(int argc, char* argv[]) {
   QTemporaryDir scratch;
   if (takeScreenshot) {
     if (!scratch.isValid()) {
-      std::fprintf(stderr, "grammar-workbench: cannot create a temporary folder\n");
+      std::cerr << "grammar-workbench: cannot create a temporary folder\n";
       return 1;
     }
     store = std::make_unique<QSettings>(scratch.filePath(QStringLiteral("settings.ini")),
@@ -79,7 +79,7 @@ int main(int argc, char* argv[]) {
   int status = 0;
   QTimer::singleShot(kScreenshotDelayMs, &window, [&] {
     if (!window.grab().save(screenshotPath)) {
-      std::fprintf(stderr, "grammar-workbench: cannot write %s\n", qPrintable(screenshotPath));
+      std::cerr << "grammar-workbench: cannot write " << screenshotPath.toStdString() << '\n';
       status = 1;
     }
     QApplication::quit();

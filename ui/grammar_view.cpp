@@ -1,0 +1,245 @@
+#include "ui/grammar_view.h"
+
+#include <algorithm>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelection>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMenu>
+#include <QRegularExpression>
+#include <QSignalBlocker>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "ui/grammar_document.h"
+#include "ui/grammar_table_model.h"
+#include "ui/qt_conversions.h"
+#include "ui/text_format.h"
+
+namespace gwb::ui {
+
+namespace {
+// Typing pauses this long before a filter runs, so a 35k-row table does not refilter per key.
+constexpr int kFilterDelayMs = 150;
+// The LHS column grows to fit the longest name, but no wider than this many average chars.
+constexpr int kMaxLhsChars = 28;
+}  // namespace
+
+GrammarView::GrammarView(std::unique_ptr<GrammarDocument> document, QWidget* parent)
+    : QWidget(parent),
+      document_(std::move(document)),
+      model_(new GrammarTableModel(this)),
+      proxy_(new GrammarFilterProxyModel(this)),
+      filterEdit_(new QLineEdit(this)),
+      scopeBox_(new QComboBox(this)),
+      regexBox_(new QCheckBox(tr("Regular expression"), this)),
+      countLabel_(new QLabel(this)),
+      table_(new QTableView(this)),
+      filterDelay_(new QTimer(this)) {
+  model_->setGrammar(document_->grammar());
+  proxy_->setSourceModel(model_);
+
+  filterEdit_->setPlaceholderText(tr("Filter rules, e.g. NP or NP -> Det"));
+  filterEdit_->setClearButtonEnabled(true);
+  filterEdit_->setToolTip(filterHelp());
+
+  scopeBox_->addItem(tr("LHS or RHS"), static_cast<int>(GrammarFilterProxyModel::Scope::LhsOrRhs));
+  scopeBox_->addItem(tr("LHS only"), static_cast<int>(GrammarFilterProxyModel::Scope::Lhs));
+  scopeBox_->addItem(tr("RHS only"), static_cast<int>(GrammarFilterProxyModel::Scope::Rhs));
+  scopeBox_->setToolTip(tr("Which side of a rule the filter is matched against"));
+
+  auto* filterBar = new QHBoxLayout;
+  filterBar->addWidget(filterEdit_, 1);
+  filterBar->addWidget(scopeBox_);
+  filterBar->addWidget(regexBox_);
+  filterBar->addSpacing(8);
+  filterBar->addWidget(countLabel_);
+
+  table_->setModel(proxy_);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+  table_->setAlternatingRowColors(true);
+  table_->setShowGrid(false);
+  table_->setWordWrap(false);
+  table_->setTextElideMode(Qt::ElideRight);
+  table_->setCornerButtonEnabled(false);
+
+  // Fixed row heights: the view never measures rows, which keeps 35k rows instant.
+  QHeaderView* rows = table_->verticalHeader();
+  rows->setSectionResizeMode(QHeaderView::Fixed);
+  rows->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+  rows->hide();
+
+  QHeaderView* columns = table_->horizontalHeader();
+  columns->setSectionsMovable(true);
+  columns->setHighlightSections(false);
+  columns->setStretchLastSection(false);
+  columns->setSectionResizeMode(QHeaderView::Interactive);
+  columns->setSectionResizeMode(GrammarTableModel::Rhs, QHeaderView::Stretch);
+  columns->setSortIndicatorClearable(true);
+  columns->setSortIndicator(-1, Qt::AscendingOrder);  // file order until a header is clicked
+  columns->setContextMenuPolicy(Qt::CustomContextMenu);
+  table_->setSortingEnabled(true);
+  setInitialColumnWidths();
+  table_->setColumnHidden(GrammarTableModel::Prior, !document_->grammar()->hasPriors());
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 0);
+  layout->addLayout(filterBar);
+  layout->addWidget(table_, 1);
+
+  filterDelay_->setSingleShot(true);
+  filterDelay_->setInterval(kFilterDelayMs);
+  connect(filterDelay_, &QTimer::timeout, this, &GrammarView::applyFilterFromBar);
+  connect(filterEdit_, &QLineEdit::textChanged, filterDelay_, qOverload<>(&QTimer::start));
+  connect(filterEdit_, &QLineEdit::returnPressed, this, &GrammarView::applyFilterFromBar);
+  connect(scopeBox_, &QComboBox::currentIndexChanged, this, &GrammarView::applyFilterFromBar);
+  connect(regexBox_, &QCheckBox::toggled, this, &GrammarView::applyFilterFromBar);
+  connect(columns, &QHeaderView::customContextMenuRequested, this, &GrammarView::showHeaderMenu);
+
+  updateCountLabel();
+}
+
+GrammarView::~GrammarView() = default;
+
+QString GrammarView::filterHelp() {
+  return tr("Case-insensitive; matches the LHS, the RHS or \"LHS -> RHS\"");
+}
+
+void GrammarView::setInitialColumnWidths() {
+  const QFontMetrics cells = table_->fontMetrics();
+  const QFontMetrics headers = table_->horizontalHeader()->fontMetrics();
+  // Room for the cell margins and the header's sort arrow.
+  const int padding = 2 * cells.averageCharWidth() + 16;
+  const auto widthFor = [&](int column, const QString& widestValue) {
+    const QString header = model_->headerData(column, Qt::Horizontal).toString();
+    return std::max(headers.horizontalAdvance(header), cells.horizontalAdvance(widestValue)) +
+           padding;
+  };
+
+  int lhsWidth = 0;
+  const gwb::Grammar& grammar = *document_->grammar();
+  for (gwb::SymbolId lhs : grammar.lhsSymbols())
+    lhsWidth = std::max(lhsWidth, cells.horizontalAdvance(toQString(grammar.symbols().name(lhs))));
+  lhsWidth = std::min(lhsWidth, kMaxLhsChars * cells.averageCharWidth());
+  table_->setColumnWidth(GrammarTableModel::Lhs,
+                         std::max(lhsWidth + padding, widthFor(GrammarTableModel::Lhs, {})));
+
+  table_->setColumnWidth(GrammarTableModel::Probability,
+                         widthFor(GrammarTableModel::Probability, QStringLiteral("1.2345678e-05")));
+  table_->setColumnWidth(GrammarTableModel::Prior,
+                         widthFor(GrammarTableModel::Prior, QStringLiteral("0.12345678")));
+  table_->setColumnWidth(GrammarTableModel::LhsSum,
+                         widthFor(GrammarTableModel::LhsSum, QStringLiteral("0.999999")));
+  table_->setColumnWidth(GrammarTableModel::Kind,
+                         widthFor(GrammarTableModel::Kind, QStringLiteral("multi-terminal")));
+  table_->setColumnWidth(GrammarTableModel::Line,
+                         widthFor(GrammarTableModel::Line, QStringLiteral("999999")));
+}
+
+void GrammarView::showHeaderMenu(const QPoint& position) {
+  QMenu menu(this);
+  for (int column = 0; column < GrammarTableModel::ColumnCount; ++column) {
+    QAction* action = menu.addAction(model_->headerData(column, Qt::Horizontal).toString());
+    action->setCheckable(true);
+    action->setChecked(!table_->isColumnHidden(column));
+    connect(action, &QAction::toggled, table_,
+            [this, column](bool shown) { table_->setColumnHidden(column, !shown); });
+  }
+  menu.exec(table_->horizontalHeader()->viewport()->mapToGlobal(position));
+}
+
+bool GrammarView::applyFilterFromBar() {
+  filterDelay_->stop();
+  proxy_->setScope(static_cast<GrammarFilterProxyModel::Scope>(scopeBox_->currentData().toInt()));
+  QString error;
+  const bool valid = proxy_->setPattern(filterEdit_->text(), regexBox_->isChecked(), &error);
+  if (valid) {
+    filterEdit_->setStyleSheet(QString());
+    filterEdit_->setToolTip(filterHelp());
+  } else {
+    filterEdit_->setStyleSheet(QStringLiteral("QLineEdit { background: #fde2e2; }"));
+    filterEdit_->setToolTip(tr("Invalid regular expression: %1").arg(error));
+  }
+  updateCountLabel();
+  return valid;
+}
+
+bool GrammarView::setFilter(const QString& text, bool isRegex,
+                            GrammarFilterProxyModel::Scope scope) {
+  {
+    const QSignalBlocker blockEdit(filterEdit_);
+    const QSignalBlocker blockRegex(regexBox_);
+    const QSignalBlocker blockScope(scopeBox_);
+    filterEdit_->setText(text);
+    regexBox_->setChecked(isRegex);
+    scopeBox_->setCurrentIndex(scopeBox_->findData(static_cast<int>(scope)));
+  }
+  return applyFilterFromBar();
+}
+
+void GrammarView::clearFilter() { setFilter(QString(), regexBox_->isChecked(), proxy_->scope()); }
+
+void GrammarView::showRulesWithLhs(const QString& symbol) {
+  setFilter(QLatin1Char('^') % QRegularExpression::escape(symbol) % QLatin1Char('$'), true,
+            GrammarFilterProxyModel::Scope::Lhs);
+}
+
+void GrammarView::updateCountLabel() {
+  const int visible = proxy_->rowCount();
+  const int total = model_->rowCount();
+  const QLocale locale;
+  countLabel_->setText(
+      visible == total
+          ? countText(total, tr("rule"), tr("rules"))
+          : tr("%1 of %2 rules").arg(locale.toString(visible), locale.toString(total)));
+  emit visibleRuleCountChanged(visible, total);
+}
+
+std::vector<gwb::RuleId> GrammarView::selectedRules() const {
+  QModelIndexList rows = table_->selectionModel()->selectedRows();
+  std::sort(rows.begin(), rows.end(),
+            [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+  std::vector<gwb::RuleId> rules;
+  rules.reserve(static_cast<std::size_t>(rows.size()));
+  for (const QModelIndex& row : rows)
+    rules.push_back(static_cast<gwb::RuleId>(row.data(GrammarTableModel::RuleIdRole).toInt()));
+  return rules;
+}
+
+void GrammarView::selectRules(const std::vector<gwb::RuleId>& rules) {
+  const auto isHidden = [this](gwb::RuleId rule) {
+    return !proxy_->mapFromSource(model_->indexForRule(rule)).isValid();
+  };
+  if (std::any_of(rules.begin(), rules.end(), isHidden)) clearFilter();
+
+  QItemSelection selection;
+  QModelIndex first;
+  for (gwb::RuleId rule : rules) {
+    const QModelIndex index = proxy_->mapFromSource(model_->indexForRule(rule));
+    if (!index.isValid()) continue;
+    selection.select(index, index);
+    if (!first.isValid() || index.row() < first.row()) first = index;
+  }
+  QItemSelectionModel* selectionModel = table_->selectionModel();
+  selectionModel->select(selection,
+                         QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  if (first.isValid()) {
+    selectionModel->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
+    table_->scrollTo(first, QAbstractItemView::PositionAtCenter);
+  }
+}
+
+int GrammarView::selectRulesAtLine(int line) {
+  const std::vector<gwb::RuleId> rules = model_->rulesAtLine(line);
+  if (!rules.empty()) selectRules(rules);
+  return static_cast<int>(rules.size());
+}
+
+}  // namespace gwb::ui

@@ -1,0 +1,22 @@
+// Conversions between core's std::string (UTF-8 text, native file paths) and Qt's QString.
+//
+// Core stores names and messages as UTF-8 and takes file paths as native 8-bit strings; the UI
+// works in QString. Converting in one place keeps the encodings straight.
+#pragma once
+
+#include <string>
+
+#include <QFile>
+#include <QString>
+
+namespace gwb::ui {
+
+inline QString toQString(const std::string& utf8) { return QString::fromStdString(utf8); }
+inline QString toQString(const char* utf8) { return QString::fromUtf8(utf8); }
+
+// A path as core's file functions expect it (the platform's file-name encoding).
+inline std::string toNativePath(const QString& path) {
+  return QFile::encodeName(path).toStdString();
+}
+
+}  // namespace gwb::ui
