@@ -234,6 +234,7 @@ class CompiledGrammarBuilder {
     cg.nullable_.assign(n, 0.0);
     cg.nullViterbi_.assign(n, 0.0);
     cg.bestNullRule_.assign(n, -1);
+    cg.nullCounts_.assign(n, {});
     std::vector<RuleId> candidates;  // rules whose RHS is all nonterminals (or empty)
     for (RuleId id = 0; id < static_cast<RuleId>(g_.ruleCount()); ++id) {
       const Rule& r = g_.rule(id);
@@ -269,9 +270,53 @@ class CompiledGrammarBuilder {
       cg.nullable_.swap(next);
       cg.nullViterbi_.swap(nextBest);
       cg.bestNullRule_.swap(nextRule);
-      if (change < kNullTolerance) return true;
+      if (change < kNullTolerance) return computeNullCounts(cg, candidates);
     }
     diagnostics_.error(file_, 0, 0, "the probabilities of deriving ε do not converge");
+    return false;
+  }
+
+  // n_X(r) = Σ_{X→α all nullable} P(X→α)·Π e(α_i) / e(X) · ([X→α = r] + Σ_i n_{α_i}(r)),
+  // iterated to its fixed point.
+  bool computeNullCounts(CompiledGrammar& cg, const std::vector<RuleId>& candidates) {
+    const std::size_t n = cg.symbolCount_;
+    std::vector<std::vector<double>> counts(n);  // dense over candidate rules, per nullable X
+    std::vector<std::size_t> column(g_.ruleCount(), 0);
+    for (std::size_t k = 0; k < candidates.size(); ++k)
+      column[static_cast<std::size_t>(candidates[k])] = k;
+    for (std::size_t x = 0; x < n; ++x)
+      if (cg.nullable_[x] > 0.0) counts[x].assign(candidates.size(), 0.0);
+    for (int iteration = 0; iteration < 100000; ++iteration) {
+      double change = 0.0;
+      std::vector<std::vector<double>> next(n);
+      for (std::size_t x = 0; x < n; ++x)
+        if (!counts[x].empty()) next[x].assign(candidates.size(), 0.0);
+      for (RuleId id : candidates) {
+        const Rule& r = g_.rule(id);
+        const auto x = static_cast<std::size_t>(r.lhs);
+        double weight = r.probability;
+        for (SymbolId s : r.rhs) weight *= cg.nullable_[static_cast<std::size_t>(s)];
+        if (weight <= 0.0) continue;
+        weight /= cg.nullable_[x];
+        std::vector<double>& row = next[x];
+        row[column[static_cast<std::size_t>(id)]] += weight;
+        for (SymbolId s : r.rhs)
+          for (std::size_t k = 0; k < candidates.size(); ++k)
+            row[k] += weight * counts[static_cast<std::size_t>(s)][k];
+      }
+      for (std::size_t x = 0; x < n; ++x)
+        for (std::size_t k = 0; k < next[x].size(); ++k)
+          change = std::max(change, std::abs(next[x][k] - counts[x][k]));
+      counts.swap(next);
+      if (change < kNullTolerance) {
+        cg.nullCounts_.assign(n, {});
+        for (std::size_t x = 0; x < n; ++x)
+          for (std::size_t k = 0; k < counts[x].size(); ++k)
+            if (counts[x][k] > 0.0) cg.nullCounts_[x].push_back({candidates[k], counts[x][k]});
+        return true;
+      }
+    }
+    diagnostics_.error(file_, 0, 0, "the expected rule counts of ε-derivations do not converge");
     return false;
   }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <queue>
 #include <sstream>
+#include <unordered_map>
 
 namespace gwb {
 
@@ -586,6 +587,143 @@ class EarleyRun {
     if (r == words_->size()) goalIndex_ = *goal;
   }
 
+ public:
+  // The outside pass (see inside_outside.h): outer probabilities flow from the goal item back
+  // over every completion and scan the forward pass made; expected counts of each grammar rule
+  // are added to `counts`. Requires a successful run() over all n words.
+  void accumulateCounts(std::vector<double>& counts) {
+    const std::size_t n = words_->size();
+    const ItemRef goal{static_cast<std::int32_t>(n), goalIndex_};
+    const double total = chart_.item(goal).inner;  // P(w), in the chart's representation
+    std::vector<std::vector<double>> outer(n + 1);
+    for (std::size_t r = 0; r <= n; ++r) outer[r].assign(set(r).items.size(), Numeric::zero());
+    outer[n][static_cast<std::size_t>(goalIndex_)] = Numeric::one();
+    // Σ over completions through the unit closure Z ⇒* Y of outer·inner·inner, for unit counts.
+    std::unordered_map<std::uint64_t, double> unitFlow;
+    const auto addCount = [&](std::int32_t compiledRule, double mass) {
+      // mass = outer · inner of one use, in the chart's representation; divide by P(w).
+      const double expected = std::exp(Numeric::toLog(mass) - Numeric::toLog(total));
+      if (!(expected > 0.0)) return;
+      const CompiledRule& rule = g_.rule(compiledRule);
+      if (rule.source < 0) return;
+      counts[static_cast<std::size_t>(rule.source)] += expected;
+      if (rule.dropped == 0) return;
+      const Rule& source = g_.grammar().rule(rule.source);
+      for (std::size_t k = 0; k < source.rhs.size(); ++k)
+        if (rule.dropped >> k & 1u)
+          for (const auto& [nullRule, uses] : g_.nullDerivationCounts(source.rhs[k]))
+            counts[static_cast<std::size_t>(nullRule)] += expected * uses;
+    };
+
+    struct Member {
+      std::int32_t origin;
+      SymbolId lhs;
+      std::int32_t item;
+    };
+    std::vector<Member> members;
+    for (std::size_t r = n; r >= 1; --r) {
+      StateSet& s = set(r);
+      std::vector<double>& out = outer[r];
+      // The set's items by key, to find what each completion advanced into.
+      index_.clear();
+      for (std::int32_t k = 0; k < static_cast<std::int32_t>(s.items.size()); ++k) {
+        const EarleyItem& item = s.items[static_cast<std::size_t>(k)];
+        if (item.dot > 0) index_.tryEmplace(itemKey(item.rule, item.dot, item.origin), k);
+      }
+      // The constituents the forward pass formed at r, in increasing origin.
+      members.clear();
+      for (std::int32_t k = 0; k < static_cast<std::int32_t>(s.items.size()); ++k) {
+        const EarleyItem& item = s.items[static_cast<std::size_t>(k)];
+        const CompiledRule& rule = g_.rule(item.rule);
+        if (static_cast<std::size_t>(item.dot) != rule.rhs.size() || rule.unit) continue;
+        if (!mayComplete(r, rule.lhs)) continue;
+        members.push_back({item.origin, rule.lhs, k});
+      }
+      std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) {
+        return a.origin != b.origin ? a.origin < b.origin
+                                    : (a.lhs != b.lhs ? a.lhs < b.lhs : a.item < b.item);
+      });
+      for (std::size_t begin = 0; begin < members.size();) {
+        std::size_t end = begin;
+        double inner = Numeric::zero();
+        while (end < members.size() && members[end].origin == members[begin].origin &&
+               members[end].lhs == members[begin].lhs) {
+          inner = Numeric::add(inner, s.items[static_cast<std::size_t>(members[end].item)].inner);
+          ++end;
+        }
+        const std::int32_t k = members[begin].origin;
+        const SymbolId y = members[begin].lhs;
+        const StateSet& origin = set(static_cast<std::size_t>(k));
+        double constituentOuter = Numeric::zero();
+        for (const CompiledGrammar::UnitEntry& unit : g_.unitInto(y)) {
+          const auto range = std::equal_range(
+              origin.waiting.begin(), origin.waiting.end(),
+              std::pair<SymbolId, std::int32_t>{unit.from, 0},
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+          const double unitSum = Numeric::pick(unit.sum, unit.logSum);
+          for (auto it = range.first; it != range.second; ++it) {
+            const EarleyItem& waiting = origin.items[static_cast<std::size_t>(it->second)];
+            const auto advanced = index_.find(itemKey(waiting.rule, waiting.dot + 1, waiting.origin));
+            if (!advanced) continue;
+            const double outerAdvanced = out[static_cast<std::size_t>(*advanced)];
+            if (Numeric::isZero(outerAdvanced)) continue;
+            constituentOuter = Numeric::add(
+                constituentOuter, Numeric::mul(outerAdvanced, unitSum, waiting.inner));
+            double& outerWaiting = outer[static_cast<std::size_t>(k)][static_cast<std::size_t>(it->second)];
+            outerWaiting = Numeric::add(outerWaiting, Numeric::mul(outerAdvanced, unitSum, inner));
+            {
+              const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(unit.from)) << 32) |
+                                        static_cast<std::uint32_t>(y);
+              const double flow = Numeric::mul(outerAdvanced, waiting.inner, inner);
+              auto [slot, inserted] = unitFlow.try_emplace(key, flow);
+              if (!inserted) slot->second = Numeric::add(slot->second, flow);
+            }
+          }
+        }
+        for (std::size_t m = begin; m < end; ++m) {
+          const std::int32_t item = members[m].item;
+          out[static_cast<std::size_t>(item)] = constituentOuter;
+          addCount(s.items[static_cast<std::size_t>(item)].rule,
+                   Numeric::mul(constituentOuter, s.items[static_cast<std::size_t>(item)].inner));
+        }
+        begin = end;
+      }
+      // Scans: the item before the word gets the outer mass of the item after it, times the
+      // scale factor the forward pass applied to the word (1 in log space).
+      const double scanFactor = Numeric::pick(std::exp(-s.logScale), 0.0);
+      for (std::int32_t k = 0; k < static_cast<std::int32_t>(s.items.size()); ++k) {
+        const EarleyItem& item = s.items[static_cast<std::size_t>(k)];
+        if (item.dot == 0 || item.bestChild >= 0 || item.bestPredecessor < 0) continue;
+        const CompiledRule& rule = g_.rule(item.rule);
+        if (g_.symbols().isNonterminal(rule.rhs[static_cast<std::size_t>(item.dot - 1)]) ||
+            rule.rhs[static_cast<std::size_t>(item.dot - 1)] == g_.goal())
+          continue;
+        double& before = outer[r - 1][static_cast<std::size_t>(item.bestPredecessor)];
+        before = Numeric::add(before, Numeric::mul(out[static_cast<std::size_t>(k)], scanFactor));
+      }
+    }
+    // Unit rules, used inside the closure: the unit chains Z ⇒* Y of a completion use A → B
+    // R_U(Z, A)·P(A → B)·R_U(B, Y) times in all (summed over chains, weighted by probability).
+    if (unitFlow.empty()) return;
+    const auto closure = [&](SymbolId from, SymbolId to) {
+      for (const CompiledGrammar::UnitEntry& e : g_.unitInto(to))
+        if (e.from == from) return e.sum;
+      return 0.0;
+    };
+    for (std::int32_t id = 0; id < static_cast<std::int32_t>(g_.rules().size()); ++id) {
+      const CompiledRule& rule = g_.rule(id);
+      if (!rule.unit || rule.source < 0) continue;
+      for (const auto& [key, flow] : unitFlow) {
+        const auto z = static_cast<SymbolId>(key >> 32);
+        const auto y = static_cast<SymbolId>(key & 0xffffffffu);
+        const double paths = closure(z, rule.lhs) * rule.probability * closure(rule.rhs[0], y);
+        if (paths > 0.0) addCount(id, Numeric::mul(flow, Numeric::pick(paths, std::log(paths))));
+      }
+    }
+  }
+
+ private:
+
   // Builds the Viterbi tree from the goal item, restoring unit chains and ε subtrees.
   void buildViterbiTree(std::size_t n, ParseResult& result) {
     const ItemRef goal{static_cast<std::int32_t>(n), goalIndex_};
@@ -713,6 +851,22 @@ class EarleyRun {
   double prefixLog_ = 0.0;
   std::int32_t goalIndex_ = -1;
 };
+
+ParseResult EarleyParser::parseWithCounts(const std::vector<std::string>& words,
+                                          const ParseOptions& options,
+                                          std::vector<double>& counts) {
+  EarleyChart chart;
+  if (options.mode == NumericMode::Log) {
+    EarleyRun<LogNumeric> run(grammar_, options, chart);
+    ParseResult result = run.run(words);
+    if (result.success) run.accumulateCounts(counts);
+    return result;
+  }
+  EarleyRun<LinearNumeric> run(grammar_, options, chart);
+  ParseResult result = run.run(words);
+  if (result.success) run.accumulateCounts(counts);
+  return result;
+}
 
 ParseResult EarleyParser::parse(const std::vector<std::string>& words,
                                 const ParseOptions& options) {

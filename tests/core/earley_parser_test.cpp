@@ -112,6 +112,18 @@ TEST_P(EarleyOracleTest, AgreesWithBruteForceEnumeration) {
           const auto& tied = oracle.viterbiTiedTrees;
           EXPECT_NE(std::find(tied.begin(), tied.end(), tree), tied.end())
               << "tree " << tree << " is not among the oracle's best: " << oracle.viterbiTree;
+          // Expected rule counts from the outside pass (inside-outside, eq. 1 of the paper).
+          std::vector<double> counts(grammar.ruleCount(), 0.0);
+          parser.parseWithCounts(words, options, counts);
+          for (RuleId id = 0; id < static_cast<RuleId>(grammar.ruleCount()); ++id) {
+            const double expected = oracle.expectedRuleCounts[static_cast<std::size_t>(id)];
+            if (expected < 1e-13) {
+              EXPECT_NEAR(counts[static_cast<std::size_t>(id)], 0.0, 1e-12) << grammar.ruleText(id);
+            } else {
+              EXPECT_NEAR(counts[static_cast<std::size_t>(id)] / expected, 1.0, 1e-12)
+                  << grammar.ruleText(id);
+            }
+          }
         }
       }
     }

@@ -123,6 +123,11 @@ class CompiledGrammar {
   // The grammar rule of X's best ε-derivation (for re-inserting ε subtrees), -1 if none.
   RuleId bestNullRule(SymbolId x) const { return bestNullRule_[static_cast<std::size_t>(x)]; }
   bool hasEpsilonRules() const { return hasEpsilon_; }
+  // E[c(r) | X ⇒* ε]: the expected uses of each grammar rule in an ε-derivation of X (for
+  // mapping counts of compiled rules with dropped symbols back to the grammar).
+  const std::vector<std::pair<RuleId, double>>& nullDerivationCounts(SymbolId x) const {
+    return nullCounts_[static_cast<std::size_t>(x)];
+  }
 
   // Look-ahead. `terminal` may be kEndOfInput.
   static constexpr SymbolId kEndOfInput = -2;
@@ -158,6 +163,7 @@ class CompiledGrammar {
   std::vector<double> nullable_;
   std::vector<double> nullViterbi_;
   std::vector<RuleId> bestNullRule_;
+  std::vector<std::vector<std::pair<RuleId, double>>> nullCounts_;
   std::vector<BitSet> first_;
   std::vector<BitSet> follow_;  // terminal index space + 1 bit for end of input
   std::size_t endBit_ = 0;

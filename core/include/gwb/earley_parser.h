@@ -172,6 +172,10 @@ class EarleyParser {
   // As parse(), also handing back the chart (for the workbench and for inside-outside).
   ParseResult parse(const std::vector<std::string>& words, const ParseOptions& options,
                     EarleyChart& chart);
+  // As parse(), then the outside pass: adds E[c(r) | words] for every grammar rule (by RuleId)
+  // to `counts` when the words parse (see inside_outside.h).
+  ParseResult parseWithCounts(const std::vector<std::string>& words, const ParseOptions& options,
+                              std::vector<double>& counts);
 
  private:
   const CompiledGrammar& grammar_;
