@@ -242,10 +242,16 @@ class EarleyRun {
       complete(r + 1);
       recordStringProbability(r + 1, result);
       if (r + 1 < n || !options_.lookahead) predict(r + 1);
-      if (observer_) observer_->onSetFinished(static_cast<int>(r + 1), chart_);
+      if (observer_) {
+        observer_->onSetFinished(static_cast<int>(r + 1), chart_);
+        if (observer_->stopRequested()) {
+          result.cancelled = true;
+          break;
+        }
+      }
     }
     result.items = chart_.itemCount();
-    if (result.failedAt >= 0) return result;
+    if (result.failedAt >= 0 || result.cancelled) return result;
     result.logProbability = result.logStringProbability[n];
     result.success = result.logProbability > kNegInf;
     if (result.success) result.viterbiLogProbability = chart_.logViterbi({static_cast<std::int32_t>(n), goalIndex_});
@@ -464,12 +470,22 @@ class EarleyRun {
            g_.canBeFollowedBy(y, CompiledGrammar::kEndOfInput);
   }
 
-  // With look-ahead, a completion that would finish an item nobody can use is skipped: a unit
-  // item X → Z . (unit chains are folded into R_U; only the goal item is read) or an item
-  // whose LHS the next word cannot follow.
+  // With look-ahead, a completion that makes an item nobody can use is skipped: an unfinished
+  // item whose next symbol cannot start with the next word (or any item expecting more at the
+  // end of input), a finished unit item X → Z . (unit chains are folded into R_U; only the
+  // goal item is read), or a finished item whose LHS the next word cannot follow.
   bool worthCreating(std::size_t r, const EarleyItem& waiting) const {
     const CompiledRule& rule = g_.rule(waiting.rule);
-    if (static_cast<std::size_t>(waiting.dot) + 1 != rule.rhs.size()) return true;
+    const auto nextPosition = static_cast<std::size_t>(waiting.dot) + 1;
+    if (nextPosition != rule.rhs.size()) {
+      // Unfinished: the symbol after the new dot must be able to start with the next word.
+      const std::optional<SymbolId> next = lookaheadAt(r);
+      if (!next || *next == CompiledGrammar::kEndOfInput) return next.has_value() ? false : true;
+      const SymbolId after = rule.rhs[nextPosition];
+      if (after == g_.goal() || g_.symbols().isNonterminal(after))
+        return g_.canStartWith(after, *next);
+      return after == *next;
+    }
     if (rule.lhs == g_.goal()) return true;
     if (rule.unit) return false;
     return mayComplete(r, rule.lhs);
