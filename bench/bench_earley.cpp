@@ -31,7 +31,8 @@ struct Prepared {
 };
 
 // Grammars are loaded and compiled once per process.
-const Prepared* prepared(benchmark::State& state, const std::string& file, const std::string& root) {
+const Prepared* prepared(benchmark::State& state, const std::string& file,
+                         const std::string& root) {
   static std::map<std::string, std::unique_ptr<Prepared>> cache;
   auto& slot = cache[file];
   if (!slot) {
@@ -125,23 +126,27 @@ const bool kRegistered = [] {
     for (NumericMode mode : {NumericMode::Log, NumericMode::Scaled}) {
       const std::string name = "EarleyPrefix/wsj500unk/text10-line" + std::to_string(line) + "/" +
                                gwb::numericModeName(mode);
-      benchmark::RegisterBenchmark(name.c_str(), [line, mode](benchmark::State& s) {
-        wsjLine(s, line, mode, false);
-      })->Unit(benchmark::kMillisecond)->UseRealTime();
+      benchmark::RegisterBenchmark(
+          name.c_str(), [line, mode](benchmark::State& s) { wsjLine(s, line, mode, false); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
     }
     const std::string name = "EarleyViterbi/wsj500unk/text10-line" + std::to_string(line);
-    benchmark::RegisterBenchmark(name.c_str(), [line](benchmark::State& s) {
-      wsjLine(s, line, NumericMode::Scaled, true);
-    })->Unit(benchmark::kMillisecond)->UseRealTime();
+    benchmark::RegisterBenchmark(
+        name.c_str(), [line](benchmark::State& s) { wsjLine(s, line, NumericMode::Scaled, true); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   }
   // Token counts of the first N utterances: 25 → 259, 100 → 877, 250 → 2172, 500 → 5107,
   // 1000 → 10672 (the lengths of BENCHMARKS.md), 0 → the whole corpus, 51665.
   for (std::size_t utterances : {25, 50, 100, 250, 500, 1000, 0}) {
     const std::string name = "Inside/socialDiscourse/utterances:" +
                              (utterances ? std::to_string(utterances) : std::string("all"));
-    benchmark::RegisterBenchmark(name.c_str(), [utterances](benchmark::State& s) {
-      discourse(s, utterances);
-    })->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(utterances == 0 ? 1 : 3);
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [utterances](benchmark::State& s) { discourse(s, utterances); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->Iterations(utterances == 0 ? 1 : 3);
   }
   // The recordings named in recordings.tsv (none when ../shared is missing).
   std::ifstream table(gwb::bench::sharedPath("data/social-cues/recordings.tsv"));
@@ -151,7 +156,9 @@ const bool kRegistered = [] {
     const std::string id = row.substr(0, row.find('\t'));
     benchmark::RegisterBenchmark(("Inside/recording/" + id).c_str(),
                                  [id](benchmark::State& s) { recording(s, id); })
-        ->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->Iterations(3);
   }
   return true;
 }();

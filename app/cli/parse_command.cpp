@@ -161,8 +161,7 @@ int runParse(const ParseSettings& s) {
     if (s.prefix)
       block(prefixOut, [&](std::size_t i) { return std::exp(result.logPrefixProbability[i + 1]); });
     if (s.stringProbability)
-      block(stringOut,
-            [&](std::size_t i) { return std::exp(result.logStringProbability[i + 1]); });
+      block(stringOut, [&](std::size_t i) { return std::exp(result.logStringProbability[i + 1]); });
     if (s.viterbi) viterbiOut << (result.success ? result.viterbiTree.toPtb(true) : "") << '\n';
     for (std::size_t i = 0; i < words.size(); ++i) {
       tsvOut << id << '\t' << i + 1 << '\t' << words[i] << std::setprecision(17);
@@ -175,8 +174,8 @@ int runParse(const ParseSettings& s) {
   if (!s.out.empty()) {
     const auto save = [&](const std::string& path, const std::ostringstream& content) {
       std::string saveError;
-      if (!writeFileAtomically(path, [&](std::ostream& o) { return bool(o << content.str()); },
-                               &saveError)) {
+      if (!writeFileAtomically(
+              path, [&](std::ostream& o) { return bool(o << content.str()); }, &saveError)) {
         std::cerr << "gwb: " << saveError << '\n';
         return false;
       }
@@ -196,7 +195,8 @@ int runParse(const ParseSettings& s) {
     std::cout << tsvOut.str();
   }
   if (s.viterbi && s.out.empty()) std::cout << viterbiOut.str();
-  if (failures > 0) std::cerr << failures << " of " << lines.size() << " sentence(s) had no parse\n";
+  if (failures > 0)
+    std::cerr << failures << " of " << lines.size() << " sentence(s) had no parse\n";
   return 0;
 }
 
@@ -205,9 +205,12 @@ int runParse(const ParseSettings& s) {
 void addParseCommand(CLI::App& app, int& exitStatus) {
   auto s = std::make_shared<ParseSettings>();
   CLI::App* parse = app.add_subcommand(
-      "parse", "probabilistic Earley parse of every line of a file: surprisal, prefix and string "
-               "probabilities, Viterbi trees");
-  parse->add_option("--grammar,-g", s->grammar, "grammar file")->required()->check(CLI::ExistingFile);
+      "parse",
+      "probabilistic Earley parse of every line of a file: surprisal, prefix and string "
+      "probabilities, Viterbi trees");
+  parse->add_option("--grammar,-g", s->grammar, "grammar file")
+      ->required()
+      ->check(CLI::ExistingFile);
   parse->add_option("--format", s->format, "grammar format: earleyx, nltk or auto")
       ->check(CLI::IsMember({"auto", "earleyx", "nltk"}));
   parse->add_option("--root", s->root, "start symbol");

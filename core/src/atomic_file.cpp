@@ -5,8 +5,8 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
-#include <sys/stat.h>
 #include <iterator>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace gwb {

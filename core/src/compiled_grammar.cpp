@@ -1,11 +1,12 @@
 #include "gwb/compiled_grammar.h"
 
-#include <Eigen/Dense>
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <limits>
 #include <queue>
+
+#include <Eigen/Dense>
 
 namespace gwb {
 
@@ -124,20 +125,21 @@ bool sumClosure(const Relation& p, std::size_t n, std::vector<std::vector<Closur
   for (const auto& members : components) {  // sinks first
     const std::size_t m = members.size();
     const int c = component[members[0]];
-    Eigen::MatrixXd inverse = Eigen::MatrixXd::Identity(static_cast<Eigen::Index>(m),
-                                                        static_cast<Eigen::Index>(m));
+    Eigen::MatrixXd inverse =
+        Eigen::MatrixXd::Identity(static_cast<Eigen::Index>(m), static_cast<Eigen::Index>(m));
     bool cyclic = m > 1;
     for (const ClosureEntry& e : p[members[0]])
       cyclic |= static_cast<std::size_t>(e.symbol) == members[0];
     if (cyclic) {
       std::vector<Eigen::Index> position(n, -1);
       for (std::size_t k = 0; k < m; ++k) position[members[k]] = static_cast<Eigen::Index>(k);
-      Eigen::MatrixXd a = Eigen::MatrixXd::Identity(static_cast<Eigen::Index>(m),
-                                                    static_cast<Eigen::Index>(m));
+      Eigen::MatrixXd a =
+          Eigen::MatrixXd::Identity(static_cast<Eigen::Index>(m), static_cast<Eigen::Index>(m));
       for (std::size_t k = 0; k < m; ++k)
         for (const ClosureEntry& e : p[members[k]])
           if (component[static_cast<std::size_t>(e.symbol)] == c)
-            a(static_cast<Eigen::Index>(k), position[static_cast<std::size_t>(e.symbol)]) -= e.value;
+            a(static_cast<Eigen::Index>(k), position[static_cast<std::size_t>(e.symbol)]) -=
+                e.value;
       Eigen::FullPivLU<Eigen::MatrixXd> lu(a);
       if (!lu.isInvertible()) return false;
       inverse = lu.inverse();
@@ -480,9 +482,7 @@ class CompiledGrammarBuilder {
     return true;
   }
 
-  bool isNtOrGoal(const CompiledGrammar& cg, SymbolId s) const {
-    return s == cg.goal_ || isNt(s);
-  }
+  bool isNtOrGoal(const CompiledGrammar& cg, SymbolId s) const { return s == cg.goal_ || isNt(s); }
 
   void computeFirstAndFollow(CompiledGrammar& cg) {
     const std::size_t n = cg.symbolCount_;
@@ -542,8 +542,8 @@ std::vector<std::int32_t> CompiledGrammar::bestUnitChain(SymbolId from, SymbolId
   SymbolId current = to;
   const auto& last = unitChainLast_[static_cast<std::size_t>(from)];
   while (current != from) {
-    const auto it = std::lower_bound(last.begin(), last.end(),
-                                     std::pair<SymbolId, std::int32_t>{current, -1});
+    const auto it =
+        std::lower_bound(last.begin(), last.end(), std::pair<SymbolId, std::int32_t>{current, -1});
     if (it == last.end() || it->first != current || it->second < 0) break;
     chain.push_back(it->second);
     current = rule(it->second).lhs;

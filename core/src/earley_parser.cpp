@@ -254,7 +254,8 @@ class EarleyRun {
     if (result.failedAt >= 0 || result.cancelled) return result;
     result.logProbability = result.logStringProbability[n];
     result.success = result.logProbability > kNegInf;
-    if (result.success) result.viterbiLogProbability = chart_.logViterbi({static_cast<std::int32_t>(n), goalIndex_});
+    if (result.success)
+      result.viterbiLogProbability = chart_.logViterbi({static_cast<std::int32_t>(n), goalIndex_});
     if (result.success && options_.viterbi) buildViterbiTree(n, result);
     if (!options_.prefixStringProbabilities) {
       for (std::size_t i = 0; i < n; ++i) result.logStringProbability[i] = kNegInf;
@@ -327,7 +328,8 @@ class EarleyRun {
       if (Numeric::isZero(mass)) touchedWaiting_.push_back(z);
       mass = Numeric::add(mass, item.forward);
     }
-    for (SymbolId y : touchedPrediction_) predictionMass_[static_cast<std::size_t>(y)] = Numeric::zero();
+    for (SymbolId y : touchedPrediction_)
+      predictionMass_[static_cast<std::size_t>(y)] = Numeric::zero();
     touchedPrediction_.clear();
     for (SymbolId z : touchedWaiting_) {
       const double mass = waitingMass_[static_cast<std::size_t>(z)];
@@ -382,7 +384,8 @@ class EarleyRun {
     }
     sortedWaiting_.resize(waiting.size());
     for (const auto& entry : waiting)
-      sortedWaiting_[static_cast<std::size_t>(waitingCount_[static_cast<std::size_t>(entry.first)]++)] = entry;
+      sortedWaiting_[static_cast<std::size_t>(
+          waitingCount_[static_cast<std::size_t>(entry.first)]++)] = entry;
     for (SymbolId z : touchedWaiting_) waitingCount_[static_cast<std::size_t>(z)] = 0;
     waiting.swap(sortedWaiting_);
   }
@@ -534,10 +537,10 @@ class EarleyRun {
         const Constituent c = constituents_[static_cast<std::size_t>(y)];
         constituents_[static_cast<std::size_t>(y)] = Constituent{};
         for (const CompiledGrammar::UnitEntry& unit : g_.unitInto(y)) {
-          const auto range = std::equal_range(
-              origin.waiting.begin(), origin.waiting.end(),
-              std::pair<SymbolId, std::int32_t>{unit.from, 0},
-              [](const auto& a, const auto& b) { return a.first < b.first; });
+          const auto range =
+              std::equal_range(origin.waiting.begin(), origin.waiting.end(),
+                               std::pair<SymbolId, std::int32_t>{unit.from, 0},
+                               [](const auto& a, const auto& b) { return a.first < b.first; });
           if (range.first == range.second) continue;
           const double unitSum = Numeric::pick(unit.sum, unit.logSum);
           const double childMass = Numeric::mul(unitSum, c.inner);
@@ -546,8 +549,8 @@ class EarleyRun {
             const EarleyItem& waiting = origin.items[static_cast<std::size_t>(it->second)];
             if (options_.lookahead && !worthCreating(r, waiting)) continue;
             advance(r, k, waiting, it->second, Numeric::mul(waiting.forward, childMass),
-                    Numeric::mul(waiting.inner, childMass), waiting.viterbi + childViterbi,
-                    c.best, unit.from, agenda);
+                    Numeric::mul(waiting.inner, childMass), waiting.viterbi + childViterbi, c.best,
+                    unit.from, agenda);
           }
         }
       }
@@ -556,8 +559,8 @@ class EarleyRun {
 
   // Adds mass to [k, r] X → α Z . β, the advance of `waiting` (in set k) over a constituent.
   void advance(std::size_t r, std::int32_t waitingSet, const EarleyItem& waiting,
-               std::int32_t waitingIndex,
-               double forward, double inner, double viterbi, std::int32_t child, SymbolId via,
+               std::int32_t waitingIndex, double forward, double inner, double viterbi,
+               std::int32_t child, SymbolId via,
                std::priority_queue<std::pair<std::int32_t, std::int32_t>>& agenda) {
     StateSet& s = set(r);
     const std::uint64_t key = itemKey(waiting.rule, waiting.dot + 1, waiting.origin);
@@ -592,8 +595,8 @@ class EarleyRun {
     }
     if (observer_)
       emit(OperationKind::Complete, {static_cast<std::int32_t>(r), slot},
-           {waitingSet, waitingIndex},
-           {static_cast<std::int32_t>(r), child}, kNoSymbol, via, inserted, before);
+           {waitingSet, waitingIndex}, {static_cast<std::int32_t>(r), child}, kNoSymbol, via,
+           inserted, before);
   }
 
   void recordStringProbability(std::size_t r, ParseResult& result) {
@@ -672,24 +675,27 @@ class EarleyRun {
         const StateSet& origin = set(static_cast<std::size_t>(k));
         double constituentOuter = Numeric::zero();
         for (const CompiledGrammar::UnitEntry& unit : g_.unitInto(y)) {
-          const auto range = std::equal_range(
-              origin.waiting.begin(), origin.waiting.end(),
-              std::pair<SymbolId, std::int32_t>{unit.from, 0},
-              [](const auto& a, const auto& b) { return a.first < b.first; });
+          const auto range =
+              std::equal_range(origin.waiting.begin(), origin.waiting.end(),
+                               std::pair<SymbolId, std::int32_t>{unit.from, 0},
+                               [](const auto& a, const auto& b) { return a.first < b.first; });
           const double unitSum = Numeric::pick(unit.sum, unit.logSum);
           for (auto it = range.first; it != range.second; ++it) {
             const EarleyItem& waiting = origin.items[static_cast<std::size_t>(it->second)];
-            const auto advanced = index_.find(itemKey(waiting.rule, waiting.dot + 1, waiting.origin));
+            const auto advanced =
+                index_.find(itemKey(waiting.rule, waiting.dot + 1, waiting.origin));
             if (!advanced) continue;
             const double outerAdvanced = out[static_cast<std::size_t>(*advanced)];
             if (Numeric::isZero(outerAdvanced)) continue;
-            constituentOuter = Numeric::add(
-                constituentOuter, Numeric::mul(outerAdvanced, unitSum, waiting.inner));
-            double& outerWaiting = outer[static_cast<std::size_t>(k)][static_cast<std::size_t>(it->second)];
+            constituentOuter =
+                Numeric::add(constituentOuter, Numeric::mul(outerAdvanced, unitSum, waiting.inner));
+            double& outerWaiting =
+                outer[static_cast<std::size_t>(k)][static_cast<std::size_t>(it->second)];
             outerWaiting = Numeric::add(outerWaiting, Numeric::mul(outerAdvanced, unitSum, inner));
             {
-              const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(unit.from)) << 32) |
-                                        static_cast<std::uint32_t>(y);
+              const std::uint64_t key =
+                  (static_cast<std::uint64_t>(static_cast<std::uint32_t>(unit.from)) << 32) |
+                  static_cast<std::uint32_t>(y);
               const double flow = Numeric::mul(outerAdvanced, waiting.inner, inner);
               auto [slot, inserted] = unitFlow.try_emplace(key, flow);
               if (!inserted) slot->second = Numeric::add(slot->second, flow);
@@ -739,7 +745,6 @@ class EarleyRun {
   }
 
  private:
-
   // Builds the Viterbi tree from the goal item, restoring unit chains and ε subtrees.
   void buildViterbiTree(std::size_t n, ParseResult& result) {
     const ItemRef goal{static_cast<std::int32_t>(n), goalIndex_};
@@ -788,7 +793,8 @@ class EarleyRun {
 
     // The goal item is GOAL → S . completed by some Y with S ⇒* Y.
     const EarleyItem& goalItem = chart_.item(goal);
-    const auto [top, fill] = unitChain(goalItem.bestVia, g_.rule(chart_.item({goal.set, goalItem.bestChild}).rule).lhs);
+    const auto [top, fill] =
+        unitChain(goalItem.bestVia, g_.rule(chart_.item({goal.set, goalItem.bestChild}).rule).lhs);
     tree.setRoot(top);
     tasks.push_back({{goal.set, goalItem.bestChild}, fill});
     while (!tasks.empty()) {
@@ -892,7 +898,8 @@ ParseResult EarleyParser::parse(const std::vector<std::string>& words,
 
 ParseResult EarleyParser::parse(const std::vector<std::string>& words, const ParseOptions& options,
                                 EarleyChart& chart) {
-  if (options.mode == NumericMode::Log) return EarleyRun<LogNumeric>(grammar_, options, chart).run(words);
+  if (options.mode == NumericMode::Log)
+    return EarleyRun<LogNumeric>(grammar_, options, chart).run(words);
   return EarleyRun<LinearNumeric>(grammar_, options, chart).run(words);
 }
 

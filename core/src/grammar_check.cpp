@@ -51,10 +51,9 @@ Diagnostics checkGrammar(const Grammar& grammar, const std::string& sourceName,
     for (SymbolId lhs : grammar.lhsSymbols()) {
       const double sum = grammar.lhsProbabilitySum(lhs);
       if (std::abs(sum - 1.0) > options.sumTolerance) {
-        sums.add(firstLine(lhs), "probabilities of " + symbols.name(lhs) + " sum to " +
-                                     formatProbability(sum) + " over " +
-                                     std::to_string(grammar.rulesWithLhs(lhs).size()) +
-                                     " rules, not 1");
+        sums.add(firstLine(lhs),
+                 "probabilities of " + symbols.name(lhs) + " sum to " + formatProbability(sum) +
+                     " over " + std::to_string(grammar.rulesWithLhs(lhs).size()) + " rules, not 1");
       }
     }
   }
@@ -68,8 +67,8 @@ Diagnostics checkGrammar(const Grammar& grammar, const std::string& sourceName,
         const auto k = static_cast<std::size_t>(s);
         if (symbols.isNonterminal(s) && grammar.rulesWithLhs(s).empty() && !reported[k]) {
           reported[k] = true;
-          undefined.add(r.sourceLine, "nonterminal " + symbols.name(s) +
-                                          " is used here but has no rules");
+          undefined.add(r.sourceLine,
+                        "nonterminal " + symbols.name(s) + " is used here but has no rules");
         }
       }
     }

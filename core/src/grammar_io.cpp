@@ -53,8 +53,8 @@ std::string_view trim(std::string_view s) {
 std::optional<double> parseNumber(std::string_view token) {
   if (token.empty()) return std::nullopt;
   for (char c : token) {
-    const bool allowed = (c >= '0' && c <= '9') || c == '.' || c == '+' || c == '-' || c == 'e' ||
-                         c == 'E';
+    const bool allowed =
+        (c >= '0' && c <= '9') || c == '.' || c == '+' || c == '-' || c == 'e' || c == 'E';
     if (!allowed) return std::nullopt;
   }
   if (token.front() == '+') token.remove_prefix(1);
@@ -96,25 +96,24 @@ class RuleSink {
     }
     if (rule.prior && !(*rule.prior > 0.0)) {
       diagnostics_.error(file_, line, priorColumn,
-                         "Dirichlet prior " + formatProbability(*rule.prior) +
-                             " must be positive");
+                         "Dirichlet prior " + formatProbability(*rule.prior) + " must be positive");
       return;
     }
     if (const auto existing = grammar_.findRule(rule.lhs, rule.rhs)) {
       const Rule& first = grammar_.rule(*existing);
       if (std::abs(first.probability - rule.probability) <= kDuplicateTolerance &&
           first.prior == rule.prior) {
-        diagnostics_.warning(file_, line, 1,
-                             "duplicate of the rule on line " + std::to_string(first.sourceLine) +
-                                 "; kept once");
+        diagnostics_.warning(
+            file_, line, 1,
+            "duplicate of the rule on line " + std::to_string(first.sourceLine) + "; kept once");
       } else {
-        diagnostics_.error(file_, line, probabilityColumn,
-                           "conflicting duplicate: the rule on line " +
-                               std::to_string(first.sourceLine) + " has probability " +
-                               formatProbability(first.probability) +
-                               (first.prior ? " and prior " + formatProbability(*first.prior) : "") +
-                               ", this one " + formatProbability(rule.probability) +
-                               (rule.prior ? " and prior " + formatProbability(*rule.prior) : ""));
+        diagnostics_.error(
+            file_, line, probabilityColumn,
+            "conflicting duplicate: the rule on line " + std::to_string(first.sourceLine) +
+                " has probability " + formatProbability(first.probability) +
+                (first.prior ? " and prior " + formatProbability(*first.prior) : "") +
+                ", this one " + formatProbability(rule.probability) +
+                (rule.prior ? " and prior " + formatProbability(*rule.prior) : ""));
       }
       return;
     }
@@ -168,9 +167,9 @@ void readEarleyx(std::string_view text, const std::string& file, GrammarLoad& lo
         continue;
       }
       if (head.find(' ') != std::string_view::npos) {
-        diagnostics.error(file, line.number, columnOf(line.text, head),
-                          "expected one LHS symbol before `->[`, found \"" + std::string(head) +
-                              "\"");
+        diagnostics.error(
+            file, line.number, columnOf(line.text, head),
+            "expected one LHS symbol before `->[`, found \"" + std::string(head) + "\"");
         continue;
       }
     }
@@ -183,12 +182,14 @@ void readEarleyx(std::string_view text, const std::string& file, GrammarLoad& lo
     const std::string_view rest = content.substr(arrow + kArrow.size());
     const std::size_t close = rest.rfind(kProbabilitySeparator);
     if (close == std::string_view::npos) {
-      diagnostics.error(file, line.number, columnOf(line.text, rest) + static_cast<int>(rest.size()),
+      diagnostics.error(file, line.number,
+                        columnOf(line.text, rest) + static_cast<int>(rest.size()),
                         "expected `] : PROB` after the right-hand side");
       continue;
     }
     const std::string_view rhsText = rest.substr(0, close);
-    const std::string_view probabilityText = trim(rest.substr(close + kProbabilitySeparator.size()));
+    const std::string_view probabilityText =
+        trim(rest.substr(close + kProbabilitySeparator.size()));
     const int probabilityColumn = columnOf(line.text, probabilityText);
     const std::optional<double> probability = parseNumber(probabilityText);
     if (!probability) {
@@ -236,9 +237,9 @@ void readEarleyx(std::string_view text, const std::string& file, GrammarLoad& lo
     sink.add(std::move(rule), probabilityColumn, priorColumn);
   }
   if (blankLines > 0) {
-    diagnostics.warning(file, firstBlankLine, 0,
-                        std::to_string(blankLines) +
-                            " blank line(s) skipped (Earleyx itself rejects blank lines)");
+    diagnostics.warning(
+        file, firstBlankLine, 0,
+        std::to_string(blankLines) + " blank line(s) skipped (Earleyx itself rejects blank lines)");
   }
 }
 
@@ -281,8 +282,8 @@ std::vector<Token> tokenizeNltk(std::string_view line) {
         tokens.push_back({TokenKind::Error, "expected `]` to close the probability", column(i)});
         return tokens;
       }
-      tokens.push_back({TokenKind::Annotation, std::string(line.substr(i + 1, close - i - 1)),
-                        column(i)});
+      tokens.push_back(
+          {TokenKind::Annotation, std::string(line.substr(i + 1, close - i - 1)), column(i)});
       i = close + 1;
       continue;
     }
@@ -304,14 +305,14 @@ std::vector<Token> tokenizeNltk(std::string_view line) {
         }
       }
       if (!closed) {
-        tokens.push_back({TokenKind::Error, std::string("expected a closing ") + c +
-                                                " to end the terminal",
+        tokens.push_back({TokenKind::Error,
+                          std::string("expected a closing ") + c + " to end the terminal",
                           column(start)});
         return tokens;
       }
       if (word.empty()) {
-        tokens.push_back({TokenKind::Error, "empty terminal ''; write an ε-rule as `X -> [p]`",
-                          column(start)});
+        tokens.push_back(
+            {TokenKind::Error, "empty terminal ''; write an ε-rule as `X -> [p]`", column(start)});
         return tokens;
       }
       tokens.push_back({TokenKind::Terminal, std::move(word), column(start)});
@@ -359,8 +360,8 @@ bool parseAnnotation(std::string_view inside, double* probability, std::optional
   }
   const auto p = parseNumber(trim(probabilityText));
   if (!p) {
-    *message = "expected a probability inside [...], found \"" + std::string(trim(probabilityText)) +
-               "\"";
+    *message =
+        "expected a probability inside [...], found \"" + std::string(trim(probabilityText)) + "\"";
     return false;
   }
   *probability = *p;
@@ -421,9 +422,8 @@ void readNltk(std::string_view text, const std::string& file, GrammarLoad& load,
     } else {
       if (tokens.size() < 2 || tokens[0].kind != TokenKind::Nonterminal ||
           tokens[1].kind != TokenKind::Arrow) {
-        const Token& bad = tokens[0].kind == TokenKind::Nonterminal && tokens.size() > 1
-                               ? tokens[1]
-                               : tokens[0];
+        const Token& bad =
+            tokens[0].kind == TokenKind::Nonterminal && tokens.size() > 1 ? tokens[1] : tokens[0];
         diagnostics.error(file, line.number, bad.column,
                           bad.kind == TokenKind::Error
                               ? bad.text
@@ -456,9 +456,7 @@ void readNltk(std::string_view text, const std::string& file, GrammarLoad& load,
                             "unexpected `->`; one rule per line (or `|` alternatives)");
           lineOk = false;
           break;
-        case TokenKind::Bar:
-          finish(token.column);
-          break;
+        case TokenKind::Bar: finish(token.column); break;
         case TokenKind::Terminal:
         case TokenKind::Nonterminal:
           if (alternative.hasProbability) {
@@ -469,8 +467,8 @@ void readNltk(std::string_view text, const std::string& file, GrammarLoad& load,
           }
           if (alternative.column == 0) alternative.column = token.column;
           alternative.rule.rhs.push_back(grammar.symbols().intern(
-              token.text, token.kind == TokenKind::Terminal ? SymbolKind::Terminal
-                                                            : SymbolKind::Nonterminal));
+              token.text,
+              token.kind == TokenKind::Terminal ? SymbolKind::Terminal : SymbolKind::Nonterminal));
           break;
         case TokenKind::Annotation: {
           if (alternative.hasProbability) {
@@ -564,9 +562,10 @@ void resolveStart(GrammarLoad& load, const std::string& file, const std::string&
     if (!usedElsewhere[static_cast<std::size_t>(s)]) candidates.push_back(s);
   if (candidates.size() == 1) {
     grammar.setStart(candidates.front());
-    load.diagnostics.note(file, 0, 0,
-                          "no ROOT symbol; using '" + grammar.symbols().name(candidates.front()) +
-                              "', the only symbol not used by another rule (pass --root to choose)");
+    load.diagnostics.note(
+        file, 0, 0,
+        "no ROOT symbol; using '" + grammar.symbols().name(candidates.front()) +
+            "', the only symbol not used by another rule (pass --root to choose)");
     return;
   }
   std::string names;
@@ -579,8 +578,7 @@ void resolveStart(GrammarLoad& load, const std::string& file, const std::string&
 }
 
 bool symbolHasSpace(const std::string& name) {
-  return std::any_of(name.begin(), name.end(), isSpace) ||
-         name.find('\n') != std::string::npos;
+  return std::any_of(name.begin(), name.end(), isSpace) || name.find('\n') != std::string::npos;
 }
 
 // Why a symbol cannot be written in the Earleyx format, or "" when it can.
@@ -712,8 +710,10 @@ bool writeEarleyx(const Grammar& grammar, std::ostream& out, std::string* error)
   for (RuleId id = 0; id < static_cast<RuleId>(grammar.ruleCount()); ++id) {
     const Rule& r = grammar.rule(id);
     if (r.rhs.empty()) {
-      if (error) *error = "rule " + grammar.ruleText(id) + " is an ε-rule, which the Earleyx "
-                          "format cannot hold; save as NLTK instead";
+      if (error)
+        *error = "rule " + grammar.ruleText(id) +
+                 " is an ε-rule, which the Earleyx "
+                 "format cannot hold; save as NLTK instead";
       return false;
     }
     line.clear();
@@ -750,7 +750,8 @@ bool writeEarleyx(const Grammar& grammar, std::ostream& out, std::string* error)
 void writeNltk(const Grammar& grammar, std::ostream& out) {
   const SymbolTable& symbols = grammar.symbols();
   out << "# PCFG written by Grammar Workbench (NLTK style; see docs/formats.md)\n";
-  if (grammar.start()) out << "%start " << escapeNltkNonterminal(symbols.name(*grammar.start())) << '\n';
+  if (grammar.start())
+    out << "%start " << escapeNltkNonterminal(symbols.name(*grammar.start())) << '\n';
   std::string line;
   for (const Rule& r : grammar.rules()) {
     line = escapeNltkNonterminal(symbols.name(r.lhs));

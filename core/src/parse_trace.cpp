@@ -35,6 +35,10 @@ std::size_t ParseTrace::creationStep(ItemRef item) const {
       .front();
 }
 
+const std::vector<std::size_t>& ParseTrace::stepsOf(ItemRef item) const {
+  return itemSteps_[static_cast<std::size_t>(item.set)][static_cast<std::size_t>(item.index)];
+}
+
 std::size_t ParseTrace::visibleItems(std::size_t set, std::size_t step) const {
   const auto& items = itemSteps_[set];
   // Creation steps increase with the item index: binary search for the first item not yet made.

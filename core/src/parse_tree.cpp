@@ -77,8 +77,8 @@ ParseTree parsePtb(const std::string& text, std::string* error) {
   };
   const auto token = [&]() {
     const std::size_t start = i;
-    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) && text[i] != '(' &&
-           text[i] != ')')
+    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) &&
+           text[i] != '(' && text[i] != ')')
       ++i;
     return text.substr(start, i - start);
   };

@@ -2,9 +2,9 @@
 // unknown-word signatures.
 #include "gwb/compiled_grammar.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+
+#include <gtest/gtest.h>
 
 #include "brute_force_oracle.h"
 
@@ -25,8 +25,9 @@ double leftCorner(const CompiledGrammar& cg, const std::string& from, const std:
 
 TEST(CompiledGrammarTest, LeftCornerClosureSumsTheGeometricSeries) {
   // L -> L 'x' 0.4 | 'x' 0.6: R_L(L, L) = 1 / (1 - 0.4); S -> L: R_L(S, L) = 0.5 / 0.6.
-  const Grammar g = testing::grammarFromText("S -> L 0.5 | A 0.5\nL -> L 'x' 0.4 | 'x' 0.6\n"
-                                             "A -> B 0.3 | 'a' 0.7\nB -> A 0.4 | 'b' 0.6\n");
+  const Grammar g = testing::grammarFromText(
+      "S -> L 0.5 | A 0.5\nL -> L 'x' 0.4 | 'x' 0.6\n"
+      "A -> B 0.3 | 'a' 0.7\nB -> A 0.4 | 'b' 0.6\n");
   Diagnostics d;
   const auto cg = compile(g, d);
   ASSERT_TRUE(cg);
@@ -38,15 +39,16 @@ TEST(CompiledGrammarTest, LeftCornerClosureSumsTheGeometricSeries) {
   EXPECT_NEAR(leftCorner(*cg, "S", "B"), 0.15 / 0.88, 1e-15);
   EXPECT_EQ(leftCorner(*cg, "L", "S"), 0.0);
   // The best unit chain from S to B is S -> A -> B.
-  const auto chain = cg->bestUnitChain(*cg->symbols().findNonterminal("S"),
-                                       *cg->symbols().findNonterminal("B"));
+  const auto chain =
+      cg->bestUnitChain(*cg->symbols().findNonterminal("S"), *cg->symbols().findNonterminal("B"));
   ASSERT_EQ(chain.size(), 2u);
   EXPECT_EQ(cg->ruleText(chain[0]), "S -> A");
   EXPECT_EQ(cg->ruleText(chain[1]), "A -> B");
 }
 
 TEST(CompiledGrammarTest, DivergentClosuresAreClearErrors) {
-  for (const char* text : {"S -> S S 1.0 | 'a' 0.5\n", "S -> A 1.0\nA -> B 1.0\nB -> A 1.0 | 'b' 0.5\n"}) {
+  for (const char* text :
+       {"S -> S S 1.0 | 'a' 0.5\n", "S -> A 1.0\nA -> B 1.0\nB -> A 1.0 | 'b' 0.5\n"}) {
     SCOPED_TRACE(text);
     Diagnostics d;
     EXPECT_FALSE(compile(testing::grammarFromText(text), d));
@@ -94,10 +96,14 @@ TEST(CompiledGrammarTest, UnknownWordSignaturesFollowEarleyx) {
   const struct {
     const char* word;
     const char* signature;
-  } cases[] = {{"blue-footed", "UNK-LC-DASHd"}, {"China-blue", "UNK-INIT-DASHe"},
-               {"IBM", "UNK-ALLC"},            {"1987", "UNK-NUM"},
-               {"3rd", "UNK-LC-DIG"},          {"cat", "UNK-LC"},
-               {"Boobies", "UNK-INITs"},       {"-", "UNK-DASH"}};
+  } cases[] = {{"blue-footed", "UNK-LC-DASHd"},
+               {"China-blue", "UNK-INIT-DASHe"},
+               {"IBM", "UNK-ALLC"},
+               {"1987", "UNK-NUM"},
+               {"3rd", "UNK-LC-DIG"},
+               {"cat", "UNK-LC"},
+               {"Boobies", "UNK-INITs"},
+               {"-", "UNK-DASH"}};
   for (const auto& c : cases) EXPECT_EQ(unknownWordSignature(c.word), c.signature) << c.word;
 }
 

@@ -4,9 +4,9 @@
 // cycles, left recursion, ε-rules, multi-terminal and fragment rules, and ambiguity.
 #include "gwb/earley_parser.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+
+#include <gtest/gtest.h>
 
 #include "brute_force_oracle.h"
 
@@ -37,9 +37,7 @@ const OracleCase kCases[] = {
      "B -> A 0.4 | 'b' 0.6\n"
      "L -> L 'x' 0.4 | 'x' 0.6\n",
      {"a", "b", "x", "x x x", "x x x x"}},
-    {"catalan_left_recursion",
-     "R -> R R 0.3 | 'x' 0.7\n",
-     {"x", "x x", "x x x", "x x x x"}},
+    {"catalan_left_recursion", "R -> R R 0.3 | 'x' 0.7\n", {"x", "x x", "x x x", "x x x x"}},
     {"epsilon_rules",
      "S -> NP VP 1.0\n"
      "NP -> Det Adj N 1.0\n"

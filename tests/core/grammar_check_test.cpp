@@ -24,10 +24,10 @@ TEST(GrammarCheckTest, CleanGrammarHasNoWarnings) {
 
 TEST(GrammarCheckTest, ReportsSumsUndefinedUnreachableAndNonGenerating) {
   const auto warnings = check(
-      "S -> A B [0.9]\n"       // line 1: S sums to 0.9
-      "A -> 'a' [1]\n"         // line 2
-      "B -> B C [1]\n"         // line 3: B never terminates; C has no rules
-      "D -> 'd' [1]\n");       // line 4: unreachable
+      "S -> A B [0.9]\n"  // line 1: S sums to 0.9
+      "A -> 'a' [1]\n"    // line 2
+      "B -> B C [1]\n"    // line 3: B never terminates; C has no rules
+      "D -> 'd' [1]\n");  // line 4: unreachable
   const std::vector<std::string> expected = {
       "g.cfg:1: warning: probabilities of S sum to 0.9 over 1 rules, not 1",
       "g.cfg:3: warning: nonterminal C is used here but has no rules",

@@ -1,11 +1,11 @@
 #include "gwb/grammar_io.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdio>
-#include <sys/stat.h>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
 
 #include "gwb/atomic_file.h"
 #include "shared_data.h"
@@ -91,9 +91,9 @@ TEST(EarleyxReaderTest, TerminalsAndNonterminalsAreSeparateNameSpaces) {
 }
 
 TEST(EarleyxReaderTest, KeepsPunctuationSymbolNames) {
-  const GrammarLoad load =
-      read("ROOT->[S] : 1\nS->[-LRB- PRP$ #] : 1\n-LRB-->[_-LRB-] : 1\nPRP$->[_its] : 1\n#->[_#] : 1\n",
-           GrammarFormat::Earleyx);
+  const GrammarLoad load = read(
+      "ROOT->[S] : 1\nS->[-LRB- PRP$ #] : 1\n-LRB-->[_-LRB-] : 1\nPRP$->[_its] : 1\n#->[_#] : 1\n",
+      GrammarFormat::Earleyx);
   ASSERT_TRUE(load.ok()) << allDiagnostics(load);
   EXPECT_EQ(load.grammar.ruleText(1), "S -> -LRB- PRP$ #");
   EXPECT_EQ(load.grammar.ruleText(2), "-LRB- -> '-LRB-'");
@@ -108,10 +108,10 @@ TEST(EarleyxReaderTest, UnknownWordSignaturesAreDetected) {
 TEST(EarleyxReaderTest, StartSymbolIsRootThenTheOnlyUnusedSymbol) {
   EXPECT_EQ(read("S->[A] : 1\nA->[_a] : 1\n", GrammarFormat::Earleyx).grammar.start(),
             std::optional<SymbolId>(0));
-  const GrammarLoad document =
-      read("Document->[Sentence Document] : 0.5\nDocument->[Sentence] : 0.5\n"
-           "Sentence->[_a] : 1\n",
-           GrammarFormat::Earleyx);
+  const GrammarLoad document = read(
+      "Document->[Sentence Document] : 0.5\nDocument->[Sentence] : 0.5\n"
+      "Sentence->[_a] : 1\n",
+      GrammarFormat::Earleyx);
   ASSERT_TRUE(document.ok());
   EXPECT_EQ(document.grammar.symbols().name(*document.grammar.start()), "Document");
   const GrammarLoad ambiguous = read("A->[_a] : 1\nB->[_b] : 1\n", GrammarFormat::Earleyx);
@@ -126,13 +126,13 @@ TEST(EarleyxReaderTest, StartSymbolIsRootThenTheOnlyUnusedSymbol) {
 }
 
 TEST(EarleyxReaderTest, IdenticalDuplicatesMergeConflictingOnesAreErrors) {
-  const GrammarLoad same = read("S->[_a] : 0.5\nS->[_a] : 0.5\nS->[_b] : 0.5\n",
-                                GrammarFormat::Earleyx);
+  const GrammarLoad same =
+      read("S->[_a] : 0.5\nS->[_a] : 0.5\nS->[_b] : 0.5\n", GrammarFormat::Earleyx);
   EXPECT_TRUE(same.ok());
   EXPECT_EQ(same.grammar.ruleCount(), 2u);
   EXPECT_EQ(same.diagnostics.warningCount(), 1);
-  const GrammarLoad conflict = read("S->[_a] : 0.5\nS->[_b] : 0.5\nS->[_a] : 0.25\n",
-                                    GrammarFormat::Earleyx);
+  const GrammarLoad conflict =
+      read("S->[_a] : 0.5\nS->[_b] : 0.5\nS->[_a] : 0.25\n", GrammarFormat::Earleyx);
   ASSERT_EQ(conflict.diagnostics.errorCount(), 1);
   EXPECT_EQ(toString(conflict.diagnostics.items()[0]),
             "test:3:11: error: conflicting duplicate: the rule on line 1 has probability 0.5, "
@@ -166,8 +166,8 @@ TEST(NltkReaderTest, ReadsAlternativesQuotesEpsilonAndPriors) {
 }
 
 TEST(NltkReaderTest, CfgWithoutProbabilitiesIsUniform) {
-  const GrammarLoad load = read("S -> NP VP\nNP -> 'a' | 'b' | 'c'\nVP -> 'v'\n",
-                                GrammarFormat::Nltk);
+  const GrammarLoad load =
+      read("S -> NP VP\nNP -> 'a' | 'b' | 'c'\nVP -> 'v'\n", GrammarFormat::Nltk);
   ASSERT_TRUE(load.ok()) << allDiagnostics(load);
   EXPECT_EQ(load.grammar.symbols().name(*load.grammar.start()), "S");
   EXPECT_DOUBLE_EQ(load.grammar.rule(1).probability, 1.0 / 3.0);

@@ -1,9 +1,9 @@
 // Recording a parse and replaying it: every step's state equals what the parser did.
 #include "gwb/parse_trace.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+
+#include <gtest/gtest.h>
 
 #include "brute_force_oracle.h"
 
@@ -111,6 +111,83 @@ TEST(ParseTraceUpdateTest, AnUpdateShowsTheValuesBeforeAndAfter) {
   EXPECT_NEAR(updates[0].innerBefore, std::log(0.5), 1e-15);
   EXPECT_NEAR(updates[0].innerAfter, 0.0, 1e-15);
   EXPECT_EQ(chart.itemText(updates[0].item), "[0, 1] GOAL -> S .");
+}
+
+// stepsOf lists exactly the events whose item is the given one, in order; a predict event names
+// the predicted nonterminal (the item's LHS).
+TEST(ParseTraceStepsTest, StepsOfListsEveryEventOfAnItem) {
+  const Grammar grammar = testing::grammarFromText(kGrammar);
+  Diagnostics diagnostics;
+  const auto compiled = CompiledGrammar::compile(grammar, diagnostics);
+  ASSERT_TRUE(compiled);
+  ParseTrace trace;
+  ParseOptions options;
+  options.observer = &trace;
+  EarleyChart chart;
+  EarleyParser(*compiled).parse(tokenize("i saw the man with the telescope"), options, chart);
+  trace.finish(chart);
+  std::size_t listed = 0;
+  for (std::size_t r = 0; r < chart.setCount(); ++r) {
+    for (std::size_t k = 0; k < chart.set(r).size(); ++k) {
+      const ItemRef ref{static_cast<std::int32_t>(r), static_cast<std::int32_t>(k)};
+      const std::vector<std::size_t>& steps = trace.stepsOf(ref);
+      ASSERT_FALSE(steps.empty());
+      EXPECT_EQ(steps.front(), trace.creationStep(ref));
+      for (std::size_t i = 0; i < steps.size(); ++i) {
+        EXPECT_EQ(trace.events()[steps[i]].item, ref);
+        if (i > 0) {
+          EXPECT_LT(steps[i - 1], steps[i]);
+        }
+      }
+      listed += steps.size();
+    }
+  }
+  EXPECT_EQ(listed, trace.stepCount());
+  for (const ParseEvent& e : trace.events()) {
+    if (e.kind != OperationKind::Predict) continue;
+    EXPECT_EQ(e.predictedFrom, compiled->rule(chart.item(e.item).rule).lhs);
+  }
+}
+
+// An observer that asks to stop after set 3: the parse ends there, reports it was cancelled,
+// and claims no parse.
+class StopAfter : public ParseTrace {
+ public:
+  explicit StopAfter(int position) : position_(position) {}
+  void onSetFinished(int position, const EarleyChart& chart) override {
+    ParseTrace::onSetFinished(position, chart);
+    last_ = position;
+  }
+  bool stopRequested() const override { return last_ >= position_; }
+  int last() const { return last_; }
+
+ private:
+  int position_;
+  int last_ = 0;
+};
+
+TEST(ParseTraceStopTest, AnObserverCanStopTheParse) {
+  const Grammar grammar = testing::grammarFromText(kGrammar);
+  Diagnostics diagnostics;
+  const auto compiled = CompiledGrammar::compile(grammar, diagnostics);
+  ASSERT_TRUE(compiled);
+  StopAfter observer(3);
+  ParseOptions options;
+  options.observer = &observer;
+  EarleyChart chart;
+  const ParseResult result =
+      EarleyParser(*compiled).parse(tokenize("i saw the man with the telescope"), options, chart);
+  observer.finish(chart);
+  EXPECT_TRUE(result.cancelled);
+  EXPECT_FALSE(result.success);
+  EXPECT_EQ(observer.last(), 3);
+  EXPECT_TRUE(chart.set(4).empty());
+  EXPECT_FALSE(chart.set(3).empty());
+  EXPECT_TRUE(std::isfinite(result.logPrefixProbability[3]));
+  EXPECT_EQ(observer.visibleItems(4, observer.stepCount() - 1), 0u);
+
+  options.observer = nullptr;
+  EXPECT_FALSE(EarleyParser(*compiled).parse(tokenize("i saw john"), options).cancelled);
 }
 
 INSTANTIATE_TEST_SUITE_P(WithAndWithoutLookahead, ParseTraceTest, ::testing::Bool());

@@ -1,10 +1,10 @@
 // The parser on real grammars and corpora, against Earleyx's reference outputs
 // (../shared/reference/earleyx) and across numeric modes and look-ahead.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <fstream>
 #include <sstream>
+
+#include <gtest/gtest.h>
 
 #include "gwb/atomic_file.h"
 #include "gwb/earley_parser.h"
@@ -156,7 +156,8 @@ TEST(SharedEarleyTest, EveryRecordingParsesWithModeIndependentProbability) {
   while (std::getline(table, line)) {
     const std::string id = line.substr(0, line.find('\t'));
     SCOPED_TRACE(id);
-    const auto words = readLine(testing::sharedPath("data/social-cues/recordings/" + id + ".concat"), 1);
+    const auto words =
+        readLine(testing::sharedPath("data/social-cues/recordings/" + id + ".concat"), 1);
     ParseOptions scaled;
     ParseOptions logSpace;
     logSpace.mode = NumericMode::Log;

@@ -1,8 +1,8 @@
 // Every grammar in ../shared/data/earleyx/grammars loads, with the right rule counts and start
 // symbol, and survives a write→read round trip in both formats bit for bit.
-#include <gtest/gtest.h>
-
 #include <sstream>
+
+#include <gtest/gtest.h>
 
 #include "gwb/grammar_io.h"
 #include "shared_data.h"
@@ -90,8 +90,7 @@ INSTANTIATE_TEST_SUITE_P(
         SharedGrammar{"wsj.5000.fg.grammar", "", 35016, "ROOT", false},
         SharedGrammar{"wsj5.grammar", "S", 191, "S", false},
         SharedGrammar{"wsj500unk.grammar", "", 4907, "ROOT", false},
-        SharedGrammar{"wsj5unk.grammar", "", 257, "ROOT", false}
-        // clang-format on
+        SharedGrammar{"wsj5unk.grammar", "", 257, "ROOT", false}  // clang-format on
         ),
     [](const ::testing::TestParamInfo<SharedGrammar>& param) {
       std::string name = std::string(param.param.file) + (param.param.root[0] ? "" : "_inferred");

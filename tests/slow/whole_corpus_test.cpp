@@ -1,9 +1,9 @@
 // Slow tests (label `slow`: run in the main CI stage, not under the sanitizers): the whole
 // social-cue corpus as one 51,665-token discourse.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <fstream>
+
+#include <gtest/gtest.h>
 
 #include "gwb/earley_parser.h"
 #include "gwb/grammar_io.h"

@@ -56,10 +56,10 @@ struct CompiledRule {
   double viterbiWeight = 0.0;  // max-product weight
   double logProbability = 0.0;
   double logViterbiWeight = 0.0;
-  RuleId source = -1;          // the grammar's rule; -1 for the goal rule
-  std::uint32_t dropped = 0;   // bit k set: source position k was dropped (derives ε)
-  bool unit = false;           // one nonterminal on the right
-  bool lexical = false;        // one terminal on the right
+  RuleId source = -1;         // the grammar's rule; -1 for the goal rule
+  std::uint32_t dropped = 0;  // bit k set: source position k was dropped (derives ε)
+  bool unit = false;          // one nonterminal on the right
+  bool lexical = false;       // one terminal on the right
 };
 
 // A weighted entry of the sparse closure matrices: R(row, col) = value.

@@ -57,7 +57,7 @@ struct EarleyItem {
   std::int32_t origin = 0;  // l
   double forward = 0.0;     // in the chart's representation: log, or scaled probability
   double inner = 0.0;
-  double viterbi = 0.0;      // always a log probability (scaling would underflow its ratio)
+  double viterbi = 0.0;  // always a log probability (scaling would underflow its ratio)
   std::int32_t bestPredecessor = -1;  // item index: in set `child.origin` (complete) or r-1 (scan)
   std::int32_t bestChild = -1;        // completed child item index in this set (complete)
   SymbolId bestVia = kNoSymbol;       // Z of the unit chain Z ⇒* Y used by the best completion
@@ -80,12 +80,12 @@ const char* operationKindName(OperationKind kind);
 // are log probabilities.
 struct ParseEvent {
   OperationKind kind = OperationKind::Init;
-  ItemRef item;                    // created or updated
-  ItemRef predecessor;             // the advanced item (scan, complete)
-  ItemRef child;                   // the completed item (complete)
-  SymbolId predictedFrom = kNoSymbol;  // predict: the symbol after the dot that led here (Z)
-  SymbolId via = kNoSymbol;        // complete: Z in R_U(Z, Y)
-  bool created = false;            // false: an existing item got more mass
+  ItemRef item;                        // created or updated
+  ItemRef predecessor;                 // the advanced item (scan, complete)
+  ItemRef child;                       // the completed item (complete)
+  SymbolId predictedFrom = kNoSymbol;  // predict: the predicted nonterminal Y (the item's LHS)
+  SymbolId via = kNoSymbol;            // complete: Z in R_U(Z, Y)
+  bool created = false;                // false: an existing item got more mass
   double forwardBefore = 0.0, innerBefore = 0.0, viterbiBefore = 0.0;
   double forwardAfter = 0.0, innerAfter = 0.0, viterbiAfter = 0.0;
 };
@@ -100,6 +100,9 @@ class ParseObserver {
   virtual void onEvent(const ParseEvent& event, const EarleyChart& chart) = 0;
   // Called when set `position` is complete (after prediction), with its log scale factor.
   virtual void onSetFinished(int /*position*/, const EarleyChart& /*chart*/) {}
+  // Asked after every finished set: true stops the parse there (ParseResult::cancelled), so a
+  // workbench can cancel a long parse running on another thread.
+  virtual bool stopRequested() const { return false; }
 };
 
 // The state sets of one parse.
@@ -132,8 +135,8 @@ class EarleyChart {
     std::vector<EarleyItem> items;
     std::vector<std::pair<SymbolId, std::int32_t>> waiting;  // (Z after the dot, item), sorted
     std::vector<std::int32_t> terminalWaiting;               // items with a terminal after the dot
-    double logScale = 0.0;     // log S_r (scaled mode)
-    double logScaleSum = 0.0;  // Σ_{k ≤ r} log S_k
+    double logScale = 0.0;                                   // log S_r (scaled mode)
+    double logScaleSum = 0.0;                                // Σ_{k ≤ r} log S_k
   };
   const CompiledGrammar* grammar_ = nullptr;
   NumericMode mode_ = NumericMode::Scaled;
@@ -150,7 +153,8 @@ struct ParseOptions {
 };
 
 struct ParseResult {
-  bool success = false;  // the whole input is a sentence of the grammar
+  bool success = false;    // the whole input is a sentence of the grammar
+  bool cancelled = false;  // the observer asked to stop; the chart holds sets 0..stop only
   // Index of the first word that cannot continue the prefix (prefix probability 0), or -1.
   int failedAt = -1;
   std::vector<double> logPrefixProbability;  // [0..n]; [0] = 0; −inf after a failure

@@ -70,7 +70,7 @@ class Grammar {
   void setStart(SymbolId symbol) { start_ = symbol; }
   void clearStart() { start_.reset(); }
 
-  bool hasPriors() const;          // does any rule carry a prior?
+  bool hasPriors() const;            // does any rule carry a prior?
   bool hasUnknownWordModel() const;  // is there a rule X -> UNK... (Earleyx's `_UNK` signatures)?
 
   // "S -> NP VP" with terminals quoted ('the'), as shown in the workbench and diagnostics.

@@ -35,6 +35,8 @@ class ParseTrace : public ParseObserver {
   std::optional<ItemState> stateAt(ItemRef item, std::size_t step) const;
   // The step that created the item.
   std::size_t creationStep(ItemRef item) const;
+  // Every step that touched the item, in increasing order (the first one created it).
+  const std::vector<std::size_t>& stepsOf(ItemRef item) const;
   // How many items of set `set` exist after events 0..step.
   std::size_t visibleItems(std::size_t set, std::size_t step) const;
   // The state set an event works on (the set of its item).
