@@ -559,6 +559,7 @@ bool CompiledGrammar::canStartWith(SymbolId nonterminal, SymbolId terminal) cons
 }
 
 bool CompiledGrammar::canBeFollowedBy(SymbolId nonterminal, SymbolId terminal) const {
+  if (terminal < 0 && terminal != kEndOfInput) return false;
   const BitSet& follow = follow_[static_cast<std::size_t>(nonterminal)];
   return follow.test(terminal == kEndOfInput ? endBit_ : static_cast<std::size_t>(terminal));
 }

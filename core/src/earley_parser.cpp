@@ -229,6 +229,10 @@ class EarleyRun {
       result.logStringProbability[0] = e > 0 ? std::log(e) : kNegInf;
       result.logProbability = result.logStringProbability[0];
       result.success = e > 0;
+      if (result.success) {
+        result.viterbiLogProbability = std::log(g_.nullViterbi(g_.start()));
+        if (options_.viterbi) result.viterbiTree.setRoot(nullTree(result.viterbiTree, g_.start()));
+      }
       result.items = chart_.itemCount();
       return result;
     }
@@ -310,9 +314,10 @@ class EarleyRun {
     if (!options_.lookahead) return std::nullopt;
     if (r >= terminals_.size()) return CompiledGrammar::kEndOfInput;
     const SymbolId t = terminals_[r];
-    if (t == kNoSymbol || g_.lexicalRules(t).empty()) {
-      if (g_.hasUnknownWordModel()) return std::nullopt;
-    }
+    // A word the grammar does not know: no look-ahead there (it is scanned through the
+    // unknown-word model, or the parse fails at it).
+    if (t == kNoSymbol) return std::nullopt;
+    if (g_.lexicalRules(t).empty() && g_.hasUnknownWordModel()) return std::nullopt;
     return t;
   }
 
@@ -612,6 +617,11 @@ class EarleyRun {
   // are added to `counts`. Requires a successful run() over all n words.
   void accumulateCounts(std::vector<double>& counts) {
     const std::size_t n = words_->size();
+    if (n == 0) {  // the empty sentence: S's ε-derivations
+      for (const auto& [rule, uses] : g_.nullDerivationCounts(g_.start()))
+        counts[static_cast<std::size_t>(rule)] += uses;
+      return;
+    }
     const ItemRef goal{static_cast<std::int32_t>(n), goalIndex_};
     const double total = chart_.item(goal).inner;  // P(w), in the chart's representation
     std::vector<std::vector<double>> outer(n + 1);

@@ -3,13 +3,13 @@
 // literal one-state-per-derivation enumeration; the two must agree with the hand values.
 #include "brute_force_oracle.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 namespace {
 
@@ -158,8 +158,8 @@ TEST_P(OracleTest, EpsilonRulesWithTiedTrees) {
   ASSERT_EQ(ac.viterbiTiedTrees.size(), 2u);
   EXPECT_EQ(ac.viterbiTree, "(S (A a) (A) c)");
   EXPECT_EQ(ac.viterbiTiedTrees[1], "(S (A) (A a) c)");
-  EXPECT_EQ(ac.viterbiRules,
-            (std::vector<RuleId>{ruleId(g, "S -> A A 'c'"), ruleId(g, "A -> 'a'"), ruleId(g, "A -> ε")}));
+  EXPECT_EQ(ac.viterbiRules, (std::vector<RuleId>{ruleId(g, "S -> A A 'c'"), ruleId(g, "A -> 'a'"),
+                                                  ruleId(g, "A -> ε")}));
   EXPECT_NEAR(expectedCount(ac, g, "S -> A A 'c'"), 1.0, kTol);
   EXPECT_NEAR(expectedCount(ac, g, "A -> 'a'"), 1.0, kTol);
   EXPECT_NEAR(expectedCount(ac, g, "A -> ε"), 1.0, kTol);
@@ -245,8 +245,8 @@ TEST(BruteForceOracle, InconsistentGrammarUsesTerminationProbability) {
   EXPECT_LT(r.unexploredMass, 1e-13);
   EXPECT_NEAR(r.terminationProbability.at(static_cast<std::size_t>(*g.start())), 2.0 / 3.0, kTol);
   // Every yield is a^k, so P(starts with a^i) = 2/3 - Σ_{k<i} P(a^k).
-  expectVector(r.prefixProbability, {2.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0 - 0.4, 2.0 / 3.0 - 0.4 - 0.096},
-               "prefix");
+  expectVector(r.prefixProbability,
+               {2.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0 - 0.4, 2.0 / 3.0 - 0.4 - 0.096}, "prefix");
   expectVector(r.stringProbability, {0.0, 0.4, 0.096, p3}, "string");
   EXPECT_NEAR(r.viterbiProbability, p3 / 2, kTol);
   ASSERT_EQ(r.viterbiTiedTrees.size(), 2u);
@@ -302,8 +302,9 @@ TEST_P(OracleTest, UnproductiveNonterminal) {
   const OracleResult r = parse(g, "a");
   expectVector(r.prefixProbability, {0.5, 0.5}, "prefix");
   expectVector(r.stringProbability, {0.0, 0.5}, "string");
-  EXPECT_EQ(r.terminationProbability.at(static_cast<std::size_t>(*g.symbols().findNonterminal("X"))),
-            0.0);
+  EXPECT_EQ(
+      r.terminationProbability.at(static_cast<std::size_t>(*g.symbols().findNonterminal("X"))),
+      0.0);
 }
 
 // Fragment and multi-terminal rules: S -> a B c, B -> b b 0.5 | ε 0.5.

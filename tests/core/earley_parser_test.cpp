@@ -52,7 +52,7 @@ const OracleCase kCases[] = {
      "S -> A S 0.3 | B 0.5 | 0.2\n"
      "A -> 0.4 | 'a' 0.6\n"
      "B -> A 'b' 0.5 | S 'c' 0.5\n",
-     {"b", "a b", "c", "a c b", "b c"}},
+     {"", "b", "a b", "c", "a c b", "b c"}},
     {"multi_terminal_and_fragment",
      "S -> 'a' 'b' 0.2 | X 'c' Y 0.5 | 'a' X 0.3\n"
      "X -> 'a' 0.5 | 'a' 'b' 0.3 | X 'b' 0.2\n"
@@ -125,6 +125,22 @@ TEST_P(EarleyOracleTest, AgreesWithBruteForceEnumeration) {
         }
       }
     }
+  }
+}
+
+TEST(EarleyParserTest, AWordTheGrammarDoesNotKnowEndsTheParseThere) {
+  const Grammar grammar = testing::grammarFromText("S -> 'a' S 0.5 | 'a' 0.5\n");
+  Diagnostics diagnostics;
+  const auto compiled = CompiledGrammar::compile(grammar, diagnostics);
+  ASSERT_TRUE(compiled);
+  for (bool lookahead : {true, false}) {
+    ParseOptions options;
+    options.lookahead = lookahead;
+    const ParseResult result = EarleyParser(*compiled).parse({"a", "b", "a"}, options);
+    EXPECT_FALSE(result.success);
+    EXPECT_EQ(result.failedAt, 1);
+    EXPECT_NEAR(result.logPrefixProbability[1], 0.0, 1e-15);
+    EXPECT_EQ(result.logPrefixProbability[2], -std::numeric_limits<double>::infinity());
   }
 }
 

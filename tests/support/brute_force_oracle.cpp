@@ -48,8 +48,8 @@ class CompensatedSum {
 
 // Per-grammar facts, independent of any sentence.
 struct GrammarAnalysis {
-  std::vector<Real> termination;      // Z(X): P(X derives some finite string); terminals 1
-  std::vector<long long> minYield;    // shortest yield length; kInfiniteYield if none
+  std::vector<Real> termination;    // Z(X): P(X derives some finite string); terminals 1
+  std::vector<long long> minYield;  // shortest yield length; kInfiniteYield if none
   bool terminationConverged = false;
 };
 
@@ -58,7 +58,8 @@ void checkRules(const Grammar& grammar) {
   for (std::size_t i = 0; i < grammar.ruleCount(); ++i) {
     const Rule& rule = grammar.rule(static_cast<RuleId>(i));
     if (!std::isfinite(rule.probability) || rule.probability < 0.0)
-      throw std::invalid_argument("brute-force oracle: rule " + grammar.ruleText(static_cast<RuleId>(i)) +
+      throw std::invalid_argument("brute-force oracle: rule " +
+                                  grammar.ruleText(static_cast<RuleId>(i)) +
                                   " has a negative or non-finite probability");
     if (rule.lhs < 0 || static_cast<std::size_t>(rule.lhs) >= symbols.size() ||
         !symbols.isNonterminal(rule.lhs))
@@ -215,12 +216,8 @@ void computeTermination(const Grammar& grammar, GrammarAnalysis& analysis) {
   }
   const std::vector<Real> kleene = z;
   switch (newtonTermination(grammar, z)) {
-    case NewtonOutcome::Converged:
-      analysis.terminationConverged = true;
-      return;
-    case NewtonOutcome::IllConditioned:
-      analysis.terminationConverged = false;
-      return;
+    case NewtonOutcome::Converged: analysis.terminationConverged = true; return;
+    case NewtonOutcome::IllConditioned: analysis.terminationConverged = false; return;
     case NewtonOutcome::Failed:
       z = kleene;
       analysis.terminationConverged = kleeneSweeps(grammar, z, kMaxTerminationSweeps);
@@ -260,25 +257,28 @@ struct ChainNode {
   std::uint32_t parent;
 };
 
-// A derivation (of those merged into a state) that is among the most probable; see Member use.
+// One of the partial derivations merged into a state, kept because it is (tied) most probable:
+// all of them share their completions, so no other can lead to a best derivation.
 struct Member {
   std::uint32_t node;
   Real probability;
 };
 
 struct State {
-  int position = 0;                  // terminals emitted so far (= w1..w_position)
-  std::vector<SymbolId> stack;       // pending symbols; back() is the leftmost
-  Real probability = 0;              // Σ P over the partial derivations in the state
-  Real stackMass = 1;                // Π Z over the stack
-  std::vector<Real> countNumerator;  // merge mode: Σ P(d)·c(r, d) over the merged derivations
-  std::vector<Member> best;          // the most probable merged derivations (ties kept)
-  std::uint64_t version = 0;
+  int position = 0;                    // terminals emitted so far (= w1..w_position)
+  std::vector<SymbolId> stack;         // pending symbols; back() is the leftmost
+  Real probability = 0;                // Σ P over the partial derivations in the state
+  Real stackMass = 1;                  // Π Z over the stack
+  std::vector<double> countNumerator;  // merge mode: Σ P(d)·c(r, d) over the merged derivations
+  std::uint64_t hash = 0;              // of (position, stack); merge mode
+  std::vector<Member> best;            // the most probable merged derivations (ties kept)
+  double queuedMass = 0;               // the mass its live queue entry was pushed with
+  std::uint64_t version = 0;           // of its live queue entry; older entries are stale
   bool live = false;
 };
 
 struct QueueEntry {
-  Real mass;
+  double mass;
   std::uint64_t serial;
   std::size_t slot;
   std::uint64_t version;
@@ -292,16 +292,17 @@ struct QueueOrder {
   }
 };
 
-struct KeyHash {
-  std::size_t operator()(const std::vector<SymbolId>& key) const {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (SymbolId s : key) {
-      h ^= static_cast<std::uint32_t>(s);
-      h *= 1099511628211ULL;
-    }
-    return static_cast<std::size_t>(h);
-  }
-};
+// FNV-1a over the position and the stack.
+std::uint64_t stateHash(int position, const std::vector<SymbolId>& stack) {
+  std::uint64_t h = 1469598103934665603ULL;
+  const auto mix = [&h](std::uint32_t value) {
+    h ^= value;
+    h *= 1099511628211ULL;
+  };
+  mix(static_cast<std::uint32_t>(position));
+  for (SymbolId s : stack) mix(static_cast<std::uint32_t>(s));
+  return h;
+}
 
 class Enumerator {
  public:
@@ -324,7 +325,6 @@ class Enumerator {
   bool isTerminal(SymbolId s) const { return symbols_.isTerminal(s); }
   Real stackMass(const std::vector<SymbolId>& stack) const;
   long long stackMinYield(const std::vector<SymbolId>& stack) const;
-  std::vector<SymbolId> key(const State& state) const;
   std::uint32_t extendChain(std::uint32_t parent, RuleId rule);
   std::vector<RuleId> chainRules(std::uint32_t node) const;
 
@@ -357,11 +357,13 @@ class Enumerator {
   std::vector<State> slots_;
   std::vector<std::size_t> freeSlots_;
   std::priority_queue<QueueEntry, std::vector<QueueEntry>, QueueOrder> queue_;
-  std::unordered_map<std::vector<SymbolId>, std::size_t, KeyHash> index_;  // merge mode
+  std::unordered_multimap<std::uint64_t, std::size_t> index_;  // merge mode: hash -> slot
   CompensatedSum pending_;  // running Σ mass of live states (rechecked exactly before stopping)
   std::uint64_t serial_ = 0;
   std::uint64_t nextVersion_ = 1;
   long long expansions_ = 0;
+  long long liveStates_ = 0;
+  long long peakLiveStates_ = 0;
 };
 
 Real Enumerator::stackMass(const std::vector<SymbolId>& stack) const {
@@ -377,14 +379,6 @@ long long Enumerator::stackMinYield(const std::vector<SymbolId>& stack) const {
     if (total >= kInfiniteYield) return kInfiniteYield;
   }
   return total;
-}
-
-std::vector<SymbolId> Enumerator::key(const State& state) const {
-  std::vector<SymbolId> k;
-  k.reserve(state.stack.size() + 1);
-  k.push_back(static_cast<SymbolId>(state.position));
-  k.insert(k.end(), state.stack.begin(), state.stack.end());
-  return k;
 }
 
 std::uint32_t Enumerator::extendChain(std::uint32_t parent, RuleId rule) {
@@ -420,8 +414,8 @@ void Enumerator::expand(const State& state) {
     if (options_.mergeEquivalentStates) {
       child.countNumerator.resize(state.countNumerator.size());
       for (std::size_t r = 0; r < state.countNumerator.size(); ++r)
-        child.countNumerator[r] = state.countNumerator[r] * q;
-      child.countNumerator[static_cast<std::size_t>(id)] += child.probability;
+        child.countNumerator[r] = state.countNumerator[r] * rule.probability;
+      child.countNumerator[static_cast<std::size_t>(id)] += static_cast<double>(child.probability);
     }
     settle(std::move(child));
   }
@@ -438,15 +432,17 @@ void Enumerator::settle(State child) {
       return;
     stack.pop_back();
     ++child.position;
-    prefix_[static_cast<std::size_t>(child.position)].add(child.probability * stackMass(stack));
-    prefixDerivation_[static_cast<std::size_t>(child.position)].add(child.probability);
+    const Real rest = stackMass(stack);
+    prefix_[static_cast<std::size_t>(child.position)].add(child.probability * rest);
+    if (rest > 0)
+      prefixDerivation_[static_cast<std::size_t>(child.position)].add(child.probability);
   }
   if (stack.empty()) {
     complete(child);
     return;
   }
   child.stackMass = stackMass(stack);
-  if (!(child.probability * child.stackMass > 0)) return;  // cannot terminate
+  if (!(child.probability * child.stackMass > 0)) return;             // cannot terminate
   if (child.position == length_ && stackMinYield(stack) > 0) return;  // only longer strings left
   enqueue(std::move(child));
 }
@@ -456,7 +452,8 @@ void Enumerator::complete(const State& state) {
   if (state.position != length_) return;
   for (const Member& m : state.best) addViterbiCandidate(m);
   if (options_.mergeEquivalentStates) {
-    for (std::size_t r = 0; r < state.countNumerator.size(); ++r) counts_[r].add(state.countNumerator[r]);
+    for (std::size_t r = 0; r < state.countNumerator.size(); ++r)
+      counts_[r].add(state.countNumerator[r]);
   } else {
     // Unmerged: the state is one derivation; count its rules along its chain.
     for (std::uint32_t n = state.best.front().node; n != kNoNode; n = chain_[n].parent)
@@ -504,21 +501,26 @@ void Enumerator::addViterbiCandidate(const Member& member) {
 void Enumerator::push(std::size_t slot) {
   State& s = slots_[slot];
   s.version = nextVersion_++;
-  queue_.push(QueueEntry{s.probability * s.stackMass, serial_++, slot, s.version});
+  s.queuedMass = static_cast<double>(s.probability * s.stackMass);
+  queue_.push(QueueEntry{s.queuedMass, serial_++, slot, s.version});
 }
 
 void Enumerator::enqueue(State child) {
   const Real mass = child.probability * child.stackMass;
   pending_.add(mass);
   if (options_.mergeEquivalentStates) {
-    auto it = index_.find(key(child));
-    if (it != index_.end()) {
+    child.hash = stateHash(child.position, child.stack);
+    const auto [first, last] = index_.equal_range(child.hash);
+    for (auto it = first; it != last; ++it) {
       State& s = slots_[it->second];
+      if (s.position != child.position || s.stack != child.stack) continue;
       s.probability += child.probability;
       for (std::size_t r = 0; r < s.countNumerator.size(); ++r)
         s.countNumerator[r] += child.countNumerator[r];
       mergeMembers(s.best, child.best);
-      push(it->second);  // the old queue entry is now stale
+      // Re-queue (making the old entry stale) only when the mass has doubled: the order stays
+      // nearly best-first while each state leaves only logarithmically many stale entries.
+      if (static_cast<double>(s.probability * s.stackMass) > 2 * s.queuedMass) push(it->second);
       return;
     }
   }
@@ -530,9 +532,11 @@ void Enumerator::enqueue(State child) {
     slot = freeSlots_.back();
     freeSlots_.pop_back();
   }
-  if (options_.mergeEquivalentStates) index_.emplace(key(child), slot);
+  if (options_.mergeEquivalentStates) index_.emplace(child.hash, slot);
   slots_[slot] = std::move(child);
   slots_[slot].live = true;
+  ++liveStates_;
+  peakLiveStates_ = std::max(peakLiveStates_, liveStates_);
   push(slot);
 }
 
@@ -544,8 +548,17 @@ bool Enumerator::popBest(State& out) {
     if (!s.live || s.version != entry.version) continue;  // stale
     out = std::move(s);
     s.live = false;
+    --liveStates_;
     freeSlots_.push_back(entry.slot);
-    if (options_.mergeEquivalentStates) index_.erase(key(out));
+    if (options_.mergeEquivalentStates) {
+      const auto [first, last] = index_.equal_range(out.hash);
+      for (auto it = first; it != last; ++it) {
+        if (it->second == entry.slot) {
+          index_.erase(it);
+          break;
+        }
+      }
+    }
     pending_.add(-(out.probability * out.stackMass));
     return true;
   }
@@ -585,7 +598,7 @@ OracleResult Enumerator::run() {
       pending_.reset(exact);
       if (exact < tolerance) break;
     }
-    if (expansions_ >= options_.maxExpansions) break;
+    if (expansions_ >= options_.maxExpansions || liveStates_ > options_.maxQueuedStates) break;
     if (!popBest(state)) break;
     ++expansions_;
     expand(state);
@@ -610,6 +623,7 @@ void Enumerator::finish(OracleResult& result) {
   const Real unexplored = exactPendingMass(&maxLive);
   result.unexploredMass = static_cast<double>(unexplored);
   result.expansions = expansions_;
+  result.peakQueuedStates = peakLiveStates_;
 
   const Real sentenceProbability = string_[n].value();
   result.expectedRuleCounts.assign(grammar_.ruleCount(), 0.0);
@@ -623,7 +637,8 @@ void Enumerator::finish(OracleResult& result) {
   } else {
     std::vector<std::pair<std::vector<RuleId>, Real>> ranked;
     for (const Member& m : viterbi_)
-      if (m.probability >= viterbiBest_ * tie) ranked.emplace_back(chainRules(m.node), m.probability);
+      if (m.probability >= viterbiBest_ * tie)
+        ranked.emplace_back(chainRules(m.node), m.probability);
     std::sort(ranked.begin(), ranked.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
     ranked.erase(std::unique(ranked.begin(), ranked.end(),
@@ -654,7 +669,9 @@ struct Token {
 std::vector<Token> tokenize(std::string_view line, int lineNumber) {
   std::vector<Token> tokens;
   std::size_t i = 0;
-  const auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; };
+  const auto isSpace = [](char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+  };
   while (i < line.size()) {
     const char c = line[i];
     if (isSpace(c)) {
@@ -710,11 +727,10 @@ OracleResult bruteForceParse(const Grammar& grammar, const std::vector<SymbolId>
   Enumerator enumerator(grammar, sentence, options, analysis);
   OracleResult result = enumerator.run();
   result.terminationProbability.reserve(analysis.termination.size());
-  for (Real z : analysis.termination) result.terminationProbability.push_back(static_cast<double>(z));
+  for (Real z : analysis.termination)
+    result.terminationProbability.push_back(static_cast<double>(z));
   result.terminationConverged = analysis.terminationConverged;
-  result.converged = result.terminationConverged &&
-                     result.unexploredMass < options.massTolerance &&
-                     result.expansions < options.maxExpansions;
+  result.converged = result.terminationConverged && result.unexploredMass < options.massTolerance;
   return result;
 }
 

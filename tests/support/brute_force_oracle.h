@@ -38,10 +38,11 @@
 //       terminal (and [0] receives Z(S) at the start). Every complete derivation whose yield
 //       starts with w1..wj passes through exactly one such moment, and the derivations sharing
 //       that moment's state are exactly its extensions, of total mass p · ΠZ(stack).
-//       prefixDerivationMass[j] receives just p: the total probability of the partial leftmost
-//       derivations S =>*L w1..wj ν stopped when wj appears — what Earley forward probabilities
-//       (Stolcke) sum. It equals prefixProbability for a consistent grammar (Z ≡ 1), needs no Z
-//       at all, and is larger for an inconsistent one.
+//       prefixDerivationMass[j] receives just p (when ΠZ(stack) > 0): the total probability of
+//       the partial leftmost derivations S =>*L w1..wj ν stopped when wj appears, ν able to
+//       terminate — what Earley forward probabilities (Stolcke) sum once non-terminating
+//       nonterminals are removed. It equals prefixProbability for a consistent grammar (Z ≡ 1
+//       on every symbol that can terminate) and is larger for an inconsistent one.
 //     - A state that would emit a terminal beyond wn is dropped: it was credited to every prefix
 //       length ≤ n already and can never yield a string of length ≤ n.
 //     - A state whose stack empties is a complete derivation: its p goes to stringProbability[k],
@@ -53,7 +54,8 @@
 //   but each trip round such a loop multiplies p by less than one (a loop of probability-1
 //   rules cannot terminate: its symbols have Z = 0 and are dropped), so best-first by mass
 //   drains every loop geometrically. The search stops when the mass left in the queue is below
-//   `massTolerance` (checked exactly, not from the running total) or after `maxExpansions` pops.
+//   `massTolerance` (checked exactly, not from the running total), or unconverged after
+//   `maxExpansions` pops or when more than `maxQueuedStates` states wait.
 //
 //   OracleOptions::mergeEquivalentStates (default on) merges states with the same (k, stack)
 //   while they wait in the queue: they have identical futures, so summing their probabilities
@@ -94,12 +96,16 @@
 //
 // LIMITS
 //   Meant for grammars of about ten rules and sentences of up to six to eight words; the
-//   enumeration is exponential in general. Merged (Release build, one core): the PP-attachment
-//   grammar on a 10-word sentence < 1 ms; S -> S S 0.3 | a 0.7 on a^6 ~20 ms;
-//   A -> A A 0.2 | ε 0.5 | a 0.3 on a^6 ~0.25 s. Unmerged, the last two do not converge
-//   within 5 million expansions (ε and binary recursion together defeat plain enumeration). Grammars whose derivation mass diverges (rule
-//   probabilities summing far above one) make bruteForceParse throw std::invalid_argument.
-//   Deep structures (trees, chains of rules) are walked iteratively.
+//   enumeration is exponential in general. Merged (-O2, one core): the PP-attachment grammar on
+//   a 10-word sentence takes < 1 ms and the Earley test grammars (ε-rules, unit cycles, left
+//   recursion) < 50 ms, never with more than a few hundred states waiting;
+//   S -> S S 0.3 | a 0.7 on a^6 ~20 ms; A -> A A 0.2 | ε 0.5 | a 0.3 on a^6 ~0.2 s. Unmerged,
+//   every grammar with ε-rules under recursion exhausts the limits (its ε-subderivations are
+//   enumerated one by one). Grammars whose nullable symbols recurse heavily (stacks of nullable
+//   symbols that keep growing, e.g. S -> A S | S 'b' | ε, A -> S | 'b' | ε) defeat merging too:
+//   they stop at maxQueuedStates, unconverged, after about 5 s. Grammars whose derivation mass
+//   diverges (rule probabilities summing far above one) make bruteForceParse throw
+//   std::invalid_argument. Deep structures (trees, chains of rules) are walked iteratively.
 #pragma once
 
 #include <string>
@@ -115,6 +121,8 @@ struct OracleOptions {
   double massTolerance = 1e-15;
   // Stop (unconverged) after this many state expansions (pops).
   long long maxExpansions = 5'000'000;
+  // Stop (unconverged) when more states than this wait at once (bounds memory: ~0.5 KB each).
+  long long maxQueuedStates = 200'000;
   // Merge waiting states with the same (position, stack); exact, much faster. See the header.
   bool mergeEquivalentStates = true;
   // Relative tolerance below which two derivation probabilities count as tied.
@@ -124,13 +132,13 @@ struct OracleOptions {
 };
 
 struct OracleResult {
-  std::vector<double> prefixProbability;  // [i] = P(S =>* w1..wi ...), i = 0..n
+  std::vector<double> prefixProbability;     // [i] = P(S =>* w1..wi ...), i = 0..n
   std::vector<double> prefixDerivationMass;  // [i] = Σ P(S =>*L w1..wi ν), partial derivations
-  std::vector<double> stringProbability;  // [i] = P(S =>* w1..wi),     i = 0..n
+  std::vector<double> stringProbability;     // [i] = P(S =>* w1..wi),     i = 0..n
   // The best derivation of the whole sentence; 0, "" and empty when there is none.
   double viterbiProbability = 0.0;
   std::string viterbiTree;
-  std::vector<RuleId> viterbiRules;          // its leftmost derivation, rule by rule
+  std::vector<RuleId> viterbiRules;           // its leftmost derivation, rule by rule
   std::vector<std::string> viterbiTiedTrees;  // the tied best trees, winner first (≤ maxTiedTrees)
   bool viterbiExact = false;                  // see ERROR BOUND
   // E[c(r) | w] indexed by RuleId (all 0 when P(w) = 0).
@@ -138,8 +146,9 @@ struct OracleResult {
   // Z(X) by SymbolId: the probability that X derives some finite string (terminals: 1).
   std::vector<double> terminationProbability;
   bool terminationConverged = false;
-  double unexploredMass = 0.0;  // mass still queued when the search stopped
-  long long expansions = 0;     // states popped and rewritten
+  double unexploredMass = 0.0;     // mass still queued when the search stopped
+  long long expansions = 0;        // states popped and rewritten
+  long long peakQueuedStates = 0;  // most states waiting at once
   // unexploredMass < massTolerance and terminationConverged.
   bool converged = false;
 };
