@@ -7,7 +7,7 @@ set(CMAKE_CXX_EXTENSIONS OFF)
 target_compile_options(gwb_flags INTERFACE
   $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
                                  -Wold-style-cast -Wcast-align -Woverloaded-virtual
-                                 -Wnull-dereference -Wimplicit-fallthrough>)
+                                 -Wimplicit-fallthrough>)
 # Qt strictness: no silent conversions from char*, no context-less connects, no foreach.
 target_compile_definitions(gwb_flags INTERFACE
   QT_NO_CAST_FROM_ASCII QT_NO_CAST_TO_ASCII QT_NO_CAST_FROM_BYTEARRAY
