@@ -59,6 +59,12 @@ QByteArray AppSettings::windowState() const { return store_.value(kStateKey).toB
 
 void AppSettings::setWindowState(const QByteArray& state) { store_.setValue(kStateKey, state); }
 
+QString AppSettings::sessionWorkspacePath() const {
+  const QString settingsFile = store_.fileName();
+  if (settingsFile.isEmpty()) return {};
+  return QFileInfo(settingsFile).absolutePath() % QStringLiteral("/session.gwb-workspace");
+}
+
 void AppSettings::sync() { store_.sync(); }
 
 }  // namespace gwb::ui

@@ -36,6 +36,9 @@ class AppSettings {
   QByteArray windowState() const;
   void setWindowState(const QByteArray& state);
 
+  // Where the workbench keeps the workspace of the last session: beside the settings file.
+  QString sessionWorkspacePath() const;
+
   // Writes pending changes to permanent storage.
   void sync();
 

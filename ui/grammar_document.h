@@ -1,9 +1,12 @@
 // GrammarDocument: one grammar file opened in the workbench.
 //
-// Owns what loading the file produced — the grammar (shared with the models that show it), the
-// reader's diagnostics, and the format actually read — plus the path it lives at. A document
-// exists even when the file could not be read; hasRules() tells whether there is anything to
-// show. Loading is synchronous: 35k rules read in well under a second.
+// Owns the file's text (what the editor shows), what reading that text produced — the grammar
+// (shared with the models and parsers that show it), the reader's diagnostics, and the format
+// it was read as — plus the path it lives at and whether the text has unsaved edits. A
+// document exists even when the file could not be read; hasRules() tells whether there is
+// anything to show. Editing goes through setText(), which re-reads the grammar at once and
+// emits grammarChanged(); nothing is written until save() or saveAs(), and both write
+// atomically. Loading is synchronous: 35k rules read in well under a second.
 #pragma once
 
 #include <memory>
@@ -25,6 +28,10 @@ class GrammarDocument : public QObject {
   // in diagnostics(). The caller takes ownership.
   static std::unique_ptr<GrammarDocument> load(const QString& path,
                                                const gwb::GrammarReadOptions& options = {});
+  // A document for `text` that claims to live at `path` (e.g. a sample built into the
+  // program, or a test's input); it is not marked modified.
+  static std::unique_ptr<GrammarDocument> fromText(const QString& path, const QString& text,
+                                                   const gwb::GrammarReadOptions& options = {});
 
   GrammarDocument(QString filePath, gwb::GrammarLoad load, QObject* parent = nullptr);
 
@@ -38,19 +45,37 @@ class GrammarDocument : public QObject {
   bool hasRules() const { return grammar_->ruleCount() > 0; }
   // The start symbol's name, or an empty string when the grammar has none.
   QString startSymbolName() const;
+  // The root the file was opened with (empty: the format's default).
+  QString rootOption() const;
 
+  const QString& text() const { return text_; }
+  bool isModified() const { return modified_; }
+  // Replaces the text (an edit) and re-reads the grammar from it.
+  void setText(const QString& text);
+
+  // Writes the text to the document's path (atomically); false and *error on failure.
+  bool save(QString* error = nullptr);
   // Writes the grammar to `path` in `format` (atomically) and, on success, makes it the
-  // document's path. On failure returns false and says why in *error.
+  // document's path and reads its text back. On failure returns false and says why in *error.
   bool saveAs(const QString& path, gwb::GrammarFormat format, QString* error = nullptr);
 
  signals:
   void filePathChanged(const QString& filePath);
+  // The grammar and diagnostics were re-read (after an edit or a save in another format).
+  void grammarChanged();
+  void modifiedChanged(bool modified);
 
  private:
+  void reread();
+  void setModified(bool modified);
+
   QString filePath_;
+  QString text_;
+  gwb::GrammarReadOptions options_;
   std::shared_ptr<const gwb::Grammar> grammar_;
   gwb::Diagnostics diagnostics_;
   gwb::GrammarFormat format_;
+  bool modified_ = false;
 };
 
 }  // namespace gwb::ui

@@ -4,20 +4,30 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelection>
+#include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
 #include <QRegularExpression>
 #include <QSignalBlocker>
+#include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
 
 #include "ui/grammar_document.h"
+#include "ui/grammar_editor.h"
+#include "ui/parse_session.h"
+#include "ui/parse_tree_view.h"
+#include "ui/stepper_view.h"
 #include "ui/grammar_table_model.h"
 #include "ui/qt_conversions.h"
 #include "ui/text_format.h"
@@ -29,6 +39,8 @@ namespace {
 constexpr int kFilterDelayMs = 150;
 // The LHS column grows to fit the longest name, but no wider than this many average chars.
 constexpr int kMaxLhsChars = 28;
+// The grammar is re-read this long after the last keystroke in the editor.
+constexpr int kEditDelayMs = 400;
 }  // namespace
 
 GrammarView::GrammarView(std::unique_ptr<GrammarDocument> document, QWidget* parent)
@@ -89,10 +101,59 @@ GrammarView::GrammarView(std::unique_ptr<GrammarDocument> document, QWidget* par
   setInitialColumnWidths();
   table_->setColumnHidden(GrammarTableModel::Prior, !document_->grammar()->hasPriors());
 
+  auto* rulesPane = new QWidget(this);
+  auto* rulesLayout = new QVBoxLayout(rulesPane);
+  rulesLayout->setContentsMargins(4, 4, 4, 0);
+  rulesLayout->addLayout(filterBar);
+  rulesLayout->addWidget(table_, 1);
+
+  editor_ = new GrammarEditor(this);
+  editor_->setObjectName(QStringLiteral("grammarEditor"));
+  editor_->setPlainText(document_->text());
+  editor_->setDiagnostics(document_->diagnostics());
+  editor_->document()->setModified(false);
+  editDelay_ = new QTimer(this);
+  editDelay_->setSingleShot(true);
+  // Re-reading a big grammar takes a moment: wait longer for a pause in typing.
+  editDelay_->setInterval(document_->text().size() > 200000 ? 1200 : kEditDelayMs);
+  connect(editor_, &QPlainTextEdit::textChanged, editDelay_, qOverload<>(&QTimer::start));
+  connect(editDelay_, &QTimer::timeout, this, &GrammarView::applyEdits);
+  connect(document_.get(), &GrammarDocument::grammarChanged, this, &GrammarView::onGrammarChanged);
+
+  auto* rulesPage = new QSplitter(Qt::Horizontal, this);
+  rulesPage->addWidget(editor_);
+  rulesPage->addWidget(rulesPane);
+  rulesPage->setStretchFactor(0, 1);
+  rulesPage->setStretchFactor(1, 1);
+  rulesPage->setChildrenCollapsible(false);
+  rulesPage->setSizes({520, 480});
+
+  stepper_ = new StepperView(this);
+  stepper_->setGrammar(document_->grammar());
+  stepper_->setSentences(sampleSentences(document_->filePath()));
+
+  pages_ = new QTabWidget(this);
+  pages_->setObjectName(QStringLiteral("grammarPages"));
+  pages_->setDocumentMode(true);
+  pages_->addTab(rulesPage, tr("Grammar"));
+  pages_->addTab(stepper_, tr("Earley stepper"));
+  tree_ = new ParseTreeView(this);
+  pages_->addTab(tree_, tr("Parse tree"));
+  pages_->setTabToolTip(2, tr("The most probable (Viterbi) parse of the stepper's sentence"));
+  connect(stepper_, &StepperView::sessionChanged, this,
+          [this](const std::shared_ptr<const ParseSession>& session) {
+            tree_->setSession(session);
+            if (pendingTreeState_) {
+              tree_->restoreState(*pendingTreeState_);
+              pendingTreeState_.reset();
+            }
+          });
+  pages_->setTabToolTip(0, tr("The rules, their probabilities and priors"));
+  pages_->setTabToolTip(1, tr("Step through a probabilistic Earley parse of a sentence"));
   auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(4, 4, 4, 0);
-  layout->addLayout(filterBar);
-  layout->addWidget(table_, 1);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(pages_);
+  if (!stepper_->sentence().isEmpty()) stepper_->parse();
 
   filterDelay_->setSingleShot(true);
   filterDelay_->setInterval(kFilterDelayMs);
@@ -107,6 +168,109 @@ GrammarView::GrammarView(std::unique_ptr<GrammarDocument> document, QWidget* par
 }
 
 GrammarView::~GrammarView() = default;
+
+namespace {
+const QString kPageNames[] = {QStringLiteral("grammar"), QStringLiteral("stepper"),
+                              QStringLiteral("tree")};
+}  // namespace
+
+QJsonObject GrammarView::state() const {
+  QJsonArray selected;
+  for (gwb::RuleId rule : selectedRules()) selected.append(rule);
+  const QJsonObject rules{{QStringLiteral("filter"), filterEdit_->text()},
+                          {QStringLiteral("regex"), regexBox_->isChecked()},
+                          {QStringLiteral("scope"), scopeBox_->currentData().toInt()},
+                          {QStringLiteral("selected"), selected}};
+  return QJsonObject{{QStringLiteral("page"), kPageNames[pages_->currentIndex()]},
+                     {QStringLiteral("rules"), rules},
+                     {QStringLiteral("stepper"), stepper_->state()},
+                     {QStringLiteral("tree"), pendingTreeState_.value_or(tree_->state())}};
+}
+
+void GrammarView::restoreState(const QJsonObject& state) {
+  const QJsonObject rules = state.value(QStringLiteral("rules")).toObject();
+  setFilter(rules.value(QStringLiteral("filter")).toString(),
+            rules.value(QStringLiteral("regex")).toBool(),
+            static_cast<GrammarFilterProxyModel::Scope>(
+                rules.value(QStringLiteral("scope")).toInt(0)));
+  std::vector<gwb::RuleId> selected;
+  for (const QJsonValue& value : rules.value(QStringLiteral("selected")).toArray()) {
+    const int rule = value.toInt(-1);
+    if (rule >= 0 && static_cast<std::size_t>(rule) < document_->grammar()->ruleCount())
+      selected.push_back(rule);
+  }
+  if (!selected.empty()) selectRules(selected);
+  const QString page = state.value(QStringLiteral("page")).toString();
+  for (int i = 0; i < 3; ++i)
+    if (page == kPageNames[i]) pages_->setCurrentIndex(i);
+  if (state.contains(QStringLiteral("tree")))
+    pendingTreeState_ = state.value(QStringLiteral("tree")).toObject();
+  if (state.contains(QStringLiteral("stepper"))) {
+    stepper_->restoreState(state.value(QStringLiteral("stepper")).toObject());
+  } else if (pendingTreeState_ && !stepper_->isParsing()) {
+    tree_->restoreState(*pendingTreeState_);
+    pendingTreeState_.reset();
+  }
+}
+
+void GrammarView::applyEdits() {
+  editDelay_->stop();
+  document_->setText(editor_->toPlainText());
+}
+
+void GrammarView::onGrammarChanged() {
+  // The text can change from outside the editor (Save As in another format).
+  if (editor_->toPlainText() != document_->text()) {
+    const QSignalBlocker block(editor_);
+    editor_->setPlainText(document_->text());
+  }
+  editor_->setDiagnostics(document_->diagnostics());
+  const std::vector<gwb::RuleId> selected = selectedRules();
+  model_->setGrammar(document_->grammar());
+  table_->setColumnHidden(GrammarTableModel::Prior, !document_->grammar()->hasPriors());
+  applyFilterFromBar();
+  std::vector<gwb::RuleId> stillThere;
+  for (gwb::RuleId rule : selected)
+    if (static_cast<std::size_t>(rule) < document_->grammar()->ruleCount()) stillThere.push_back(rule);
+  if (!stillThere.empty()) selectRules(stillThere);
+  stepper_->setGrammar(document_->grammar());
+}
+
+GrammarView::Page GrammarView::currentPage() const {
+  return static_cast<Page>(pages_->currentIndex());
+}
+
+void GrammarView::showPage(Page page) { pages_->setCurrentIndex(static_cast<int>(page)); }
+
+QStringList GrammarView::sampleSentences(const QString& grammarPath) {
+  QStringList sentences;
+  const QFileInfo info(grammarPath);
+  // The companion sentence file: one sentence a line, # comments.
+  QFile companion(info.dir().filePath(info.completeBaseName() + QStringLiteral(".txt")));
+  if (companion.open(QIODevice::ReadOnly | QIODevice::Text)) {
+    while (!companion.atEnd()) {
+      const QString line = QString::fromUtf8(companion.readLine()).simplified();
+      if (!line.isEmpty() && !line.startsWith(QLatin1Char('#'))) sentences << line;
+    }
+  }
+  // `Try: "a", "b".` in the grammar's comments.
+  QFile grammar(grammarPath);
+  if (grammar.open(QIODevice::ReadOnly | QIODevice::Text)) {
+    static const QRegularExpression quotedSentence(QStringLiteral("\"([^\"]+)\""));
+    for (int line = 0; line < 60 && !grammar.atEnd(); ++line) {
+      const QString text = QString::fromUtf8(grammar.readLine());
+      if (!text.startsWith(QLatin1Char('#'))) continue;
+      const qsizetype at = text.indexOf(QStringLiteral("Try:"));
+      if (at < 0) continue;
+      auto matches = quotedSentence.globalMatch(text.mid(at));
+      while (matches.hasNext()) {
+        const QString sentence = matches.next().captured(1).simplified();
+        if (!sentences.contains(sentence)) sentences << sentence;
+      }
+    }
+  }
+  return sentences;
+}
 
 QString GrammarView::filterHelp() {
   return tr("Case-insensitive; matches the LHS, the RHS or \"LHS -> RHS\"");

@@ -1,6 +1,12 @@
-// GrammarView: the rule table of one GrammarDocument, with a filter bar above it.
+// GrammarView: one open grammar — its rules, and the parsers' views of it — as a tab.
 //
-// The view owns its document (a tab in the main window is one open grammar). The filter bar
+// The view owns its document (a tab in the main window is one open grammar) and shows it on
+// pages: Grammar (the file's text in an editor with line numbers and underlined diagnostics,
+// beside the rule table with a filter bar above it), Earley stepper (StepperView,
+// parsing sentences with this grammar) and Parse tree (the Viterbi tree of the stepper's
+// sentence). The stepper's sentences come from a file beside the
+// grammar with the same name and the extension .txt (samples/pp-attachment.txt), and from
+// `Try: "..."` hints in the grammar's comments. The filter bar
 // takes text or a regular expression (case-insensitive) over the LHS, the RHS or both; the
 // table sorts on any column by clicking its header (click a third time to return to file
 // order). The table is tuned for tens of thousands of rows: fixed row heights and column
@@ -8,8 +14,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include <QJsonObject>
 #include <QWidget>
 
 #include "gwb/grammar.h"
@@ -19,21 +27,44 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QTabWidget;
 class QTableView;
 class QTimer;
 
 namespace gwb::ui {
 
 class GrammarDocument;
+class GrammarEditor;
 class GrammarTableModel;
+class ParseTreeView;
+class StepperView;
 
 class GrammarView : public QWidget {
   Q_OBJECT
   Q_DISABLE_COPY_MOVE(GrammarView)
 
  public:
+  // The pages, in tab order.
+  enum class Page : int { Grammar, Stepper, Tree };
+
   explicit GrammarView(std::unique_ptr<GrammarDocument> document, QWidget* parent = nullptr);
   ~GrammarView() override;
+
+  QTabWidget* pages() const { return pages_; }
+  Page currentPage() const;
+  void showPage(Page page);
+  GrammarEditor* editor() const { return editor_; }
+  // Re-reads the grammar from the editor now rather than after the typing pause.
+  void applyEdits();
+  StepperView* stepperView() const { return stepper_; }
+  ParseTreeView* treeView() const { return tree_; }
+  // The view settings a workspace keeps (page, rule filter and selection, stepper, tree);
+  // the tree's part is applied once the stepper's parse has finished.
+  QJsonObject state() const;
+  void restoreState(const QJsonObject& state);
+
+  // Sentences to offer for parsing: the companion .txt file and `Try:` hints (see above).
+  static QStringList sampleSentences(const QString& grammarPath);
 
   GrammarDocument& document() const { return *document_; }
   QTableView* tableView() const { return table_; }
@@ -66,6 +97,7 @@ class GrammarView : public QWidget {
   void updateCountLabel();
   void setInitialColumnWidths();
   void showHeaderMenu(const QPoint& position);
+  void onGrammarChanged();
 
   std::unique_ptr<GrammarDocument> document_;
   GrammarTableModel* model_ = nullptr;
@@ -76,6 +108,12 @@ class GrammarView : public QWidget {
   QLabel* countLabel_ = nullptr;
   QTableView* table_ = nullptr;
   QTimer* filterDelay_ = nullptr;
+  QTabWidget* pages_ = nullptr;
+  StepperView* stepper_ = nullptr;
+  ParseTreeView* tree_ = nullptr;
+  GrammarEditor* editor_ = nullptr;
+  QTimer* editDelay_ = nullptr;
+  std::optional<QJsonObject> pendingTreeState_;
 };
 
 }  // namespace gwb::ui

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include <QApplication>
+#include <QCoreApplication>
+#include <QJsonObject>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
@@ -23,12 +25,16 @@
 
 #include "gwb/grammar_io.h"
 #include "ui/app_settings.h"
+#include "ui/corpus_document.h"
+#include "ui/corpus_view.h"
 #include "ui/diagnostics_panel.h"
 #include "ui/grammar_document.h"
+#include "ui/grammar_editor.h"
 #include "ui/grammar_view.h"
 #include "ui/nonterminal_panel.h"
 #include "ui/qt_conversions.h"
 #include "ui/start_page.h"
+#include "ui/stepper_view.h"
 #include "ui/text_format.h"
 
 // The icon and other resources are compiled into the static gwb_ui library, whose resource
@@ -49,7 +55,10 @@ constexpr int kStatusMessageMs = 8000;
 
 const QString& grammarFileFilters() {
   static const QString filters = QObject::tr(
+      "Grammars and corpora (*.grammar *.rules *.iogrammar *.uniform *.cfg *.pcfg *.nltk "
+      "*.txt *.yld *.concat *.sents);;"
       "Grammars (*.grammar *.rules *.iogrammar *.uniform *.cfg *.pcfg *.nltk);;"
+      "Corpora: sentences, social-cue utterances, gold topics (*.txt *.yld *.concat *.sents);;"
       "Earleyx grammars (*.grammar *.rules *.iogrammar *.uniform);;"
       "NLTK grammars (*.cfg *.pcfg *.nltk);;"
       "All files (*)");
@@ -106,7 +115,7 @@ void MainWindow::createCentralArea() {
 
   connect(startPage_, &StartPage::openRequested, this, &MainWindow::showOpenDialog);
   connect(startPage_, &StartPage::recentFileActivated, this,
-          [this](const QString& path) { openGrammar(path); });
+          [this](const QString& path) { openFile(path); });
   connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::onCurrentTabChanged);
   connect(tabs_, &QTabWidget::tabCloseRequested, this, &MainWindow::closeDocument);
 }
@@ -138,10 +147,27 @@ void MainWindow::createDocks() {
 void MainWindow::createMenus() {
   QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
   QAction* openAction =
-      fileMenu->addAction(tr("&Open Grammar\u2026"), this, &MainWindow::showOpenDialog);
+      fileMenu->addAction(tr("&Open\u2026"), this, &MainWindow::showOpenDialog);
   openAction->setShortcut(QKeySequence::Open);
   recentMenu_ = fileMenu->addMenu(tr("Open &Recent"));
   fileMenu->addSeparator();
+  fileMenu->addAction(tr("Open &Workspace\u2026"), this, &MainWindow::showOpenWorkspaceDialog);
+  QAction* saveWorkspaceAction = fileMenu->addAction(tr("Save Wor&kspace"), this, [this] {
+    if (workspacePath_.isEmpty()) {
+      showSaveWorkspaceDialog();
+      return;
+    }
+    QString error;
+    if (!saveWorkspace(workspacePath_, &error))
+      QMessageBox::warning(this, tr("Save Workspace"),
+                           tr("Could not save the workspace:\n%1").arg(error));
+  });
+  saveWorkspaceAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
+  fileMenu->addAction(tr("Save Workspace &As\u2026"), this,
+                      &MainWindow::showSaveWorkspaceDialog);
+  fileMenu->addSeparator();
+  saveAction_ = fileMenu->addAction(tr("&Save"), this, &MainWindow::saveCurrent);
+  saveAction_->setShortcut(QKeySequence::Save);
   saveAsAction_ = fileMenu->addAction(tr("Save &As\u2026"), this, &MainWindow::saveCurrentAs);
   saveAsAction_->setShortcut(QKeySequence::SaveAs);
   closeAction_ =
@@ -186,9 +212,22 @@ void MainWindow::restoreLayout() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  for (int i = 0; i < tabs_->count(); ++i) {
+    if (!settleUnsavedChanges(i)) {
+      event->ignore();
+      return;
+    }
+  }
   settings_.setWindowGeometry(saveGeometry());
   settings_.setWindowState(saveState());
   settings_.sync();
+  // The session's workspace, so that the next start shows the same documents and views.
+  if (const QString session = settings_.sessionWorkspacePath(); !session.isEmpty()) {
+    Workspace workspace = captureWorkspace();
+    workspace.windowGeometry.clear();  // the settings keep the window's own layout
+    workspace.windowState.clear();
+    workspace.save(session);
+  }
   QMainWindow::closeEvent(event);
 }
 
@@ -205,8 +244,67 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 int MainWindow::openGrammars(const QStringList& paths, const QString& root) {
   int opened = 0;
-  for (const QString& path : paths) opened += openGrammar(path, root) ? 1 : 0;
+  for (const QString& path : paths) opened += openFile(path, root) ? 1 : 0;
   return opened;
+}
+
+bool MainWindow::isCorpusFile(const QString& path) {
+  static const QStringList corpusSuffixes{QStringLiteral("txt"), QStringLiteral("yld"),
+                                          QStringLiteral("concat"), QStringLiteral("sents")};
+  return corpusSuffixes.contains(QFileInfo(path).suffix().toLower());
+}
+
+bool MainWindow::openFile(const QString& path, const QString& root) {
+  return isCorpusFile(path) ? openCorpus(path) : openGrammar(path, root);
+}
+
+bool MainWindow::openCorpus(const QString& path) {
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  if (const int existing = tabIndexForFile(absolute); existing >= 0) {
+    tabs_->setCurrentIndex(existing);
+    return true;
+  }
+  QString error;
+  QGuiApplication::setOverrideCursor(Qt::WaitCursor);
+  std::unique_ptr<CorpusDocument> document = CorpusDocument::load(absolute, &error);
+  QGuiApplication::restoreOverrideCursor();
+  const QString name = QFileInfo(absolute).fileName();
+  if (!document) {
+    statusBar()->showMessage(tr("Could not open %1: %2").arg(name, error), kStatusMessageMs);
+    return false;
+  }
+  const int count = static_cast<int>(document->utterances().size());
+  auto* view = new CorpusView(std::move(document), tabs_);
+  const int index = tabs_->addTab(view, name);
+  tabs_->setTabToolTip(index, QDir::toNativeSeparators(absolute));
+  connect(view, &CorpusView::parseRequested, this,
+          [this](const QString& text) { sendToStepper(text); });
+  central_->setCurrentWidget(tabs_);
+  tabs_->setCurrentIndex(index);
+  rememberRecentFile(absolute);
+  statusBar()->showMessage(
+      tr("Opened %1: %2").arg(name, countText(count, tr("utterance"), tr("utterances"))),
+      kStatusMessageMs);
+  return true;
+}
+
+CorpusView* MainWindow::corpusViewAt(int index) const {
+  return qobject_cast<CorpusView*>(tabs_->widget(index));
+}
+
+bool MainWindow::sendToStepper(const QString& text, int grammarTab) {
+  GrammarView* view = grammarTab >= 0 ? grammarViewAt(grammarTab) : lastGrammarView_.data();
+  if (!view) {
+    for (int i = 0; i < tabs_->count() && !view; ++i) view = grammarViewAt(i);
+  }
+  if (!view) {
+    statusBar()->showMessage(tr("Open a grammar to parse with first."), kStatusMessageMs);
+    return false;
+  }
+  tabs_->setCurrentWidget(view);
+  view->showPage(GrammarView::Page::Stepper);
+  view->stepperView()->setSentence(text);
+  return true;
 }
 
 bool MainWindow::openGrammar(const QString& path, const QString& root) {
@@ -248,11 +346,13 @@ bool MainWindow::openGrammar(const QString& path, const QString& root) {
   const int index = tabs_->addTab(view, viewDocument->displayName());
   tabs_->setTabToolTip(index, QDir::toNativeSeparators(viewDocument->filePath()));
   connect(viewDocument, &GrammarDocument::filePathChanged, this, [this, view] {
-    const int at = tabs_->indexOf(view);
-    if (at < 0) return;
-    tabs_->setTabText(at, view->document().displayName());
-    tabs_->setTabToolTip(at, QDir::toNativeSeparators(view->document().filePath()));
+    updateTabTitle(view);
     onCurrentTabChanged(tabs_->currentIndex());
+  });
+  connect(viewDocument, &GrammarDocument::modifiedChanged, this,
+          [this, view] { updateTabTitle(view); });
+  connect(viewDocument, &GrammarDocument::grammarChanged, this, [this, view] {
+    if (tabs_->currentWidget() == view) onCurrentTabChanged(tabs_->currentIndex());
   });
   central_->setCurrentWidget(tabs_);
   tabs_->setCurrentIndex(index);
@@ -272,12 +372,49 @@ bool MainWindow::openGrammar(const QString& path, const QString& root) {
   return true;
 }
 
-void MainWindow::closeDocument(int index) {
+bool MainWindow::closeDocument(int index) {
   QWidget* page = tabs_->widget(index);
-  if (!page) return;
+  if (!page) return true;
+  if (!settleUnsavedChanges(index)) return false;
   tabs_->removeTab(index);
   delete page;
   if (tabs_->count() == 0) onCurrentTabChanged(-1);
+  return true;
+}
+
+bool MainWindow::settleUnsavedChanges(int index) {
+  GrammarView* view = grammarViewAt(index);
+  if (!view || !view->document().isModified()) return true;
+  view->applyEdits();
+  const QString name = view->document().displayName();
+  QMessageBox::StandardButton answer;
+  if (unsavedChangesPrompt_) {
+    answer = unsavedChangesPrompt_(name);
+  } else {
+    tabs_->setCurrentIndex(index);
+    answer = QMessageBox::warning(
+        this, tr("Unsaved Changes"),
+        tr("%1 has changes that are not saved.\nSave them before closing?").arg(name),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  }
+  if (answer == QMessageBox::Discard) return true;
+  if (answer != QMessageBox::Save) return false;
+  tabs_->setCurrentIndex(index);
+  return saveCurrent();
+}
+
+void MainWindow::updateTabTitle(QWidget* page) {
+  const int at = tabs_->indexOf(page);
+  auto* view = qobject_cast<GrammarView*>(page);
+  if (at < 0 || !view) return;
+  const GrammarDocument& document = view->document();
+  tabs_->setTabText(at, document.displayName() %
+                            (document.isModified() ? QStringLiteral(" \u25cf") : QString()));
+  tabs_->setTabToolTip(at, QDir::toNativeSeparators(document.filePath()));
+  if (tabs_->currentWidget() == page)
+    setWindowTitle(tr("%1%2 \u2014 Grammar Workbench")
+                       .arg(document.displayName(),
+                            document.isModified() ? QStringLiteral(" \u25cf") : QString()));
 }
 
 int MainWindow::documentCount() const { return tabs_->count(); }
@@ -294,6 +431,8 @@ int MainWindow::tabIndexForFile(const QString& absolutePath) const {
   for (int i = 0; i < tabs_->count(); ++i) {
     const GrammarView* view = grammarViewAt(i);
     if (view && view->document().filePath() == absolutePath) return i;
+    const CorpusView* corpus = corpusViewAt(i);
+    if (corpus && corpus->document().filePath() == absolutePath) return i;
   }
   return -1;
 }
@@ -301,13 +440,22 @@ int MainWindow::tabIndexForFile(const QString& absolutePath) const {
 void MainWindow::onCurrentTabChanged(int index) {
   const GrammarView* view = grammarViewAt(index);
   central_->setCurrentWidget(tabs_->count() > 0 ? static_cast<QWidget*>(tabs_) : startPage_);
+  saveAction_->setEnabled(view != nullptr);
   saveAsAction_->setEnabled(view != nullptr);
   closeAction_->setEnabled(view != nullptr);
-  if (view) {
+  if (view) lastGrammarView_ = const_cast<GrammarView*>(view);
+  const CorpusView* corpus = corpusViewAt(index);
+  if (corpus) {
+    diagnosticsPanel_->clear();
+    nonterminalPanel_->setGrammar(nullptr);
+    setWindowTitle(tr("%1 \u2014 Grammar Workbench").arg(corpus->document().displayName()));
+  } else if (view) {
     const GrammarDocument& document = view->document();
     diagnosticsPanel_->setDiagnostics(document.diagnostics(), document.filePath());
     nonterminalPanel_->setGrammar(document.grammar());
-    setWindowTitle(tr("%1 \u2014 Grammar Workbench").arg(document.displayName()));
+    setWindowTitle(tr("%1%2 \u2014 Grammar Workbench")
+                       .arg(document.displayName(),
+                            document.isModified() ? QStringLiteral(" \u25cf") : QString()));
   } else {
     diagnosticsPanel_->clear();
     nonterminalPanel_->setGrammar(nullptr);
@@ -339,7 +487,7 @@ void MainWindow::updateStatusBar() {
   startSymbolLabel_->setText(start.isEmpty() ? tr("No start symbol") : tr("Start: %1").arg(start));
 }
 
-void MainWindow::goToDiagnostic(const QString& filePath, int line, int /*column*/) {
+void MainWindow::goToDiagnostic(const QString& filePath, int line, int column) {
   if (line <= 0) return;
   const int index = tabIndexForFile(filePath);
   GrammarView* view = grammarViewAt(index);
@@ -349,6 +497,8 @@ void MainWindow::goToDiagnostic(const QString& filePath, int line, int /*column*
     return;
   }
   tabs_->setCurrentIndex(index);
+  view->showPage(GrammarView::Page::Grammar);
+  view->editor()->goToLine(line, column);
   const int selected = view->selectRulesAtLine(line);
   const QString message =
       selected == 0 ? tr("No rule was read from line %1").arg(line)
@@ -359,15 +509,35 @@ void MainWindow::goToDiagnostic(const QString& filePath, int line, int /*column*
 
 void MainWindow::showOpenDialog() {
   const QStringList files = QFileDialog::getOpenFileNames(
-      this, tr("Open Grammar"), settings_.lastDirectory(), grammarFileFilters());
+      this, tr("Open Grammars or Corpora"), settings_.lastDirectory(), grammarFileFilters());
   if (files.isEmpty()) return;
   settings_.setLastDirectory(QFileInfo(files.front()).absolutePath());
   openGrammars(files);
 }
 
-void MainWindow::saveCurrentAs() {
+bool MainWindow::saveCurrent() {
   GrammarView* view = currentGrammarView();
-  if (!view) return;
+  if (!view) return false;
+  view->applyEdits();
+  GrammarDocument& document = view->document();
+  // A built-in sample has no file of its own to write to.
+  if (document.filePath().startsWith(QLatin1Char(':'))) return saveCurrentAs();
+  QString error;
+  if (!document.save(&error)) {
+    QMessageBox::warning(this, tr("Save Grammar"),
+                         tr("Could not save %1:\n%2")
+                             .arg(QDir::toNativeSeparators(document.filePath()), error));
+    return false;
+  }
+  statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(document.filePath())),
+                           kStatusMessageMs);
+  return true;
+}
+
+bool MainWindow::saveCurrentAs() {
+  GrammarView* view = currentGrammarView();
+  if (!view) return false;
+  view->applyEdits();
   GrammarDocument& document = view->document();
 
   const QString earleyxFilter = tr("Earleyx grammar (*.grammar)");
@@ -381,7 +551,7 @@ void MainWindow::saveCurrentAs() {
   QString path = QFileDialog::getSaveFileName(this, tr("Save Grammar As"), suggested,
                                               earleyxFilter % QStringLiteral(";;") % nltkFilter,
                                               &selectedFilter);
-  if (path.isEmpty()) return;
+  if (path.isEmpty()) return false;
 
   const bool asNltk = selectedFilter == nltkFilter;
   if (QFileInfo(path).suffix().isEmpty())
@@ -393,14 +563,16 @@ void MainWindow::saveCurrentAs() {
                        &error)) {
     QMessageBox::warning(this, tr("Save Grammar As"),
                          tr("Could not save %1:\n%2").arg(QDir::toNativeSeparators(path), error));
-    return;
+    return false;
   }
   rememberRecentFile(document.filePath());
   statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(document.filePath())),
                            kStatusMessageMs);
+  return true;
 }
 
 void MainWindow::rememberRecentFile(const QString& path) {
+  if (path.startsWith(QLatin1Char(':'))) return;  // built into the program
   settings_.addRecentFile(path);
   updateRecentFiles();
 }
@@ -414,7 +586,7 @@ void MainWindow::updateRecentFiles() {
     const QString name = QFileInfo(path).fileName();
     const QString text = i < 9 ? QStringLiteral("&%1 %2").arg(QString::number(i + 1), name)
                                : QStringLiteral("1&0 %1").arg(name);
-    QAction* action = recentMenu_->addAction(text, this, [this, path] { openGrammar(path); });
+    QAction* action = recentMenu_->addAction(text, this, [this, path] { openFile(path); });
     action->setStatusTip(QDir::toNativeSeparators(path));
     action->setToolTip(QDir::toNativeSeparators(path));
   }
@@ -426,6 +598,151 @@ void MainWindow::updateRecentFiles() {
   });
   clear->setEnabled(!files.isEmpty());
   startPage_->setRecentFiles(files);
+}
+
+Workspace MainWindow::captureWorkspace() const {
+  Workspace workspace;
+  for (int i = 0; i < tabs_->count(); ++i) {
+    WorkspaceDocument d;
+    if (const GrammarView* view = grammarViewAt(i)) {
+      d.kind = WorkspaceDocument::Kind::Grammar;
+      d.path = view->document().filePath();
+      d.root = view->document().rootOption();
+      d.view = view->state();
+    } else if (const CorpusView* corpus = corpusViewAt(i)) {
+      d.kind = WorkspaceDocument::Kind::Corpus;
+      d.path = corpus->document().filePath();
+      d.view = corpus->state();
+    } else {
+      continue;
+    }
+    workspace.documents.push_back(std::move(d));
+  }
+  workspace.current = tabs_->count() > 0 ? tabs_->currentIndex() : -1;
+  workspace.windowGeometry = saveGeometry();
+  workspace.windowState = saveState();
+  return workspace;
+}
+
+bool MainWindow::applyWorkspace(const Workspace& workspace, QString* error) {
+  for (int i = 0; i < tabs_->count(); ++i)
+    if (!settleUnsavedChanges(i)) return false;
+  while (tabs_->count() > 0) {
+    QWidget* page = tabs_->widget(0);
+    tabs_->removeTab(0);
+    delete page;
+  }
+  QStringList missing;
+  for (const WorkspaceDocument& d : workspace.documents) {
+    const bool opened = d.kind == WorkspaceDocument::Kind::Corpus ? openCorpus(d.path)
+                                                                  : openGrammar(d.path, d.root);
+    if (!opened) {
+      missing << QDir::toNativeSeparators(d.path);
+      continue;
+    }
+    const int index = tabs_->count() - 1;
+    if (GrammarView* view = grammarViewAt(index)) view->restoreState(d.view);
+    if (CorpusView* corpus = corpusViewAt(index)) corpus->restoreState(d.view);
+  }
+  if (!workspace.windowGeometry.isEmpty()) restoreGeometry(workspace.windowGeometry);
+  if (!workspace.windowState.isEmpty()) restoreState(workspace.windowState);
+  // Documents that failed to open shift the tabs: keep the current one if it exists.
+  if (workspace.current >= 0 && workspace.current < tabs_->count())
+    tabs_->setCurrentIndex(workspace.current);
+  onCurrentTabChanged(tabs_->count() > 0 ? tabs_->currentIndex() : -1);
+  if (!missing.isEmpty()) {
+    const QString message = tr("Could not open: %1").arg(missing.join(QStringLiteral(", ")));
+    if (error) *error = message;
+    statusBar()->showMessage(message, kStatusMessageMs);
+  }
+  return true;
+}
+
+bool MainWindow::saveWorkspace(const QString& path, QString* error) {
+  if (!captureWorkspace().save(path, error)) return false;
+  workspacePath_ = QFileInfo(path).absoluteFilePath();
+  statusBar()->showMessage(tr("Saved workspace %1").arg(QDir::toNativeSeparators(path)),
+                           kStatusMessageMs);
+  return true;
+}
+
+bool MainWindow::loadWorkspace(const QString& path, QString* error) {
+  const std::optional<Workspace> workspace = Workspace::load(path, error);
+  if (!workspace) return false;
+  if (!applyWorkspace(*workspace, error) && error && error->isEmpty())
+    *error = tr("cancelled");
+  workspacePath_ = QFileInfo(path).absoluteFilePath();
+  return true;
+}
+
+void MainWindow::showOpenWorkspaceDialog() {
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open Workspace"), settings_.lastDirectory(),
+      tr("Workspaces (*.gwb-workspace *.json);;All files (*)"));
+  if (path.isEmpty()) return;
+  QString error;
+  if (!loadWorkspace(path, &error))
+    QMessageBox::warning(this, tr("Open Workspace"),
+                         tr("Could not open %1:\n%2").arg(QDir::toNativeSeparators(path), error));
+}
+
+bool MainWindow::showSaveWorkspaceDialog() {
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("Save Workspace As"),
+      workspacePath_.isEmpty() ? QDir(settings_.lastDirectory()).filePath(QStringLiteral("workbench.gwb-workspace"))
+                               : workspacePath_,
+      tr("Workspaces (*.gwb-workspace)"));
+  if (path.isEmpty()) return false;
+  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".gwb-workspace");
+  QString error;
+  if (!saveWorkspace(path, &error)) {
+    QMessageBox::warning(this, tr("Save Workspace"),
+                         tr("Could not save %1:\n%2").arg(QDir::toNativeSeparators(path), error));
+    return false;
+  }
+  return true;
+}
+
+QString MainWindow::samplesDirectory() {
+  QStringList candidates;
+  if (const QByteArray env = qgetenv("GWB_SAMPLES_DIR"); !env.isEmpty())
+    candidates << QString::fromLocal8Bit(env);
+  const QString appDir = QCoreApplication::applicationDirPath();
+  candidates << appDir % QStringLiteral("/../share/grammar-workbench/samples")
+             << appDir % QStringLiteral("/../../samples")
+             << QStringLiteral(GWB_SAMPLES_DIR);
+  for (const QString& dir : candidates) {
+    if (QFileInfo::exists(dir % QStringLiteral("/pp-attachment.cfg")))
+      return QDir::cleanPath(QFileInfo(dir).absoluteFilePath());
+  }
+  return QStringLiteral(":/samples");
+}
+
+Workspace MainWindow::defaultWorkspace() {
+  WorkspaceDocument grammar;
+  grammar.kind = WorkspaceDocument::Kind::Grammar;
+  grammar.path = samplesDirectory() % QStringLiteral("/pp-attachment.cfg");
+  grammar.view = QJsonObject{
+      {QStringLiteral("page"), QStringLiteral("stepper")},
+      {QStringLiteral("stepper"),
+       QJsonObject{{QStringLiteral("sentence"), QStringLiteral("i saw the man with the telescope")},
+                   {QStringLiteral("position"), 2}}}};
+  Workspace workspace;
+  workspace.documents.push_back(grammar);
+  workspace.current = 0;
+  return workspace;
+}
+
+void MainWindow::restoreSession() {
+  const QString session = settings_.sessionWorkspacePath();
+  if (!session.isEmpty() && QFileInfo::exists(session)) {
+    const std::optional<Workspace> workspace = Workspace::load(session);
+    if (workspace && !workspace->documents.empty()) {
+      applyWorkspace(*workspace);
+      if (tabs_->count() > 0) return;
+    }
+  }
+  applyWorkspace(defaultWorkspace());
 }
 
 void MainWindow::showAbout() {

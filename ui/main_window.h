@@ -12,8 +12,14 @@
 // caller owns, so tests can point the window at a throwaway INI file.
 #pragma once
 
+#include <functional>
+
 #include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
 #include <QString>
+
+#include "ui/workspace.h"
 
 class QAction;
 class QDockWidget;
@@ -25,6 +31,7 @@ class QTabWidget;
 namespace gwb::ui {
 
 class AppSettings;
+class CorpusView;
 class DiagnosticsPanel;
 class GrammarView;
 class NonterminalPanel;
@@ -40,8 +47,34 @@ class MainWindow : public QMainWindow {
   // `root` names the start symbol (empty: the format's default). Returns false, after
   // reporting why in the Diagnostics dock and the status bar, when no rule could be read.
   bool openGrammar(const QString& path, const QString& root = QString());
-  // Opens every local file in `paths`; returns how many opened.
+  // Opens every local file in `paths` (grammars and corpora); returns how many opened.
   int openGrammars(const QStringList& paths, const QString& root = QString());
+  // Opens a grammar or a corpus, by its extension (corpora: .txt .yld .concat .sents).
+  bool openFile(const QString& path, const QString& root = QString());
+  // Opens a corpus (sentences, social-cue utterances, gold topics) in a new tab.
+  bool openCorpus(const QString& path);
+  static bool isCorpusFile(const QString& path);
+
+  // Sends `text` to the Earley stepper of a grammar (-1: the grammar used last) and shows it.
+  // False, with a status message, when no grammar is open.
+  bool sendToStepper(const QString& text, int grammarTab = -1);
+  CorpusView* corpusViewAt(int index) const;
+
+  // Workspaces (see workspace.h). capture/apply work in memory; apply first settles unsaved
+  // edits (false if the user cancels), closes every tab, then opens and restores each
+  // document, reporting documents that could not be opened in *error.
+  Workspace captureWorkspace() const;
+  bool applyWorkspace(const Workspace& workspace, QString* error = nullptr);
+  bool saveWorkspace(const QString& path, QString* error = nullptr);
+  bool loadWorkspace(const QString& path, QString* error = nullptr);
+  const QString& workspacePath() const { return workspacePath_; }
+  // The first-run workspace: the PP-attachment teaching grammar in the Earley stepper, with
+  // its ambiguous sentence parsed and two words read.
+  static Workspace defaultWorkspace();
+  // The samples/ folder (beside the program, or the source tree's), or the built-in copy.
+  static QString samplesDirectory();
+  // The last session's workspace if there is one, else the default workspace.
+  void restoreSession();
 
   int documentCount() const;
   GrammarView* currentGrammarView() const;
@@ -51,7 +84,18 @@ class MainWindow : public QMainWindow {
   NonterminalPanel* nonterminalPanel() const { return nonterminalPanel_; }
   QMenu* recentFilesMenu() const { return recentMenu_; }
 
-  void closeDocument(int index);
+  // Closes a tab; a grammar with unsaved edits asks first (see setUnsavedChangesPrompt).
+  // Returns false when the user chose to keep it open.
+  bool closeDocument(int index);
+  // Saves the current grammar's text (Save As for one that has no file yet).
+  bool saveCurrent();
+
+  // What to do about a document with unsaved edits: Save, Discard or Cancel. The default asks
+  // with a message box; tests install their own answer.
+  using UnsavedChangesPrompt = std::function<QMessageBox::StandardButton(const QString& name)>;
+  void setUnsavedChangesPrompt(UnsavedChangesPrompt prompt) {
+    unsavedChangesPrompt_ = std::move(prompt);
+  }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -66,7 +110,12 @@ class MainWindow : public QMainWindow {
   void restoreLayout();
 
   void showOpenDialog();
-  void saveCurrentAs();
+  void showOpenWorkspaceDialog();
+  bool showSaveWorkspaceDialog();
+  bool saveCurrentAs();
+  // Asks about unsaved edits in tab `index` and saves if told to; false: cancel.
+  bool settleUnsavedChanges(int index);
+  void updateTabTitle(QWidget* page);
   void showAbout();
 
   void rememberRecentFile(const QString& path);
@@ -88,6 +137,7 @@ class MainWindow : public QMainWindow {
   NonterminalPanel* nonterminalPanel_ = nullptr;
 
   QMenu* recentMenu_ = nullptr;
+  QAction* saveAction_ = nullptr;
   QAction* saveAsAction_ = nullptr;
   QAction* closeAction_ = nullptr;
 
@@ -95,6 +145,9 @@ class MainWindow : public QMainWindow {
   QLabel* symbolCountLabel_ = nullptr;
   QLabel* formatLabel_ = nullptr;
   QLabel* startSymbolLabel_ = nullptr;
+  UnsavedChangesPrompt unsavedChangesPrompt_;
+  QPointer<GrammarView> lastGrammarView_;
+  QString workspacePath_;
 };
 
 }  // namespace gwb::ui

@@ -18,7 +18,7 @@ constexpr int kPathRole = Qt::UserRole;
 StartPage::StartPage(QWidget* parent)
     : QWidget(parent),
       recentList_(new QListWidget(this)),
-      openButton_(new QPushButton(tr("Open Grammar\u2026"), this)) {
+      openButton_(new QPushButton(tr("Open\u2026"), this)) {
   auto* icon = new QLabel(this);
   icon->setPixmap(QIcon(QStringLiteral(":/icons/grammar-workbench.svg")).pixmap(96, 96));
   icon->setAlignment(Qt::AlignCenter);

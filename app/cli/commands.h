@@ -8,5 +8,9 @@ namespace gwb::cli {
 
 void addGrammarCommands(CLI::App& app, int& exitStatus);
 void addParseCommand(CLI::App& app, int& exitStatus);
+void addDsCommand(CLI::App& app, int& exitStatus);
+void addGroundedCommands(CLI::App& app, int& exitStatus);
+void addExperimentCommand(CLI::App& app, int& exitStatus);
+void addInduceCommand(CLI::App& app, int& exitStatus);
 
 }  // namespace gwb::cli

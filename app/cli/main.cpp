@@ -11,6 +11,10 @@ int main(int argc, char** argv) {
   int exitStatus = 0;
   gwb::cli::addGrammarCommands(app, exitStatus);
   gwb::cli::addParseCommand(app, exitStatus);
+  gwb::cli::addDsCommand(app, exitStatus);
+  gwb::cli::addGroundedCommands(app, exitStatus);
+  gwb::cli::addExperimentCommand(app, exitStatus);
+  gwb::cli::addInduceCommand(app, exitStatus);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,427 @@
+// `gwb experiment social`: the paper's grounded-learning experiments (social_experiment.h) —
+// build the grammar, train, decode, and print the metric row of Tables 2 and 3; over several
+// seeds, also mean ± sd. `gwb experiment compare`: χ² tests between two decoded outputs, as
+// Tables 4 and 5 mark them.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "commands.h"
+#include "gwb/atomic_file.h"
+#include "gwb/grammar_io.h"
+#include "gwb/social_experiment.h"
+#include "gwb/topic_annotation.h"
+#include "gwb/topic_transitions.h"
+
+namespace gwb::cli {
+
+namespace {
+
+struct ExperimentSettings {
+  std::string model = "vb";
+  std::string cues = "all";
+  double alpha = 0.001;
+  bool alphaSearch = false;
+  double nullWordAlpha = 1.0;
+  double transitionAlpha = 1.0;
+  double selfTransitionAlpha = 0.0;  // 0: same as transitionAlpha
+  int iterations = 0;
+  double tolerance = 1e-7;
+  std::uint64_t seed = 1;
+  int seeds = 1;
+  double noise = 0.1;
+  int threads = 1;
+  std::string out;
+  std::string corpus;
+  std::string gold;
+  std::string recordings;
+  std::string goldLexicon;
+  bool quiet = false;
+};
+
+// ../shared (or $GWB_SHARED_DIR) + relative, for the defaults.
+std::string sharedDefault(const std::string& relative) {
+  const char* env = std::getenv("GWB_SHARED_DIR");
+  return std::string(env != nullptr && *env != '\0' ? env : "../shared") + "/" + relative;
+}
+
+void printDiagnostics(const Diagnostics& diagnostics, std::ostream& out) {
+  for (const Diagnostic& d : diagnostics) out << toString(d) << '\n';
+}
+
+std::string fixed(double value, int digits = 2) {
+  if (std::isnan(value)) return "-";
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(digits) << value;
+  return out.str();
+}
+
+class ProgressObserver : public InductionObserver {
+ public:
+  explicit ProgressObserver(bool enabled) : enabled_(enabled) {}
+  void onIteration(const IterationRecord& r, const Grammar& /*grammar*/) override {
+    if (!enabled_) return;
+    std::cerr << "  iteration " << r.iteration << ": -log p = " << fixed(r.negLogLikelihood, 1);
+    if (!std::isnan(r.freeEnergy)) std::cerr << ", free energy = " << fixed(r.freeEnergy, 1);
+    std::cerr << ", " << r.liveRules << " rules, " << fixed(r.seconds, 1) << " s";
+    if (r.failures > 0) std::cerr << ", " << r.failures << " failures";
+    std::cerr << '\n';
+  }
+
+ private:
+  bool enabled_;
+};
+
+// The numbers of one metric row, in the order of kHeader after its first four columns.
+std::vector<double> rowValues(const SocialExperimentResult& r) {
+  const GroundedScores& s = r.scores;
+  return {s.accuracy(),
+          s.topic.f1(),
+          s.topic.precision(),
+          s.topic.recall(),
+          s.word.f1(),
+          s.word.precision(),
+          s.word.recall(),
+          s.lexicon.f1(),
+          s.lexicon.precision(),
+          s.lexicon.recall(),
+          r.freeEnergy,
+          r.negLogLikelihood,
+          static_cast<double>(r.records.size()),
+          r.seconds};
+}
+// Digits for column c of rowValues: percentages 2, energies 1, iterations 0, seconds 1.
+int digitsOf(std::size_t c) { return c < 10 ? 2 : (c == 12 ? 0 : 1); }
+const char* kHeader =
+    "model\tcues\talpha\tseed\tacc\ttopic_f1\ttopic_p\ttopic_r\tword_f1\tword_p\tword_r\tlex_f1"
+    "\tlex_p\tlex_r\tenergy\tneg_log_p\titerations\tseconds";
+
+// Predictions in the gold format (".dog ## a puppy.dog"), readable by readGoldAnnotation.
+std::string decodedText(const std::vector<DecodedUtterance>& decoded) {
+  std::ostringstream out;
+  for (const DecodedUtterance& u : decoded) {
+    if (u.topic != kNullTopic) out << '.' << u.topic << ' ';
+    out << "##";
+    for (std::size_t i = 0; i < u.words.size(); ++i) {
+      out << ' ' << u.words[i];
+      if (u.wordTopics[i] != kNullTopic) out << '.' << u.wordTopics[i];
+    }
+    out << '\n';
+  }
+  return out.str();
+}
+
+bool writeText(const std::string& path, const std::string& text) {
+  std::string error;
+  if (writeFileAtomically(
+          path,
+          [&](std::ostream& out) {
+            out << text;
+            return true;
+          },
+          &error))
+    return true;
+  std::cerr << "gwb: " << error << '\n';
+  return false;
+}
+
+bool saveOutputs(const std::string& dir, const SocialExperimentResult& r, SocialModel model,
+                 const std::string& row) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    std::cerr << "gwb: cannot create " << dir << ": " << ec.message() << '\n';
+    return false;
+  }
+  std::ostringstream grammar;
+  std::string error;
+  const InductionMethod method =
+      model == SocialModel::Em ? InductionMethod::Em : InductionMethod::Vb;
+  if (!writeInducedEarleyx(r.grammar, method, grammar, &error)) {
+    std::cerr << "gwb: " << error << '\n';
+    return false;
+  }
+  std::ostringstream curve;
+  writeCurveCsv(r.records, curve);
+  TopicAnnotations topics;
+  topics.annotators = {"model"};
+  topics.labels.resize(1);
+  for (std::size_t i = 0; i < r.decoded.size(); ++i) {
+    topics.labels[0].emplace_back(r.decoded[i].topic);
+    topics.lines.push_back(static_cast<int>(i) + 1);
+  }
+  bool ok = writeText(dir + "/learned.iogrammar", grammar.str()) &&
+            writeText(dir + "/curve.csv", curve.str()) &&
+            writeText(dir + "/decoded.yld", decodedText(r.decoded)) &&
+            writeText(dir + "/topics.txt", topicAnnotationsText(topics)) &&
+            writeText(dir + "/metrics.tsv", std::string(kHeader) + "\n" + row + "\n");
+  if (ok && (model == SocialModel::Discourse || model == SocialModel::DiscourseInit)) {
+    if (const auto t = topicTransitions(r.grammar)) {
+      std::ostringstream csv;
+      writeTransitionsCsv(*t, csv);
+      ok = writeText(dir + "/transitions.csv", csv.str());
+    }
+  }
+  return ok;
+}
+
+// Everything an experiment reads, checked.
+struct ExperimentInputs {
+  SocialCorpus corpus;
+  GoldAnnotation gold;
+  std::vector<Recording> recordings;
+  Lexicon dictionary;
+  std::vector<std::string> cues;
+};
+
+std::optional<ExperimentInputs> loadInputs(const ExperimentSettings& s) {
+  const std::string corpusPath =
+      s.corpus.empty() ? sharedDefault("data/earleyx/data/socialall.ortho.yld") : s.corpus;
+  const std::string goldPath =
+      s.gold.empty() ? sharedDefault("data/earleyx/data/gold.topic.ortho.yld") : s.gold;
+  const std::string recordingsPath =
+      s.recordings.empty() ? sharedDefault("data/social-cues/recordings.tsv") : s.recordings;
+  ExperimentInputs in;
+  SocialCorpusLoad corpus = loadSocialCorpusFile(corpusPath);
+  printDiagnostics(corpus.diagnostics, std::cerr);
+  if (!corpus.ok()) return std::nullopt;
+  in.corpus = std::move(corpus.corpus);
+  GoldAnnotationLoad gold = loadGoldAnnotationFile(goldPath);
+  Diagnostics checks = gold.diagnostics;
+  if (gold.ok()) alignGoldWithCorpus(gold.gold, in.corpus, checks);
+  printDiagnostics(checks, std::cerr);
+  if (checks.hasErrors()) return std::nullopt;
+  in.gold = std::move(gold.gold);
+  if (!s.recordings.empty() || std::filesystem::exists(recordingsPath)) {
+    const RecordingsLoad load = loadRecordingsFile(recordingsPath);
+    Diagnostics recordingChecks = load.diagnostics;
+    if (load.ok()) checkRecordings(load.recordings, in.corpus, recordingsPath, recordingChecks);
+    printDiagnostics(recordingChecks, std::cerr);
+    if (recordingChecks.hasErrors()) return std::nullopt;
+    in.recordings = load.recordings;
+  } else {
+    in.recordings = wholeCorpusRecording(in.corpus);
+  }
+  in.dictionary = goldLexicon(in.gold);
+  if (!s.goldLexicon.empty()) {
+    const LexiconLoad load = loadLexiconFile(s.goldLexicon);
+    printDiagnostics(load.diagnostics, std::cerr);
+    if (!load.ok()) return std::nullopt;
+    in.dictionary = load.lexicon;
+  }
+  std::string error;
+  const auto selection = CueSelection::parse(s.cues, &error);
+  auto cues = selection ? selection->select(in.corpus.cueOrder, &error) : std::nullopt;
+  if (!cues) {
+    std::cerr << "gwb: --cues: " << error << '\n';
+    return std::nullopt;
+  }
+  in.cues = std::move(*cues);
+  std::cerr << "corpus " << corpusPath << ": " << in.corpus.utterances.size() << " utterances, "
+            << in.recordings.size() << " recording(s); gold dictionary " << in.dictionary.size()
+            << " entries\n";
+  return in;
+}
+
+// Mean and sample standard deviation rows over seeds.
+void printMeanAndSd(const std::string& prefix, const std::vector<std::vector<double>>& rows) {
+  const std::size_t columns = rows.front().size();
+  std::ostringstream mean;
+  std::ostringstream sd;
+  mean << prefix << "\tmean";
+  sd << prefix << "\tsd";
+  for (std::size_t c = 0; c < columns; ++c) {
+    double m = 0.0;
+    for (const auto& row : rows) m += row[c];
+    m /= static_cast<double>(rows.size());
+    double v = 0.0;
+    for (const auto& row : rows) v += (row[c] - m) * (row[c] - m);
+    v /= static_cast<double>(rows.size() - 1);
+    mean << '\t' << fixed(m, digitsOf(c));
+    sd << '\t' << fixed(std::sqrt(v), std::max(1, digitsOf(c)));
+  }
+  std::cout << mean.str() << '\n' << sd.str() << std::endl;
+}
+
+// One run: prints its row (and writes its outputs); nullopt on failure.
+std::optional<std::vector<double>> runOne(const ExperimentSettings& s, const ExperimentInputs& in,
+                                          double alpha, std::uint64_t seed, bool subfolder,
+                                          InductionObserver* observer) {
+  SocialExperimentOptions options;
+  options.model = *parseSocialModel(s.model);
+  options.cues = in.cues;
+  options.alpha = alpha;
+  options.nullWordAlpha = s.nullWordAlpha;
+  options.transitionAlpha = s.transitionAlpha;
+  if (s.selfTransitionAlpha > 0.0) options.selfTransitionAlpha = s.selfTransitionAlpha;
+  options.iterations = s.iterations;
+  options.tolerance = s.tolerance;
+  options.seed = seed;
+  options.noise = s.noise;
+  options.threads = s.threads;
+  options.observer = observer;
+  if (!s.quiet) {
+    std::cerr << s.model << ", cues " << s.cues << ", alpha " << alpha << ", seed " << seed
+              << ":\n";
+  }
+  const SocialExperimentResult r =
+      runSocialExperiment(in.corpus, in.gold, in.dictionary, in.recordings, options);
+  printDiagnostics(r.diagnostics, std::cerr);
+  if (!r.ok()) return std::nullopt;
+  const std::vector<double> values = rowValues(r);
+  std::ostringstream row;
+  row << s.model << '\t' << s.cues << '\t' << alpha << '\t' << seed;
+  for (std::size_t i = 0; i < values.size(); ++i) row << '\t' << fixed(values[i], digitsOf(i));
+  std::cout << row.str() << std::endl;
+  if (!s.quiet) std::cerr << "  " << r.stopMessage << '\n';
+  if (!s.out.empty()) {
+    std::ostringstream dir;
+    dir << s.out;
+    if (subfolder) dir << "/alpha" << alpha << "-seed" << seed;
+    if (!saveOutputs(dir.str(), r, options.model, row.str())) return std::nullopt;
+  }
+  return values;
+}
+
+int runExperiment(const ExperimentSettings& s) {
+  const std::optional<ExperimentInputs> inputs = loadInputs(s);
+  if (!inputs) return 1;
+  std::vector<double> alphas;
+  if (s.alphaSearch) {
+    alphas.assign(kAlphaLineSearch.begin(), kAlphaLineSearch.end());
+  } else {
+    alphas.push_back(s.alpha);
+  }
+  std::cout << kHeader << '\n';
+  ProgressObserver progress(!s.quiet);
+  const bool subfolders = s.seeds > 1 || alphas.size() > 1;
+  for (double alpha : alphas) {
+    std::vector<std::vector<double>> rows;
+    for (int k = 0; k < s.seeds; ++k) {
+      auto values =
+          runOne(s, *inputs, alpha, s.seed + static_cast<std::uint64_t>(k), subfolders, &progress);
+      if (!values) return 1;
+      rows.push_back(std::move(*values));
+    }
+    if (rows.size() > 1) {
+      std::ostringstream prefix;
+      prefix << s.model << '\t' << s.cues << '\t' << alpha;
+      printMeanAndSd(prefix.str(), rows);
+    }
+  }
+  return 0;
+}
+
+// ---- gwb experiment compare ----
+
+struct CompareSettings {
+  std::string gold;
+  std::string a;
+  std::string b;
+  bool noYates = false;
+};
+
+int runCompare(const CompareSettings& s) {
+  const std::string goldPath =
+      s.gold.empty() ? sharedDefault("data/earleyx/data/gold.topic.ortho.yld") : s.gold;
+  const GoldAnnotationLoad gold = loadGoldAnnotationFile(goldPath);
+  const GoldAnnotationLoad a = loadGoldAnnotationFile(s.a);
+  const GoldAnnotationLoad b = loadGoldAnnotationFile(s.b);
+  for (const auto* load : {&gold, &a, &b}) printDiagnostics(load->diagnostics, std::cerr);
+  if (!gold.ok() || !a.ok() || !b.ok()) return 1;
+  const auto asDecoded = [](const GoldAnnotation& g) {
+    std::vector<DecodedUtterance> out;
+    for (const GoldUtterance& u : g.utterances) {
+      out.push_back(DecodedUtterance{u.topics.empty() ? kNullTopic : u.topics.front(), u.words,
+                                     u.wordTopics});
+    }
+    return out;
+  };
+  const Lexicon dictionary = goldLexicon(gold.gold);
+  std::size_t badA = 0;
+  std::size_t badB = 0;
+  const GroundedScores sa = scoreGrounded(gold.gold, asDecoded(a.gold), dictionary, &badA);
+  const GroundedScores sb = scoreGrounded(gold.gold, asDecoded(b.gold), dictionary, &badB);
+  if (badA > 0 || badB > 0) {
+    std::cerr << "gwb: " << (badA > 0 ? s.a : s.b) << " does not match the gold's words on "
+              << std::max(badA, badB) << " utterance(s)\n";
+    return 1;
+  }
+  const auto report = [&](const char* level, const std::vector<bool>& x,
+                          const std::vector<bool>& y) {
+    const ChiSquareTest t = chiSquareCorrectness(x, y, !s.noYates);
+    const auto correct = [](const std::vector<bool>& v) {
+      return static_cast<double>(std::count(v.begin(), v.end(), true));
+    };
+    std::cout << level << '\t' << x.size() << '\t'
+              << fixed(100.0 * correct(x) / static_cast<double>(x.size())) << '\t'
+              << fixed(100.0 * correct(y) / static_cast<double>(y.size())) << '\t'
+              << fixed(t.statistic, 3) << '\t' << std::setprecision(4) << t.pValue << '\t'
+              << (t.significant() ? "*" : "") << '\n';
+  };
+  std::cout << "level\titems\tcorrect_a\tcorrect_b\tchi2\tp\tp<.05\n";
+  report("utterance", sa.utteranceCorrect, sb.utteranceCorrect);
+  report("word", sa.wordCorrect, sb.wordCorrect);
+  return 0;
+}
+
+}  // namespace
+
+void addExperimentCommand(CLI::App& app, int& exitStatus) {
+  CLI::App* experiment =
+      app.add_subcommand("experiment", "grounded word-learning experiments (Luong et al. 2013)");
+  experiment->require_subcommand(1);
+
+  auto s = std::make_shared<ExperimentSettings>();
+  CLI::App* social = experiment->add_subcommand(
+      "social", "train a social-cue model, decode topics, print the metric row (Tables 2-3)");
+  social->add_option("--model", s->model, "em, vb, discourse or discourse+init (default vb)")
+      ->check(CLI::IsMember({"em", "vb", "discourse", "discourse+init"}));
+  social->add_option("--cues", s->cues, "all, none, drop:CUE or only:CUE (default all)");
+  social->add_option("--alpha", s->alpha, "Dirichlet prior on Word.t -> w (default 0.001)");
+  social->add_flag("--alpha-search", s->alphaSearch,
+                   "run every alpha of the line search 1, 0.1, 0.01, 0.001, 0.0001");
+  social->add_option("--null-word-alpha", s->nullWordAlpha, "prior on Word.None -> w (default 1)");
+  social->add_option("--transition-alpha", s->transitionAlpha,
+                     "prior on the discourse transitions (default 1)");
+  social->add_option("--self-transition-alpha", s->selfTransitionAlpha,
+                     "prior on staying on a topic, Discourse.t -> Sentence.t Discourse.t "
+                     "(default: --transition-alpha)");
+  social->add_option("--iterations,-n", s->iterations, "at most N iterations (0: to convergence)")
+      ->check(CLI::NonNegativeNumber);
+  social->add_option("--tolerance", s->tolerance, "converged below this relative change (1e-7)");
+  social->add_option("--seed", s->seed, "random seed of the initial noise (default 1)");
+  social->add_option("--seeds", s->seeds, "run seeds SEED .. SEED+N-1 and add mean and sd rows")
+      ->check(CLI::Range(1, 1000));
+  social->add_option("--noise", s->noise, "relative noise on the uniform start (default 0.1)");
+  social->add_option("--threads,-t", s->threads, "parse this many strings at once")
+      ->check(CLI::Range(1, 256));
+  social->add_option("--out", s->out,
+                     "write learned.iogrammar, decoded.yld, topics.txt, curve.csv, metrics.tsv "
+                     "(and transitions.csv) here");
+  social->add_option("--corpus", s->corpus,
+                     "corpus (default $GWB_SHARED_DIR or ../shared: socialall.ortho.yld)");
+  social->add_option("--gold", s->gold, "gold annotation (default gold.topic.ortho.yld)");
+  social->add_option("--recordings", s->recordings,
+                     "recordings table for the discourse models (default recordings.tsv)");
+  social->add_option("--gold-lexicon", s->goldLexicon,
+                     "'word topic' lines (default: every word.topic of the gold annotation)");
+  social->add_flag("--quiet,-q", s->quiet, "no progress on stderr");
+  social->callback([s, &exitStatus] { exitStatus = runExperiment(*s); });
+
+  auto c = std::make_shared<CompareSettings>();
+  CLI::App* compare = experiment->add_subcommand(
+      "compare", "chi-square tests of two models' per-utterance and per-word correctness");
+  compare->add_option("a", c->a, "decoded.yld of model A")->required()->check(CLI::ExistingFile);
+  compare->add_option("b", c->b, "decoded.yld of model B")->required()->check(CLI::ExistingFile);
+  compare->add_option("--gold", c->gold, "gold annotation (default gold.topic.ortho.yld)");
+  compare->add_flag("--no-yates", c->noYates, "no continuity correction");
+  compare->callback([c, &exitStatus] { exitStatus = runCompare(*c); });
+}
+
+}  // namespace gwb::cli

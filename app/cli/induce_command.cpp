@@ -1,0 +1,263 @@
+// `gwb induce`: EM or Variational Bayes over expected rule counts (induction.h). One line per
+// iteration on stdout, in Earleyx's form; a progress bar within long iterations on stderr;
+// PREFIX.iogrammar / .pcfg / .curve.csv / .obj with --out. Ctrl-C cancels cooperatively: the
+// grammar of the last finished iteration is still written.
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <unistd.h>
+
+#include "commands.h"
+#include "gwb/atomic_file.h"
+#include "gwb/grammar_io.h"
+#include "gwb/induction.h"
+
+namespace gwb::cli {
+
+namespace {
+
+struct InduceSettings {
+  std::string grammar;
+  std::string format = "auto";
+  std::string root;
+  std::string input;
+  std::string method = "vb";
+  int iterations = 0;
+  double tolerance = 1e-7;
+  std::vector<std::string> priors;
+  double defaultPrior = 1.0;
+  double prune = 0.0;
+  std::string init = "given";
+  std::uint64_t seed = 1;
+  double noise = 0.1;
+  int threads = 1;
+  std::string out;
+  std::string mode = "scaled";
+  bool earleyx = false;
+  bool quiet = false;
+};
+
+std::atomic<bool> interrupted{false};
+extern "C" void onInterrupt(int /*signal*/) { interrupted = true; }
+
+// Prints Earleyx's iteration lines and draws a progress bar on stderr within an iteration.
+class ConsoleObserver : public InductionObserver {
+ public:
+  ConsoleObserver(bool vb, bool progress) : vb_(vb), progress_(progress) {}
+
+  // The bar appears only once an iteration has run for a second (short ones print nothing).
+  void onProgress(int iteration, std::size_t done, std::size_t total) override {
+    if (!progress_ || total < 2) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (iteration != iteration_) {
+      iteration_ = iteration;
+      started_ = now;
+    }
+    if (now - started_ < std::chrono::seconds(1)) return;
+    if (done < total && now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    const int width = 30;
+    const auto filled = static_cast<int>(width * done / total);
+    std::cerr << "\riteration " << iteration << " ["
+              << std::string(static_cast<std::size_t>(filled), '#')
+              << std::string(static_cast<std::size_t>(width - filled), ' ') << "] " << done << '/'
+              << total << std::flush;
+    drawn_ = true;
+  }
+
+  void onIteration(const IterationRecord& r, const Grammar& /*grammar*/) override {
+    clearBar();
+    std::ostringstream line;
+    line << "# iteration " << r.iteration << ", numRules=" << r.liveRules
+         << ", sumNegLogProb = " << formatProbability(r.negLogLikelihood);
+    if (vb_) {
+      line << ", freeEnergy=" << formatProbability(r.freeEnergy)
+           << ", variationalFreeEnergy=" << formatProbability(r.variationalFreeEnergy);
+    }
+    line << std::setprecision(3) << ", seconds=" << r.seconds;
+    if (r.failures > 0) line << ", failures=" << r.failures;
+    if (r.objectiveIncreased) line << " (objective increased)";
+    std::cout << line.str() << std::endl;
+  }
+
+  void clearBar() {
+    if (drawn_) std::cerr << '\r' << std::string(60, ' ') << '\r' << std::flush;
+    drawn_ = false;
+  }
+
+ private:
+  bool vb_;
+  bool progress_;
+  bool drawn_ = false;
+  int iteration_ = 0;
+  std::chrono::steady_clock::time_point started_{};
+  std::chrono::steady_clock::time_point last_{};
+};
+
+GrammarLoad loadGrammar(const std::string& path, const std::string& format,
+                        const std::string& root) {
+  GrammarReadOptions options;
+  options.format = *parseGrammarFormat(format);
+  options.root = root;
+  options.runChecks = false;
+  return loadGrammarFile(path, options);
+}
+
+bool printErrors(const Diagnostics& diagnostics) {
+  for (const Diagnostic& d : diagnostics)
+    if (d.severity != Severity::Note) std::cerr << toString(d) << '\n';
+  return !diagnostics.hasErrors();
+}
+
+int runInduce(const InduceSettings& s) {
+  const InductionMethod method = *parseInductionMethod(s.method);
+  InductionOptions options = s.earleyx ? InductionOptions::earleyx(method) : InductionOptions{};
+  options.method = method;
+  options.maxIterations = s.iterations;
+  options.tolerance = s.tolerance;
+  options.defaultPrior = s.defaultPrior;
+  options.pruneThreshold = s.prune;
+  options.seed = s.seed;
+  options.noise = s.noise;
+  options.threads = s.threads;
+  options.mode = s.mode == "log" ? NumericMode::Log : NumericMode::Scaled;
+  bool ok = true;
+  for (const std::string& text : s.priors) {
+    std::string error;
+    if (auto prior = parsePriorOverride(text, &error)) {
+      options.priorOverrides.push_back(std::move(*prior));
+    } else {
+      std::cerr << "gwb: --prior " << text << ": " << error << '\n';
+      ok = false;
+    }
+  }
+  if (!ok) return 1;
+
+  const GrammarLoad loaded = loadGrammar(s.grammar, s.format, s.root);
+  if (!printErrors(loaded.diagnostics)) return 1;
+  GrammarLoad initial;
+  if (s.init == "given") {
+    options.init = InitMethod::Given;
+  } else if (s.init == "uniform") {
+    options.init = InitMethod::Uniform;
+  } else {
+    initial = loadGrammar(s.init, "auto", "");
+    if (!printErrors(initial.diagnostics)) return 1;
+    options.init = InitMethod::FromGrammar;
+    options.initFrom = &initial.grammar;
+  }
+
+  std::string text;
+  std::string error;
+  if (!readWholeFile(s.input, &text, &error)) {
+    std::cerr << "gwb: " << error << '\n';
+    return 1;
+  }
+  std::vector<std::vector<std::string>> sentences;
+  std::size_t blank = 0;
+  {
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      std::vector<std::string> words = tokenize(line);
+      if (words.empty()) {
+        ++blank;
+        continue;
+      }
+      sentences.push_back(std::move(words));
+    }
+  }
+  if (blank > 0) std::cerr << "gwb: skipped " << blank << " blank line(s) of " << s.input << '\n';
+
+  ConsoleObserver observer(method == InductionMethod::Vb, !s.quiet && isatty(STDERR_FILENO) != 0);
+  InductionControl control;
+  control.observer = &observer;
+  control.cancel = &interrupted;
+  const auto previous = std::signal(SIGINT, onInterrupt);
+  const InductionResult result = induceGrammar(loaded.grammar, sentences, options, control);
+  std::signal(SIGINT, previous);
+  observer.clearBar();
+  for (const Diagnostic& d : result.diagnostics) std::cerr << toString(d) << '\n';
+
+  if (!result.records.empty()) {
+    std::cout << "# Final objective = " << formatProbability(result.records.back().objective)
+              << '\n';
+    const IterationRecord& last = result.records.back();
+    if (last.failures > 0) {
+      std::cerr << "gwb: " << last.failures << " of " << sentences.size()
+                << " sentence(s) had no parse (left out), e.g. line(s)";
+      for (std::size_t k = 0; k < last.failedSentences.size() && k < 5; ++k)
+        std::cerr << ' ' << last.failedSentences[k] + 1;
+      std::cerr << " of the non-blank lines\n";
+    }
+  }
+  std::cout << "# Stop: " << stopReasonName(result.stopReason) << " (" << result.message << ")\n";
+  if (!result.ok()) return 1;
+  if (!s.out.empty()) {
+    std::string saveError;
+    if (!saveInductionOutputs(result, method, s.out, &saveError)) {
+      std::cerr << "gwb: " << saveError << '\n';
+      return 1;
+    }
+  }
+  return result.stopReason == StopReason::Cancelled ? 130 : 0;
+}
+
+}  // namespace
+
+void addInduceCommand(CLI::App& app, int& exitStatus) {
+  auto s = std::make_shared<InduceSettings>();
+  CLI::App* induce = app.add_subcommand(
+      "induce",
+      "learn rule probabilities by EM or Variational Bayes (inside-outside on the "
+      "Earley chart)");
+  induce->add_option("--grammar,-g", s->grammar, "grammar file")
+      ->required()
+      ->check(CLI::ExistingFile);
+  induce->add_option("--format", s->format, "grammar format: earleyx, nltk or auto")
+      ->check(CLI::IsMember({"auto", "earleyx", "nltk"}));
+  induce->add_option("--root", s->root, "start symbol");
+  induce->add_option("--input,-i", s->input, "training data, one sentence (or discourse) per line")
+      ->required()
+      ->check(CLI::ExistingFile);
+  induce->add_option("--method,-m", s->method, "em or vb (default vb)")
+      ->check(CLI::IsMember({"em", "vb"}));
+  induce
+      ->add_option("--iterations,-n", s->iterations, "at most N iterations (0: until convergence)")
+      ->check(CLI::NonNegativeNumber);
+  induce
+      ->add_option("--tolerance", s->tolerance,
+                   "stop when the objective's relative change is below T (default 1e-7)")
+      ->check(CLI::NonNegativeNumber);
+  induce->add_option("--prior", s->priors,
+                     "PATTERN=VALUE: Dirichlet prior for matching rules, e.g. "
+                     "'Word.* -> _* except Word.None=0.001' (repeatable; the last match wins)");
+  induce
+      ->add_option("--default-prior", s->defaultPrior,
+                   "prior of rules without a prior column (default 1)")
+      ->check(CLI::PositiveNumber);
+  induce->add_option("--prune", s->prune, "drop rules whose re-estimated probability is below P");
+  induce->add_option("--init", s->init,
+                     "given (default), uniform (plus --noise, seeded by --seed), or a grammar "
+                     "file whose rules, matched by text, give the starting probabilities");
+  induce->add_option("--seed", s->seed, "random seed for --init uniform");
+  induce->add_option("--noise", s->noise, "relative noise for --init uniform (default 0.1)")
+      ->check(CLI::NonNegativeNumber);
+  induce->add_option("--threads,-t", s->threads, "parse this many sentences at once")
+      ->check(CLI::Range(1, 256));
+  induce->add_option("--out,-o", s->out,
+                     "write PREFIX.iogrammar, PREFIX.pcfg, PREFIX.curve.csv and PREFIX.obj");
+  induce->add_option("--mode", s->mode, "numeric mode: scaled (default) or log")
+      ->check(CLI::IsMember({"scaled", "log"}));
+  induce->add_flag("--earleyx", s->earleyx,
+                   "reproduce Earleyx: MALLET's digamma and log-gamma, unobserved rules kept");
+  induce->add_flag("--quiet,-q", s->quiet, "no progress bar");
+  induce->callback([s, &exitStatus] { exitStatus = runInduce(*s); });
+}
+
+}  // namespace gwb::cli

@@ -1,0 +1,156 @@
+// Grammar induction (issue: EM and VB over expected rule counts).
+//
+//   InsideOutsideEm/testengger/testeng-yld-a          Earleyx's README example: EM to
+//                                                     convergence (9 iterations), Earleyx settings.
+//   InsideOutsideVb/unigram/socialall/1/threads:N     one VB iteration (E-step + M-step + free
+//                                                     energy) on the whole social-cue corpus,
+//                                                     4,763 utterances, unigram.grammar (34,407
+//                                                     rules); Earleyx: about 63 s.
+//   InsideOutsideVb/socialDiscourse/recordings/1/threads:N
+//                                                     one VB iteration of the discourse grammar
+//                                                     over the 24 recordings, each one string.
+// The grammar is loaded outside the timing loop; each run copies it, compiles it, runs the
+// iteration(s) and re-estimates. Counters: sentences, tokens, tokens/s, iterations,
+// peak_rss_MiB.
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <benchmark/benchmark.h>
+
+#include "bench_support.h"
+#include "gwb/grammar_io.h"
+#include "gwb/induction.h"
+
+namespace {
+
+struct Corpus {
+  gwb::Grammar grammar;
+  std::vector<std::vector<std::string>> sentences;
+  std::size_t tokens = 0;
+};
+
+void addLines(const std::string& path, Corpus& corpus) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    auto words = gwb::tokenize(line);
+    if (words.empty()) continue;
+    corpus.tokens += words.size();
+    corpus.sentences.push_back(std::move(words));
+  }
+}
+
+// Grammars and inputs are read once per process.
+const Corpus* prepared(benchmark::State& state, const std::string& name, const std::string& grammar,
+                       const std::string& root, const std::vector<std::string>& inputs) {
+  static std::map<std::string, std::unique_ptr<Corpus>> cache;
+  auto& slot = cache[name];
+  if (!slot) {
+    std::string grammarPath;
+    if (!gwb::bench::requireShared(state, grammar, &grammarPath)) return nullptr;
+    std::vector<std::string> inputPaths;
+    for (const std::string& input : inputs) {
+      std::string path;
+      if (!gwb::bench::requireShared(state, input, &path)) return nullptr;
+      inputPaths.push_back(path);
+    }
+    auto corpus = std::make_unique<Corpus>();
+    gwb::GrammarReadOptions options;
+    options.root = root;
+    options.runChecks = false;
+    gwb::GrammarLoad load = gwb::loadGrammarFile(grammarPath, options);
+    if (!load.ok()) {
+      state.SkipWithError(("cannot load " + grammar).c_str());
+      return nullptr;
+    }
+    corpus->grammar = std::move(load.grammar);
+    for (const std::string& path : inputPaths) addLines(path, *corpus);
+    slot = std::move(corpus);
+  }
+  return slot.get();
+}
+
+void runInduction(benchmark::State& state, const Corpus& corpus,
+                  const gwb::InductionOptions& options) {
+  std::size_t iterations = 0;
+  for (auto _ : state) {
+    const gwb::InductionResult result =
+        gwb::induceGrammar(corpus.grammar, corpus.sentences, options);
+    if (!result.ok() || result.records.empty() || result.records.back().failures > 0) {
+      state.SkipWithError(("induction failed: " + result.message).c_str());
+      return;
+    }
+    iterations = result.records.size();
+    benchmark::DoNotOptimize(result.records.back().objective);
+  }
+  state.counters["sentences"] = static_cast<double>(corpus.sentences.size());
+  state.counters["tokens"] = static_cast<double>(corpus.tokens);
+  state.counters["io_iterations"] = static_cast<double>(iterations);
+  state.counters["tokens/s"] = benchmark::Counter(static_cast<double>(corpus.tokens * iterations),
+                                                  benchmark::Counter::kIsIterationInvariantRate);
+  gwb::bench::reportPeakRss(state);
+}
+
+void emTestengger(benchmark::State& state) {
+  const Corpus* corpus = prepared(state, "testengger", "data/earleyx/grammars/testengger.grammar",
+                                  "S", {"data/earleyx/data/testeng.yld.a"});
+  if (!corpus) return;
+  runInduction(state, *corpus, gwb::InductionOptions::earleyx(gwb::InductionMethod::Em));
+}
+
+void vbUnigram(benchmark::State& state, int threads) {
+  const Corpus* corpus = prepared(state, "unigram", "data/earleyx/grammars/unigram.grammar",
+                                  "Sentence", {"data/earleyx/data/socialall.ortho.yld"});
+  if (!corpus) return;
+  gwb::InductionOptions options;
+  options.method = gwb::InductionMethod::Vb;
+  options.maxIterations = 1;
+  options.threads = threads;
+  runInduction(state, *corpus, options);
+}
+
+void vbRecordings(benchmark::State& state, int threads) {
+  std::vector<std::string> inputs;
+  std::ifstream table(gwb::bench::sharedPath("data/social-cues/recordings.tsv"));
+  std::string row;
+  std::getline(table, row);  // header
+  while (std::getline(table, row))
+    inputs.push_back("data/social-cues/recordings/" + row.substr(0, row.find('\t')) + ".concat");
+  if (inputs.empty()) {
+    state.SkipWithError("no recordings (data/social-cues/recordings.tsv missing)");
+    return;
+  }
+  const Corpus* corpus = prepared(
+      state, "recordings", "data/earleyx/grammars/socialDiscourse.grammar", "Discourse", inputs);
+  if (!corpus) return;
+  gwb::InductionOptions options;
+  options.method = gwb::InductionMethod::Vb;
+  options.maxIterations = 1;
+  options.threads = threads;
+  runInduction(state, *corpus, options);
+}
+
+const bool kRegistered = [] {
+  benchmark::RegisterBenchmark("InsideOutsideEm/testengger/testeng-yld-a", emTestengger)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+  for (const int threads : {1, 2}) {
+    const std::string suffix = "/threads:" + std::to_string(threads);
+    benchmark::RegisterBenchmark(("InsideOutsideVb/unigram/socialall/1" + suffix).c_str(),
+                                 [threads](benchmark::State& s) { vbUnigram(s, threads); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->Iterations(3);
+    benchmark::RegisterBenchmark(("InsideOutsideVb/socialDiscourse/recordings/1" + suffix).c_str(),
+                                 [threads](benchmark::State& s) { vbRecordings(s, threads); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->Iterations(3);
+  }
+  return true;
+}();
+
+}  // namespace

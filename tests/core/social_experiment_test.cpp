@@ -1,0 +1,179 @@
+#include "gwb/social_experiment.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "gwb/compiled_grammar.h"
+#include "gwb/earley_parser.h"
+
+namespace gwb {
+namespace {
+
+SocialCorpus tinyCorpus() {
+  const SocialCorpusLoad load = readSocialCorpus(
+      ".dog kid.eyes # .pig # ## the doggie\n.pig kid.eyes mom.eyes # ## a piggie\n## hi\n"
+      ".dog mom.eyes # ## doggie woof\n",
+      "tiny");
+  EXPECT_TRUE(load.ok());
+  return load.corpus;
+}
+
+GoldAnnotation tinyGold() {
+  const GoldAnnotationLoad load = readGoldAnnotation(
+      ".dog ## the doggie.dog\n.pig ## a piggie.pig\n## hi\n.dog ## doggie.dog woof\n", "gold");
+  EXPECT_TRUE(load.ok());
+  return load.gold;
+}
+
+std::vector<Recording> tinyRecordings(const SocialCorpus& corpus) {
+  Recording a;
+  a.id = "A";
+  a.firstUtterance = 0;
+  a.utterances = 2;
+  Recording b;
+  b.id = "B";
+  b.firstUtterance = 2;
+  b.utterances = static_cast<int>(corpus.utterances.size()) - 2;
+  return {a, b};
+}
+
+SocialGrammarBuild build(const SocialCorpus& corpus, SocialGrammarKind kind) {
+  SocialGrammarOptions options;
+  options.kind = kind;
+  options.cues = corpus.cueOrder;
+  return generateSocialGrammar(corpus, options);
+}
+
+TEST(SocialExperimentTest, ModelNames) {
+  for (SocialModel m :
+       {SocialModel::Em, SocialModel::Vb, SocialModel::Discourse, SocialModel::DiscourseInit})
+    EXPECT_EQ(parseSocialModel(socialModelName(m)), m);
+  EXPECT_EQ(parseSocialModel("mcmc"), std::nullopt);
+}
+
+// Initialised from a sentence-level grammar, the discourse grammar gives a recording the
+// product of its utterances' sentence-level probabilities, times (1 − e) per transition and e
+// for the ending: the discourse layer adds nothing yet.
+TEST(SocialExperimentTest, DiscourseInitialisationReproducesTheSentenceModel) {
+  const SocialCorpus corpus = tinyCorpus();
+  SocialGrammarBuild sentence = build(corpus, SocialGrammarKind::Unigram);
+  ASSERT_TRUE(sentence.ok());
+  // Uneven sentence-level probabilities, as if learned (not normalised, like VB weights).
+  Grammar& s = sentence.grammar;
+  double w = 1.0;
+  for (RuleId id = 0; id < static_cast<RuleId>(s.ruleCount()); ++id) {
+    s.setProbability(id, s.rule(id).probability * w);
+    w = w > 1.5 ? 0.6 : w + 0.3;
+  }
+  SocialGrammarBuild discourse = build(corpus, SocialGrammarKind::Discourse);
+  ASSERT_TRUE(discourse.ok());
+  const double e = 0.25;
+  initializeDiscourseFromSentence(discourse.grammar, s, e);
+
+  // The sentence grammar, renormalised per LHS, is the reference.
+  Grammar normalised = s;
+  for (SymbolId lhs : normalised.lhsSymbols()) {
+    const double sum = normalised.lhsProbabilitySum(lhs);
+    for (RuleId id : normalised.rulesWithLhs(lhs))
+      normalised.setProbability(id, normalised.rule(id).probability / sum);
+  }
+  Diagnostics diagnostics;
+  const auto compiledSentence = CompiledGrammar::compile(normalised, diagnostics);
+  const auto compiledDiscourse = CompiledGrammar::compile(discourse.grammar, diagnostics);
+  ASSERT_TRUE(compiledSentence && compiledDiscourse);
+  EarleyParser sentenceParser(*compiledSentence);
+  EarleyParser discourseParser(*compiledDiscourse);
+  for (const Recording& r : tinyRecordings(corpus)) {
+    double expected = std::log(e) + (r.utterances - 1) * std::log(1.0 - e);
+    for (int i = r.firstUtterance; i < r.firstUtterance + r.utterances; ++i) {
+      const ParseResult one = sentenceParser.parse(
+          socialTokens(corpus.utterances[static_cast<std::size_t>(i)], corpus.cueOrder));
+      ASSERT_TRUE(one.success);
+      expected += one.logProbability;
+    }
+    const ParseResult whole = discourseParser.parse(recordingTokens(corpus, r, corpus.cueOrder));
+    ASSERT_TRUE(whole.success);
+    EXPECT_NEAR(whole.logProbability, expected, 1e-10);
+  }
+}
+
+TEST(SocialExperimentTest, DecodingGivesOneUtterancePerLineAndNullsFailures) {
+  const SocialCorpus corpus = tinyCorpus();
+  for (SocialGrammarKind kind : {SocialGrammarKind::Unigram, SocialGrammarKind::Discourse}) {
+    const SocialGrammarBuild g = build(corpus, kind);
+    Diagnostics diagnostics;
+    const auto compiled = CompiledGrammar::compile(g.grammar, diagnostics);
+    ASSERT_TRUE(compiled);
+    const bool discourse = kind == SocialGrammarKind::Discourse;
+    for (int threads : {1, 3}) {
+      const CorpusDecoding d = decodeSocialCorpus(*compiled, corpus, tinyRecordings(corpus),
+                                                  discourse, corpus.cueOrder, threads);
+      EXPECT_EQ(d.failures, 0u);
+      ASSERT_EQ(d.utterances.size(), corpus.utterances.size());
+      for (std::size_t i = 0; i < corpus.utterances.size(); ++i)
+        EXPECT_EQ(d.utterances[i].words, corpus.utterances[i].words);
+    }
+  }
+  // A grammar made from the first two lines lacks "hi" and "woof": the second recording fails.
+  SocialCorpus smaller = corpus;
+  smaller.utterances.resize(2);
+  const SocialGrammarBuild g = build(smaller, SocialGrammarKind::Discourse);
+  Diagnostics diagnostics;
+  const auto compiled = CompiledGrammar::compile(g.grammar, diagnostics);
+  ASSERT_TRUE(compiled);
+  const CorpusDecoding d =
+      decodeSocialCorpus(*compiled, corpus, tinyRecordings(corpus), true, corpus.cueOrder);
+  EXPECT_EQ(d.failures, 1u);
+  ASSERT_EQ(d.utterances.size(), 4u);
+  EXPECT_EQ(d.utterances[3].topic, kNullTopic);
+  EXPECT_EQ(d.utterances[3].words, (std::vector<std::string>{"doggie", "woof"}));
+}
+
+TEST(SocialExperimentTest, EveryModelRunsAndThreadsDoNotChangeTheResult) {
+  const SocialCorpus corpus = tinyCorpus();
+  const GoldAnnotation gold = tinyGold();
+  const Lexicon dictionary = goldLexicon(gold);
+  for (SocialModel model :
+       {SocialModel::Em, SocialModel::Vb, SocialModel::Discourse, SocialModel::DiscourseInit}) {
+    SocialExperimentOptions options;
+    options.model = model;
+    options.cues = corpus.cueOrder;
+    options.iterations = 4;
+    options.seed = 3;
+    std::vector<std::string> topics[2];
+    double energy[2] = {0, 0};
+    for (int threads : {1, 2}) {
+      options.threads = threads;
+      const SocialExperimentResult r =
+          runSocialExperiment(corpus, gold, dictionary, tinyRecordings(corpus), options);
+      ASSERT_TRUE(r.ok()) << socialModelName(model);
+      EXPECT_EQ(r.records.size(), 4u);
+      EXPECT_EQ(r.initRecords.size(), model == SocialModel::DiscourseInit ? 4u : 0u);
+      EXPECT_EQ(r.decodingFailures, 0u);
+      ASSERT_EQ(r.decoded.size(), 4u);
+      EXPECT_EQ(r.scores.utterances, 4u);
+      EXPECT_EQ(std::isnan(r.freeEnergy), model == SocialModel::Em);
+      for (const DecodedUtterance& u : r.decoded) topics[threads - 1].push_back(u.topic);
+      energy[threads - 1] = r.negLogLikelihood;
+    }
+    EXPECT_EQ(topics[0], topics[1]) << socialModelName(model);
+    EXPECT_EQ(energy[0], energy[1]) << socialModelName(model);
+  }
+}
+
+TEST(SocialExperimentTest, BadOptionsAreReported) {
+  const SocialCorpus corpus = tinyCorpus();
+  const GoldAnnotation gold = tinyGold();
+  SocialExperimentOptions options;
+  options.cues = {"mom.point"};
+  const SocialExperimentResult r =
+      runSocialExperiment(corpus, gold, goldLexicon(gold), {}, options);
+  EXPECT_FALSE(r.ok());
+  options.cues = {};
+  options.threads = 0;
+  EXPECT_FALSE(runSocialExperiment(corpus, gold, goldLexicon(gold), {}, options).ok());
+}
+
+}  // namespace
+}  // namespace gwb

@@ -1,0 +1,69 @@
+#include "gwb/topic_annotation.h"
+
+#include <gtest/gtest.h>
+
+#include "gwb/social_corpus.h"
+
+namespace gwb {
+namespace {
+
+std::string firstDiagnostic(const Diagnostics& diagnostics) {
+  return diagnostics.empty() ? std::string() : toString(diagnostics.items().front());
+}
+
+TEST(TopicAnnotationTest, ReadsOneColumnPerAnnotator) {
+  const TopicAnnotationsLoad load = readTopicAnnotations(
+      "# annotators: h1 h2\n# a comment\ncar\tcar\nnone .car\n?\tNA\n##\t-\n", "a.tsv");
+  ASSERT_TRUE(load.ok()) << firstDiagnostic(load.diagnostics);
+  const TopicAnnotations& a = load.annotations;
+  EXPECT_EQ(a.annotators, (std::vector<std::string>{"h1", "h2"}));
+  ASSERT_EQ(a.utteranceCount(), 4u);
+  using Labels = std::vector<std::optional<std::string>>;
+  EXPECT_EQ(a.labels[0], (Labels{"car", kNullTopic, std::nullopt, kNullTopic}));
+  EXPECT_EQ(a.labels[1], (Labels{"car", "car", std::nullopt, kNullTopic}));
+  EXPECT_EQ(a.lines, (std::vector<int>{3, 4, 5, 6}));
+  EXPECT_EQ(a.annotatorIndex("h2"), std::optional<std::size_t>(1));
+  EXPECT_EQ(a.annotatorIndex("2"), std::optional<std::size_t>(1));
+  EXPECT_EQ(a.annotatorIndex("3"), std::nullopt);
+  EXPECT_EQ(a.annotatorIndex("h3"), std::nullopt);
+  EXPECT_EQ(topicAnnotationsText(a),
+            "# annotators: h1 h2\ncar\tcar\nNone\tcar\n?\t?\nNone\tNone\n");
+}
+
+TEST(TopicAnnotationTest, UnnamedColumnsAreNumbered) {
+  const TopicAnnotationsLoad load = readTopicAnnotations("dog\npig\r\n", "a");
+  ASSERT_TRUE(load.ok());
+  EXPECT_EQ(load.annotations.annotators, std::vector<std::string>{"1"});
+  EXPECT_EQ(topicAnnotationsText(load.annotations), "dog\npig\n");
+}
+
+TEST(TopicAnnotationTest, ErrorsNameTheLine) {
+  struct Case {
+    const char* text;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"car car\ncar\n", "a.tsv:2: error: expected 2 label(s), one per annotator, found 1"},
+      {"car\n\ncar\n", "a.tsv:2: error: expected 1 label(s), one per annotator, found 0"},
+      {"\ncar\n", "a.tsv:1: error: empty line: expected one topic label per annotator"},
+      {"# annotators: a b c\ncar car\n",
+       "a.tsv:1: error: the header names 3 annotator(s) but the lines have 2 column(s)"},
+      {"car\n# annotators: a\n",
+       "a.tsv:2:1: error: the annotators header must come before the first label"},
+      {"# only a comment\n", "a.tsv: error: no topic labels"},
+  };
+  for (const Case& c : cases) {
+    const TopicAnnotationsLoad load = readTopicAnnotations(c.text, "a.tsv");
+    EXPECT_EQ(firstDiagnostic(load.diagnostics), c.expected) << c.text;
+  }
+}
+
+TEST(TopicAnnotationTest, GoldTopicsBecomeLabels) {
+  const GoldAnnotationLoad gold = readGoldAnnotation(".dog ## a\n## b\n.dog .pig ## c\n", "g");
+  ASSERT_TRUE(gold.ok());
+  EXPECT_EQ(goldTopicLabels(gold.gold),
+            (std::vector<std::optional<std::string>>{"dog", kNullTopic, "dog+pig"}));
+}
+
+}  // namespace
+}  // namespace gwb

@@ -1,0 +1,124 @@
+#include "gwb/topic_transitions.h"
+
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "gwb/grammar_io.h"
+#include "shared_data.h"
+
+namespace gwb {
+namespace {
+
+Grammar readEarleyx(const std::string& text, const std::string& root) {
+  GrammarReadOptions options;
+  options.format = GrammarFormat::Earleyx;
+  options.root = root;
+  options.runChecks = false;
+  GrammarLoad load = readGrammar(text, "g", options);
+  EXPECT_TRUE(load.ok());
+  return std::move(load.grammar);
+}
+
+const char* kTwoTopics =
+    "Discourse->[Discourse.car] : 0.75\n"
+    "Discourse->[Discourse.truck] : 0.25\n"
+    "Discourse.car->[Sentence.car Discourse.car] : 0.6\n"
+    "Discourse.car->[Sentence.car Discourse.truck] : 0.3\n"
+    "Discourse.car->[Sentence.car] : 0.1\n"
+    "Discourse.truck->[Sentence.truck Discourse.car] : 0.2\n"
+    "Discourse.truck->[Sentence.truck Discourse.truck] : 0.2\n"
+    "Discourse.truck->[Sentence.truck] : 0.6\n"
+    "Sentence.car->[_vroom] : 1\n"
+    "Sentence.truck->[_beep] : 1\n";
+
+TEST(TopicTransitionsTest, ReadsTheMarkovChain) {
+  const Grammar g = readEarleyx(kTwoTopics, "Discourse");
+  std::string error;
+  const auto t = topicTransitions(g, &error);
+  ASSERT_TRUE(t) << error;
+  EXPECT_EQ(t->topics, (std::vector<std::string>{"car", "truck"}));
+  EXPECT_DOUBLE_EQ(t->transition(0, 0), 0.6);
+  EXPECT_DOUBLE_EQ(t->transition(0, 1), 0.3);
+  EXPECT_DOUBLE_EQ(t->transition(1, 0), 0.2);
+  EXPECT_DOUBLE_EQ(t->ending(1), 0.6);
+  EXPECT_DOUBLE_EQ(t->initial(0), 0.75);
+  const Eigen::MatrixXd p = t->stochastic();
+  EXPECT_DOUBLE_EQ(p(0, 0), 2.0 / 3.0);
+  EXPECT_DOUBLE_EQ(p(1, 1), 0.5);
+  // π P = π for P = [[2/3, 1/3], [1/2, 1/2]]: π = (3/5, 2/5).
+  const Eigen::VectorXd pi = t->stationary();
+  EXPECT_NEAR(pi(0), 0.6, 1e-12);
+  EXPECT_NEAR(pi(1), 0.4, 1e-12);
+
+  // Occupancy with endings: Q = [[0.6, 0.3], [0.2, 0.2]], start (0.75, 0.25);
+  // v = start (I − Q)⁻¹ = (2.5, 1.25): 2/3 of the utterances are about the car.
+  const Eigen::VectorXd v = t->occupancy();
+  EXPECT_NEAR(v(0), 2.0 / 3.0, 1e-12);
+  EXPECT_NEAR(v(1), 1.0 / 3.0, 1e-12);
+
+  const auto top = topTransitions(*t, t->transition, 2);
+  ASSERT_EQ(top.size(), 2u);
+  EXPECT_EQ(top[0].from + ">" + top[0].to, "car>car");
+  EXPECT_EQ(top[1].from + ">" + top[1].to, "car>truck");
+  const auto perTopic = topTransitionsPerTopic(*t, t->transition, 1);
+  ASSERT_EQ(perTopic.size(), 2u);
+  EXPECT_EQ(perTopic[1].from + ">" + perTopic[1].to, "truck>car");  // a tie: first column
+
+  std::ostringstream csv;
+  writeTransitionsCsv(*t, csv);
+  EXPECT_EQ(csv.str(), "from,car,truck,end\ncar,0.6,0.3,0.1\ntruck,0.2,0.2,0.6\n");
+}
+
+TEST(TopicTransitionsTest, AGrammarWithoutDiscourseRulesIsAnError) {
+  const Grammar g = readEarleyx("S->[_a] : 1\n", "S");
+  std::string error;
+  EXPECT_FALSE(topicTransitions(g, &error));
+  EXPECT_EQ(error, "no transition rules Discourse.t -> Sentence.t Discourse.t' in the grammar");
+}
+
+TEST(TopicTransitionsTest, SharedUniformDiscourseGrammar) {
+  GWB_REQUIRE_SHARED(path, "data/earleyx/grammars/socialDiscourse.grammar");
+  GrammarReadOptions options;
+  options.root = "Discourse";
+  options.runChecks = false;
+  const GrammarLoad load = loadGrammarFile(path, options);
+  ASSERT_TRUE(load.ok());
+  const auto t = topicTransitions(load.grammar);
+  ASSERT_TRUE(t);
+  ASSERT_EQ(t->topics.size(), 31u);
+  EXPECT_TRUE((t->transition.array() == 0.03125).all());
+  const Eigen::VectorXd pi = t->stationary();
+  for (Eigen::Index i = 0; i < pi.size(); ++i) EXPECT_NEAR(pi(i), 1.0 / 31.0, 1e-12);
+}
+
+TEST(TopicTransitionsTest, SharedLearnedDiscourseGrammar) {
+  // The authors' VB output: car stays car, pig stays pig, with truck and dog next in line.
+  GWB_REQUIRE_SHARED(path, "data/earleyx/grammars/unigram.discourse1.vb.iogrammar");
+  GrammarReadOptions options;
+  options.root = "Discourse";
+  options.runChecks = false;
+  const GrammarLoad load = loadGrammarFile(path, options);
+  ASSERT_TRUE(load.ok());
+  const auto t = topicTransitions(load.grammar);
+  ASSERT_TRUE(t);
+  const std::size_t car = *t->indexOf("car");
+  const std::size_t truck = *t->indexOf("truck");
+  const std::size_t pig = *t->indexOf("pig");
+  const std::size_t dog = *t->indexOf("dog");
+  const auto at = [&](std::size_t a, std::size_t b) {
+    return t->transition(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b));
+  };
+  EXPECT_DOUBLE_EQ(at(car, car), 8.918324e-01);
+  EXPECT_DOUBLE_EQ(at(car, truck), 6.744158e-02);
+  EXPECT_DOUBLE_EQ(at(pig, pig), 8.926814e-01);
+  EXPECT_DOUBLE_EQ(at(pig, dog), 7.927317e-02);
+  const auto best = topTransitionsPerTopic(*t, t->stochastic(), 2);
+  std::vector<std::string> fromCar;
+  for (const auto& tr : best)
+    if (tr.from == "car") fromCar.push_back(tr.to);
+  EXPECT_EQ(fromCar, (std::vector<std::string>{"car", "truck"}));
+}
+
+}  // namespace
+}  // namespace gwb

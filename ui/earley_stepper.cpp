@@ -1,0 +1,200 @@
+#include "ui/earley_stepper.h"
+
+#include <algorithm>
+
+#include <QTimer>
+
+#include "ui/parse_session.h"
+#include "ui/qt_conversions.h"
+
+namespace gwb::ui {
+
+QString Breakpoint::describe() const {
+  const QString kindText =
+      kind ? toQString(gwb::operationKindName(*kind)) : EarleyStepper::tr("any operation");
+  if (symbol.isEmpty()) return kindText;
+  return kind ? kindText % QLatin1Char(' ') % symbol : symbol;
+}
+
+EarleyStepper::EarleyStepper(QObject* parent) : QObject(parent), timer_(new QTimer(this)) {
+  timer_->setInterval(1000 / speed_);
+  connect(timer_, &QTimer::timeout, this, &EarleyStepper::onTick);
+}
+
+EarleyStepper::~EarleyStepper() = default;
+
+void EarleyStepper::setSession(std::shared_ptr<const ParseSession> session, std::size_t applied) {
+  pause();
+  session_ = std::move(session);
+  if (session_ && !session_->hasChart()) session_.reset();
+  const std::size_t previous = applied_;
+  applied_ = std::min(applied, stepCount());
+  lastHit_ = -1;
+  emit moved(applied_, previous);
+}
+
+std::size_t EarleyStepper::stepCount() const { return session_ ? session_->stepCount() : 0; }
+
+void EarleyStepper::setApplied(std::size_t applied) {
+  applied = std::min(applied, stepCount());
+  if (applied == applied_) return;
+  const std::size_t previous = applied_;
+  applied_ = applied;
+  emit moved(applied_, previous);
+}
+
+void EarleyStepper::stepForward() {
+  if (!atEnd()) setApplied(applied_ + 1);
+}
+
+void EarleyStepper::stepBack() {
+  if (!atStart()) setApplied(applied_ - 1);
+}
+
+void EarleyStepper::nextWord() {
+  if (!session_) return;
+  const gwb::ParseTrace& trace = session_->trace();
+  const std::size_t steps = trace.stepCount();
+  std::size_t scan = trace.nextStepOfKind(applied_, gwb::OperationKind::Scan);
+  if (scan >= steps) {
+    setApplied(steps);
+    return;
+  }
+  // Through the last scan into the same set: the whole word is read.
+  const std::size_t set = trace.setOfStep(scan);
+  while (scan + 1 < steps && trace.events()[scan + 1].kind == gwb::OperationKind::Scan &&
+         trace.setOfStep(scan + 1) == set)
+    ++scan;
+  setApplied(scan + 1);
+}
+
+void EarleyStepper::previousWord() {
+  if (!session_ || applied_ == 0) return;
+  const auto& events = session_->trace().events();
+  // The latest end of a group of scans (a scan not followed by a scan into the same set)
+  // strictly before the current position.
+  for (std::size_t end = applied_ - 1; end > 0; --end) {
+    const gwb::ParseEvent& last = events[end - 1];
+    if (last.kind != gwb::OperationKind::Scan) continue;
+    if (end < events.size() && events[end].kind == gwb::OperationKind::Scan &&
+        events[end].item.set == last.item.set)
+      continue;
+    setApplied(end);
+    return;
+  }
+  setApplied(0);
+}
+
+void EarleyStepper::runToPosition(int position) {
+  if (!session_ || position < 0) return;
+  setApplied(session_->stepsBeforeSet(static_cast<std::size_t>(position) + 1));
+}
+
+void EarleyStepper::runToEnd() {
+  if (!session_) return;
+  lastHit_ = -1;
+  const std::size_t steps = stepCount();
+  for (std::size_t step = applied_; step < steps; ++step) {
+    const int hit = matchingBreakpoint(step);
+    if (hit >= 0) {
+      lastHit_ = hit;
+      setApplied(step + 1);
+      emit breakpointHit(hit, step);
+      return;
+    }
+  }
+  setApplied(steps);
+}
+
+void EarleyStepper::reset() {
+  pause();
+  setApplied(0);
+}
+
+int EarleyStepper::matchingBreakpoint(std::size_t step) const {
+  if (!session_ || step >= stepCount()) return -1;
+  const gwb::ParseEvent& e = session_->trace().events()[step];
+  for (std::size_t i = 0; i < breakpoints_.size(); ++i) {
+    const Breakpoint& b = breakpoints_[i];
+    if (!b.enabled) continue;
+    if (b.kind && *b.kind != e.kind) continue;
+    if (!b.symbol.isEmpty()) {
+      bool matches = session_->symbolName(session_->lhs(e.item)) == b.symbol;
+      if (!matches && e.kind == gwb::OperationKind::Scan) {
+        const auto set = static_cast<std::size_t>(e.item.set);
+        matches = set > 0 && toQString(session_->words()[set - 1]) == b.symbol;
+      }
+      if (!matches) continue;
+    }
+    return static_cast<int>(i);
+  }
+  return -1;
+}
+
+bool EarleyStepper::hitsBreakpoint(std::size_t step) const { return matchingBreakpoint(step) >= 0; }
+
+void EarleyStepper::setBreakpoints(std::vector<Breakpoint> breakpoints) {
+  breakpoints_ = std::move(breakpoints);
+  emit breakpointsChanged();
+}
+
+void EarleyStepper::addBreakpoint(const Breakpoint& breakpoint) {
+  if (std::find(breakpoints_.begin(), breakpoints_.end(), breakpoint) != breakpoints_.end())
+    return;
+  breakpoints_.push_back(breakpoint);
+  emit breakpointsChanged();
+}
+
+void EarleyStepper::removeBreakpoint(int index) {
+  if (index < 0 || static_cast<std::size_t>(index) >= breakpoints_.size()) return;
+  breakpoints_.erase(breakpoints_.begin() + index);
+  emit breakpointsChanged();
+}
+
+void EarleyStepper::setSpeed(int operationsPerSecond) {
+  speed_ = std::clamp(operationsPerSecond, 1, 1000);
+  timer_->setInterval(std::max(1, 1000 / speed_));
+}
+
+bool EarleyStepper::isPlaying() const { return timer_->isActive(); }
+
+void EarleyStepper::play() {
+  if (!session_ || isPlaying()) return;
+  if (atEnd()) setApplied(0);
+  lastHit_ = -1;
+  timer_->start();
+  emit playingChanged(true);
+}
+
+void EarleyStepper::pause() {
+  if (!isPlaying()) return;
+  timer_->stop();
+  emit playingChanged(false);
+}
+
+void EarleyStepper::togglePlay() {
+  if (isPlaying()) {
+    pause();
+  } else {
+    play();
+  }
+}
+
+void EarleyStepper::onTick() {
+  if (atEnd()) {
+    pause();
+    return;
+  }
+  const std::size_t step = applied_;
+  const int hit = matchingBreakpoint(step);
+  stepForward();
+  if (hit >= 0) {
+    lastHit_ = hit;
+    pause();
+    emit breakpointHit(hit, step);
+  } else if (atEnd()) {
+    pause();
+  }
+}
+
+}  // namespace gwb::ui

@@ -1,0 +1,553 @@
+#include "ui/parse_tree_view.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QApplication>
+#include <QBuffer>
+#include <QClipboard>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGraphicsItem>
+#include <QGraphicsPathItem>
+#include <QGraphicsScene>
+#include <QGraphicsView>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QStyle>
+#include <QSvgGenerator>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+
+#include "ui/parse_session.h"
+#include "ui/qt_conversions.h"
+#include "ui/tree_export.h"
+#include "ui/value_format.h"
+
+namespace gwb::ui {
+
+namespace {
+constexpr double kMargin = 16.0;
+constexpr double kBoxPadding = 8.0;
+constexpr double kRowGap = 30.0;
+constexpr double kMaxYieldWidth = 220.0;
+constexpr double kMinZoom = 0.02;
+constexpr double kMaxZoom = 8.0;
+// A click moves the mouse less than this (in pixels); more is a drag that pans.
+constexpr int kClickSlop = 4;
+
+enum class NodeKind { Nonterminal, Word, Collapsed, Triangle };
+
+// One box of the drawing. `original` is the node of the parse tree it stands for.
+class NodeItem : public QGraphicsItem {
+ public:
+  NodeItem(QString label, NodeKind kind, int original, QRectF box, QFont font)
+      : label_(std::move(label)), kind_(kind), original_(original), box_(box),
+        font_(std::move(font)) {
+    setToolTip(kind == NodeKind::Collapsed    ? QObject::tr("Click to open this subtree")
+               : kind == NodeKind::Nonterminal ? QObject::tr("Click to collapse this subtree")
+                                               : QString());
+    if (kind == NodeKind::Collapsed || kind == NodeKind::Nonterminal)
+      setCursor(Qt::PointingHandCursor);
+  }
+  int original() const { return original_; }
+  NodeKind kind() const { return kind_; }
+  QRectF boundingRect() const override { return box_.adjusted(-1, -1, 1, 1); }
+
+  void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override {
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->setFont(font_);
+    switch (kind_) {
+      case NodeKind::Nonterminal:
+      case NodeKind::Collapsed:
+        painter->setPen(QPen(QColor(0x5b, 0x6b, 0x82), 1));
+        painter->setBrush(kind_ == NodeKind::Collapsed ? QColor(0xfd, 0xe6, 0xc8)
+                                                       : QColor(0xe8, 0xee, 0xf7));
+        painter->drawRoundedRect(box_, 4, 4);
+        painter->setPen(QColor(0x1f, 0x2a, 0x3a));
+        painter->drawText(box_, Qt::AlignCenter, label_);
+        break;
+      case NodeKind::Word: {
+        QFont italic = font_;
+        italic.setItalic(true);
+        painter->setFont(italic);
+        painter->setPen(QColor(0x2e, 0x6b, 0x30));
+        painter->drawText(box_, Qt::AlignCenter, label_);
+        break;
+      }
+      case NodeKind::Triangle: {
+        QFont italic = font_;
+        italic.setItalic(true);
+        painter->setFont(italic);
+        painter->setPen(QColor(0x2e, 0x6b, 0x30));
+        painter->drawText(box_, Qt::AlignCenter, label_);
+        break;
+      }
+    }
+  }
+
+ private:
+  QString label_;
+  NodeKind kind_;
+  int original_;
+  QRectF box_;
+  QFont font_;
+};
+
+QString yieldOf(const gwb::ParseTree& tree, int node) {
+  QStringList words;
+  std::vector<int> stack{node};
+  while (!stack.empty()) {
+    const int id = stack.back();
+    stack.pop_back();
+    const auto& n = tree.node(id);
+    if (n.terminal) words << toQString(n.label);
+    for (auto it = n.children.rbegin(); it != n.children.rend(); ++it) stack.push_back(*it);
+  }
+  return words.join(QLatin1Char(' '));
+}
+}  // namespace
+
+ParseTreeView::ParseTreeView(QWidget* parent)
+    : QWidget(parent),
+      scene_(new QGraphicsScene(this)),
+      view_(new QGraphicsView(scene_, this)),
+      captionLabel_(new QLabel(this)),
+      exportButton_(new QToolButton(this)) {
+  view_->setDragMode(QGraphicsView::ScrollHandDrag);
+  view_->setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+  view_->setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+  view_->setBackgroundBrush(palette().color(QPalette::Base));
+  view_->viewport()->installEventFilter(this);
+  view_->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+
+  captionLabel_->setWordWrap(true);
+  captionLabel_->setTextFormat(Qt::RichText);
+  captionLabel_->setObjectName(QStringLiteral("treeCaption"));
+
+  const auto button = [this](const QString& text, const QString& tip, auto slot) {
+    auto* b = new QToolButton(this);
+    b->setText(text);
+    b->setToolTip(tip);
+    b->setAutoRaise(true);
+    connect(b, &QToolButton::clicked, this, slot);
+    return b;
+  };
+  auto* zoomOut = button(tr("\u2212"), tr("Zoom out (Ctrl+wheel)"),
+                         [this] { setZoom(zoom() / 1.25); });
+  auto* zoomIn = button(tr("+"), tr("Zoom in (Ctrl+wheel)"), [this] { setZoom(zoom() * 1.25); });
+  auto* fit = button(tr("Fit"), tr("Zoom to show the whole tree"), [this] { zoomToFit(); });
+  auto* actual = button(tr("1:1"), tr("Actual size"), [this] { setZoom(1.0); });
+  auto* expand = button(tr("Expand all"), tr("Open every collapsed subtree"),
+                        [this] { expandAll(); });
+  auto* copy = button(tr("Copy brackets"), tr("Copy the tree as Penn Treebank brackets"),
+                      [this] { copyBrackets(); });
+  exportButton_->setText(tr("Export\u2026"));
+  exportButton_->setToolTip(tr("Save the tree as PNG, SVG, PDF, PTB brackets or LaTeX forest"));
+  exportButton_->setAutoRaise(true);
+  connect(exportButton_, &QToolButton::clicked, this, &ParseTreeView::showExportDialog);
+
+  auto* bar = new QHBoxLayout;
+  bar->setContentsMargins(0, 0, 0, 0);
+  bar->addWidget(captionLabel_, 1);
+  for (QWidget* w : {static_cast<QWidget*>(zoomOut), static_cast<QWidget*>(zoomIn),
+                     static_cast<QWidget*>(fit), static_cast<QWidget*>(actual),
+                     static_cast<QWidget*>(expand), static_cast<QWidget*>(copy),
+                     static_cast<QWidget*>(exportButton_)})
+    bar->addWidget(w);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addLayout(bar);
+  layout->addWidget(view_, 1);
+  setTree({}, tr("No parse yet: parse a sentence in the Earley stepper."));
+}
+
+ParseTreeView::~ParseTreeView() = default;
+
+void ParseTreeView::setSession(const std::shared_ptr<const ParseSession>& session) {
+  if (!session || !session->hasChart()) {
+    setTree({}, session ? session->errorText().toHtmlEscaped()
+                        : tr("No parse yet: parse a sentence in the Earley stepper."));
+    return;
+  }
+  QStringList words;
+  for (const std::string& w : session->words()) words << toQString(w);
+  sentence_ = words.join(QLatin1Char(' '));
+  const gwb::ParseResult& result = session->result();
+  if (session->outcome() == ParseSession::Outcome::Cancelled) {
+    setTree({}, tr("The parse was cancelled: no tree."));
+    return;
+  }
+  if (!result.success || result.viterbiTree.empty()) {
+    setTree({}, result.failedAt >= 0
+                    ? tr("No parse: the sentence cannot continue at word %1, \u201c%2\u201d.")
+                          .arg(result.failedAt + 1)
+                          .arg(words.value(result.failedAt).toHtmlEscaped())
+                    : tr("No parse: the grammar cannot derive this sentence."));
+    return;
+  }
+  const double share = std::exp(result.viterbiLogProbability - result.logProbability);
+  setTree(result.viterbiTree,
+          tr("<b>Viterbi parse</b> \u00b7 P(tree) = %1 \u00b7 P(sentence) = %2 \u00b7 the best "
+             "tree has %3% of the sentence's probability")
+              .arg(formatProbabilityFromLog(result.viterbiLogProbability),
+                   formatProbabilityFromLog(result.logProbability),
+                   QString::number(100.0 * share, 'f', share > 0.999 ? 0 : 1)));
+}
+
+void ParseTreeView::setTree(const gwb::ParseTree& tree, const QString& caption) {
+  tree_ = tree;
+  collapsed_.assign(tree_.size(), false);
+  caption_ = caption;
+  captionLabel_->setText(caption);
+  rebuildScene();
+  autoZoom_ = true;
+  applyAutoZoom();
+}
+
+void ParseTreeView::applyAutoZoom() {
+  if (!autoZoom_ || tree_.empty() || !view_->isVisible()) return;
+  // Small trees at actual size; big ones start fitted to the width (but stay legible).
+  const QRectF bounds = scene_->sceneRect();
+  const double fitWidth = (view_->viewport()->width() - 8) / std::max(bounds.width(), 1.0);
+  view_->setTransform(QTransform::fromScale(std::clamp(fitWidth, 0.25, 1.0),
+                                            std::clamp(fitWidth, 0.25, 1.0)));
+}
+
+void ParseTreeView::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  applyAutoZoom();
+}
+
+void ParseTreeView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  applyAutoZoom();
+}
+
+QString ParseTreeView::caption() const { return captionLabel_->text(); }
+
+bool ParseTreeView::isCollapsed(int node) const {
+  return node >= 0 && static_cast<std::size_t>(node) < collapsed_.size() &&
+         collapsed_[static_cast<std::size_t>(node)];
+}
+
+void ParseTreeView::setCollapsed(int node, bool collapsed) {
+  if (node < 0 || static_cast<std::size_t>(node) >= collapsed_.size()) return;
+  if (tree_.node(node).terminal || tree_.node(node).children.empty()) return;
+  if (collapsed_[static_cast<std::size_t>(node)] == collapsed) return;
+  collapsed_[static_cast<std::size_t>(node)] = collapsed;
+  rebuildScene();
+  emit stateChanged();
+}
+
+void ParseTreeView::toggleCollapsed(int node) { setCollapsed(node, !isCollapsed(node)); }
+
+void ParseTreeView::expandAll() {
+  std::fill(collapsed_.begin(), collapsed_.end(), false);
+  rebuildScene();
+  emit stateChanged();
+}
+
+void ParseTreeView::rebuildScene() {
+  scene_->clear();
+  layout_ = {};
+  if (tree_.empty()) {
+    scene_->setSceneRect(QRectF());
+    return;
+  }
+  // The tree as drawn: collapsed nodes get one made-up child, the triangle with their words.
+  gwb::ParseTree shown;
+  std::vector<int> originalOf;      // shown id -> tree id (the collapsed node for a triangle)
+  std::vector<NodeKind> kinds;
+  std::vector<QString> labels;
+  const QFontMetricsF metrics(font());
+  QFont italic = font();
+  italic.setItalic(true);
+  const QFontMetricsF italicMetrics(italic);
+  std::vector<double> widths;
+  const auto add = [&](int original, NodeKind kind, const QString& label) {
+    const int id = shown.addNode(label.toStdString(), kind == NodeKind::Word ||
+                                                          kind == NodeKind::Triangle);
+    originalOf.push_back(original);
+    kinds.push_back(kind);
+    labels.push_back(label);
+    const bool isWord = kind == NodeKind::Word || kind == NodeKind::Triangle;
+    widths.push_back((isWord ? italicMetrics : metrics).horizontalAdvance(label) +
+                     2 * kBoxPadding);
+    return id;
+  };
+  std::vector<std::pair<int, int>> stack;  // (tree node, its shown parent)
+  stack.emplace_back(tree_.root(), -1);
+  while (!stack.empty()) {
+    const auto [node, parent] = stack.back();
+    stack.pop_back();
+    const auto& n = tree_.node(node);
+    const bool collapsed = isCollapsed(node);
+    const NodeKind kind = n.terminal ? NodeKind::Word
+                          : collapsed ? NodeKind::Collapsed
+                                      : NodeKind::Nonterminal;
+    const int id = add(node, kind, toQString(n.label));
+    if (parent < 0) {
+      shown.setRoot(id);
+    } else {
+      shown.node(parent).children.push_back(id);
+    }
+    if (collapsed) {
+      const QString words = italicMetrics.elidedText(yieldOf(tree_, node), Qt::ElideMiddle,
+                                                     kMaxYieldWidth);
+      const int triangle = add(node, NodeKind::Triangle, words);
+      shown.node(id).children.push_back(triangle);
+      continue;
+    }
+    for (auto it = n.children.rbegin(); it != n.children.rend(); ++it)
+      stack.emplace_back(*it, id);
+  }
+  // Children were pushed right to left so they pop left to right; the shown children lists
+  // were filled in visiting order, which is left to right.
+
+  TreeLayoutOptions options;
+  const double boxHeight = metrics.height() + 6;
+  options.levelHeight = boxHeight + kRowGap;
+  options.siblingGap = 10;
+  layout_ = layoutTree(shown, widths, {}, options);
+
+  // Edges first (under the boxes); a triangle for collapsed subtrees.
+  QPainterPath edges;
+  QPainterPath triangles;
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    const TreeLayoutNode& p = layout_.nodes[i];
+    for (int c : shown.node(static_cast<int>(i)).children) {
+      const TreeLayoutNode& child = layout_.nodes[static_cast<std::size_t>(c)];
+      const QPointF from(p.x + kMargin, p.y + boxHeight + kMargin);
+      if (kinds[static_cast<std::size_t>(c)] == NodeKind::Triangle) {
+        const double half = std::min(child.width, kMaxYieldWidth) / 2.0;
+        QPolygonF shape;
+        shape << from << QPointF(child.x - half + kMargin, child.y + kMargin)
+              << QPointF(child.x + half + kMargin, child.y + kMargin) << from;
+        triangles.addPolygon(shape);
+      } else {
+        edges.moveTo(from);
+        edges.lineTo(child.x + kMargin, child.y + kMargin);
+      }
+    }
+  }
+  auto* edgeItem = scene_->addPath(edges, QPen(QColor(0x7a, 0x86, 0x99), 1.2));
+  edgeItem->setZValue(-1);
+  auto* triangleItem = scene_->addPath(triangles, QPen(QColor(0xd2, 0x78, 0x12), 1.2),
+                                       QColor(0xfd, 0xe6, 0xc8, 120));
+  triangleItem->setZValue(-1);
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    const TreeLayoutNode& node = layout_.nodes[i];
+    const QRectF box(node.x - node.width / 2 + kMargin, node.y + kMargin, node.width, boxHeight);
+    auto* item = new NodeItem(labels[i], kinds[i], originalOf[i], box, font());
+    scene_->addItem(item);
+  }
+  scene_->setSceneRect(QRectF(0, 0, layout_.width + 2 * kMargin,
+                              layout_.height - kRowGap + 2 * kMargin));
+}
+
+int ParseTreeView::nodeAt(const QPointF& scenePosition) const {
+  for (QGraphicsItem* item : scene_->items(scenePosition)) {
+    if (auto* node = dynamic_cast<NodeItem*>(item)) return node->original();
+  }
+  return -1;
+}
+
+QRectF ParseTreeView::nodeRect(int node) const {
+  for (QGraphicsItem* item : scene_->items()) {
+    auto* n = dynamic_cast<NodeItem*>(item);
+    if (n && n->original() == node && n->kind() != NodeKind::Triangle)
+      return n->boundingRect().adjusted(1, 1, -1, -1);
+  }
+  return {};
+}
+
+double ParseTreeView::zoom() const { return view_->transform().m11(); }
+
+void ParseTreeView::setZoom(double zoom) {
+  autoZoom_ = false;
+  zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
+  view_->setTransform(QTransform::fromScale(zoom, zoom));
+  emit stateChanged();
+}
+
+void ParseTreeView::zoomToFit() {
+  if (tree_.empty()) return;
+  const QRectF bounds = scene_->sceneRect();
+  const double sx = (view_->viewport()->width() - 8) / std::max(bounds.width(), 1.0);
+  const double sy = (view_->viewport()->height() - 8) / std::max(bounds.height(), 1.0);
+  setZoom(std::min(sx, sy));
+}
+
+bool ParseTreeView::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == view_->viewport()) {
+    if (event->type() == QEvent::Wheel) {
+      auto* wheel = static_cast<QWheelEvent*>(event);
+      if (wheel->modifiers() & Qt::ControlModifier) {
+        setZoom(zoom() * std::pow(1.0015, wheel->angleDelta().y()));
+        return true;
+      }
+    } else if (event->type() == QEvent::MouseButtonPress) {
+      pressedAt_ = static_cast<QMouseEvent*>(event)->position().toPoint();
+    } else if (event->type() == QEvent::MouseButtonRelease) {
+      auto* mouse = static_cast<QMouseEvent*>(event);
+      const QPoint at = mouse->position().toPoint();
+      if (mouse->button() == Qt::LeftButton &&
+          (at - pressedAt_).manhattanLength() <= kClickSlop) {
+        const int node = nodeAt(view_->mapToScene(at));
+        if (node >= 0) toggleCollapsed(node);
+      }
+    }
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+QImage ParseTreeView::renderImage(double scale) const {
+  const QRectF source = scene_->sceneRect();
+  QImage image((source.size() * scale).toSize().expandedTo(QSize(1, 1)),
+               QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::white);
+  QPainter painter(&image);
+  painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+  scene_->render(&painter, QRectF(QPointF(0, 0), source.size() * scale), source);
+  return image;
+}
+
+QByteArray ParseTreeView::renderSvg() const {
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  const QRectF source = scene_->sceneRect();
+  QSvgGenerator generator;
+  generator.setOutputDevice(&buffer);
+  generator.setSize(source.size().toSize());
+  generator.setViewBox(QRectF(QPointF(0, 0), source.size()));
+  generator.setTitle(tr("Parse tree"));
+  generator.setDescription(sentence_);
+  QPainter painter(&generator);
+  scene_->render(&painter, QRectF(QPointF(0, 0), source.size()), source);
+  painter.end();
+  return bytes;
+}
+
+QByteArray ParseTreeView::renderPdf() const {
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  const QRectF source = scene_->sceneRect();
+  QPdfWriter writer(&buffer);
+  writer.setTitle(tr("Parse tree"));
+  writer.setCreator(QStringLiteral("Grammar Workbench"));
+  writer.setResolution(72);
+  writer.setPageSize(QPageSize(source.size().expandedTo(QSizeF(1, 1)), QPageSize::Point));
+  writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+  QPainter painter(&writer);
+  scene_->render(&painter, QRectF(QPointF(0, 0), source.size()), source);
+  painter.end();
+  return bytes;
+}
+
+QString ParseTreeView::ptbText() const { return treeToPtb(tree_) % QLatin1Char('\n'); }
+
+QString ParseTreeView::forestText() const {
+  return treeToForest(tree_, sentence_.isEmpty()
+                                 ? tr("Parse tree from Grammar Workbench")
+                                 : tr("Viterbi parse of \u201c%1\u201d (Grammar Workbench)")
+                                       .arg(sentence_));
+}
+
+std::optional<ParseTreeView::ExportFormat> ParseTreeView::formatForPath(const QString& path) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix == QLatin1String("png")) return ExportFormat::Png;
+  if (suffix == QLatin1String("svg")) return ExportFormat::Svg;
+  if (suffix == QLatin1String("pdf")) return ExportFormat::Pdf;
+  if (suffix == QLatin1String("ptb") || suffix == QLatin1String("mrg") ||
+      suffix == QLatin1String("txt"))
+    return ExportFormat::Ptb;
+  if (suffix == QLatin1String("tex")) return ExportFormat::Forest;
+  return std::nullopt;
+}
+
+bool ParseTreeView::exportFile(const QString& path, QString* error) const {
+  if (tree_.empty()) {
+    if (error) *error = tr("There is no tree to export.");
+    return false;
+  }
+  const auto format = formatForPath(path);
+  if (!format) {
+    if (error)
+      *error = tr("Unknown file type: use .png, .svg, .pdf, .ptb or .tex (LaTeX forest).");
+    return false;
+  }
+  QByteArray bytes;
+  switch (*format) {
+    case ExportFormat::Png: {
+      QBuffer buffer(&bytes);
+      buffer.open(QIODevice::WriteOnly);
+      if (!renderImage().save(&buffer, "PNG")) {
+        if (error) *error = tr("Could not encode the PNG image.");
+        return false;
+      }
+      break;
+    }
+    case ExportFormat::Svg: bytes = renderSvg(); break;
+    case ExportFormat::Pdf: bytes = renderPdf(); break;
+    case ExportFormat::Ptb: bytes = ptbText().toUtf8(); break;
+    case ExportFormat::Forest: bytes = forestText().toUtf8(); break;
+  }
+  return saveBytesAtomically(path, bytes, error);
+}
+
+void ParseTreeView::showExportDialog() {
+  if (tree_.empty()) return;
+  QString filter = tr("PNG image (*.png)");
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export Parse Tree"), QStringLiteral("parse-tree.png"),
+      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf);;"
+         "Penn Treebank brackets (*.ptb);;LaTeX forest (*.tex)"),
+      &filter);
+  if (path.isEmpty()) return;
+  QString target = path;
+  if (!formatForPath(target)) {
+    const qsizetype open = filter.lastIndexOf(QStringLiteral("*."));
+    if (open >= 0) target += filter.mid(open + 1).chopped(1);
+  }
+  QString error;
+  if (!exportFile(target, &error))
+    QMessageBox::warning(this, tr("Export Parse Tree"),
+                         tr("Could not export to %1:\n%2").arg(target, error));
+}
+
+void ParseTreeView::copyBrackets() {
+  if (!tree_.empty()) QApplication::clipboard()->setText(treeToPtb(tree_));
+}
+
+QJsonObject ParseTreeView::state() const {
+  QJsonArray collapsed;
+  for (std::size_t i = 0; i < collapsed_.size(); ++i)
+    if (collapsed_[i]) collapsed.append(static_cast<int>(i));
+  return QJsonObject{{QStringLiteral("zoom"), zoom()},
+                     {QStringLiteral("collapsed"), collapsed}};
+}
+
+void ParseTreeView::restoreState(const QJsonObject& state) {
+  std::fill(collapsed_.begin(), collapsed_.end(), false);
+  for (const QJsonValue& value : state.value(QStringLiteral("collapsed")).toArray()) {
+    const int node = value.toInt(-1);
+    if (node >= 0 && static_cast<std::size_t>(node) < collapsed_.size() &&
+        !tree_.node(node).terminal)
+      collapsed_[static_cast<std::size_t>(node)] = true;
+  }
+  rebuildScene();
+  if (state.contains(QStringLiteral("zoom")))
+    setZoom(state.value(QStringLiteral("zoom")).toDouble(1.0));
+}
+
+}  // namespace gwb::ui

@@ -1,0 +1,59 @@
+// Workspace: what is open in the workbench and how it is shown, as a JSON file.
+//
+// A workspace lists the open documents in tab order — each with its kind (grammar or corpus),
+// its path, the start symbol it was opened with, and its views' settings (for a grammar: the
+// page shown, the rule filter and selection, the stepper's sentence, options, step, filters,
+// number format, breakpoints and selected item, the tree's zoom and collapsed nodes; for a
+// corpus: filter and selected rows) — plus the current tab and the window's layout. Paths are
+// written relative to the workspace file's folder when they lie below it, so a workspace can
+// travel with its grammars; built-in samples keep their ":/" path.
+//
+//   {"format": "grammar-workbench-workspace", "version": 1, "current": 0,
+//    "documents": [{"kind": "grammar", "path": "../samples/pp-attachment.cfg", "root": "",
+//                   "view": {"page": "stepper", "stepper": {...}, "tree": {...}}}],
+//    "window": {"geometry": "<base64>", "state": "<base64>"}}
+//
+// Reading never throws: a malformed file gives nullopt and a message. Saving is atomic.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+
+namespace gwb::ui {
+
+struct WorkspaceDocument {
+  enum class Kind { Grammar, Corpus };
+  Kind kind = Kind::Grammar;
+  QString path;  // absolute (or ":/..." for a built-in sample)
+  QString root;  // start symbol option; empty: the format's default
+  QJsonObject view;
+  bool operator==(const WorkspaceDocument& o) const {
+    return kind == o.kind && path == o.path && root == o.root && view == o.view;
+  }
+};
+
+struct Workspace {
+  static constexpr int kVersion = 1;
+  std::vector<WorkspaceDocument> documents;
+  int current = -1;
+  QByteArray windowGeometry;
+  QByteArray windowState;
+  bool operator==(const Workspace& o) const {
+    return documents == o.documents && current == o.current &&
+           windowGeometry == o.windowGeometry && windowState == o.windowState;
+  }
+
+  // `baseDirectory`: paths below it are written relative to it (and read back against it).
+  QJsonObject toJson(const QString& baseDirectory = QString()) const;
+  static std::optional<Workspace> fromJson(const QJsonObject& json,
+                                           const QString& baseDirectory = QString(),
+                                           QString* error = nullptr);
+  bool save(const QString& path, QString* error = nullptr) const;
+  static std::optional<Workspace> load(const QString& path, QString* error = nullptr);
+};
+
+}  // namespace gwb::ui
