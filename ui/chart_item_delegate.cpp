@@ -77,10 +77,10 @@ void ChartItemDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
   }
 
   const bool selected = relation == ChartModel::Relation::Selected;
-  const QColor textColor = selected ? palette.color(QPalette::HighlightedText)
-                                    : palette.color(QPalette::Text);
+  const QColor textColor =
+      selected ? palette.color(QPalette::HighlightedText) : palette.color(QPalette::Text);
   QColor dim = textColor;
-  if (!selected) dim.setAlphaF(0.7f);
+  if (!selected) dim.setAlphaF(0.7F);
   const QRect textArea = cell.adjusted(kBarWidth + kPadding, kPadding, -kPadding, -kPadding);
   const QFontMetrics metrics(option.font);
   painter->setFont(option.font);

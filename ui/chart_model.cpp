@@ -8,6 +8,11 @@
 
 namespace gwb::ui {
 
+namespace {
+// Significant digits in the chart's cells (the explanation panel shows more).
+constexpr int kCellDigits = 3;
+}  // namespace
+
 ChartModel::ChartModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 ChartModel::~ChartModel() = default;
@@ -56,8 +61,7 @@ void ChartModel::resolveFilterSymbol() {
   if (filter_.symbol == QLatin1String("GOAL")) {
     filterSymbol_ = session_->compiled().goal();
   } else {
-    const auto id =
-        session_->compiled().symbols().findNonterminal(filter_.symbol.toStdString());
+    const auto id = session_->compiled().symbols().findNonterminal(filter_.symbol.toStdString());
     filterSymbol_ = id ? *id : -2;
   }
 }
@@ -113,7 +117,7 @@ int ChartModel::shownInSet(int set) const {
 
 bool ChartModel::passes(gwb::ItemRef item, const gwb::ParseTrace::ItemState& state) const {
   if (filter_.hidePredicted && session_->chart().item(item).predicted) return false;
-  if (filter_.hideZero && session_->logForward(item, state.forward) == -INFINITY) return false;
+  if (filter_.hideZero && std::isinf(session_->logForward(item, state.forward))) return false;
   if (filterSymbol_ != -1 && session_->lhs(item) != filterSymbol_) return false;
   return true;
 }
@@ -166,20 +170,21 @@ QString ChartModel::valuesText(gwb::ItemRef item) const {
   switch (format_) {
     case NumberFormat::Probability:
       return QStringLiteral("\u03b1 %1   \u03b3 %2   v %3")
-          .arg(formatProbabilityFromLog(session_->logForward(item, state->forward)),
-               formatProbabilityFromLog(session_->logInner(item, state->inner)),
-               formatProbabilityFromLog(logViterbi));
+          .arg(formatProbabilityFromLog(session_->logForward(item, state->forward), kCellDigits),
+               formatProbabilityFromLog(session_->logInner(item, state->inner), kCellDigits),
+               formatProbabilityFromLog(logViterbi, kCellDigits));
     case NumberFormat::LogProbability:
       return QStringLiteral("ln \u03b1 %1   ln \u03b3 %2   ln v %3")
           .arg(formatLog(session_->logForward(item, state->forward)),
                formatLog(session_->logInner(item, state->inner)), formatLog(logViterbi));
     case NumberFormat::Scaled:
-      if (session_->mode() == gwb::NumericMode::Log)
+      if (session_->mode() == gwb::NumericMode::Log) {
         return QStringLiteral("ln \u03b1 %1   ln \u03b3 %2   ln v %3")
             .arg(formatLog(state->forward), formatLog(state->inner), formatLog(logViterbi));
+      }
       return QStringLiteral("\u03b1\u0302 %1   \u03b3\u0302 %2   v %3")
-          .arg(formatPlain(state->forward), formatPlain(state->inner),
-               formatProbabilityFromLog(logViterbi));
+          .arg(formatPlain(state->forward, kCellDigits), formatPlain(state->inner, kCellDigits),
+               formatProbabilityFromLog(logViterbi, kCellDigits));
   }
   return {};
 }
@@ -207,10 +212,10 @@ QVariant ChartModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole: return session_->itemText(ref);
     case Qt::ToolTipRole:
       return QString(session_->itemText(ref) % QLatin1Char('\n') % valuesText(ref) %
-             QLatin1Char('\n') %
-             tr("last changed by %1 (step %2)")
-                 .arg(toQString(gwb::operationKindName(events[state->lastStep].kind)))
-                 .arg(state->lastStep + 1));
+                     QLatin1Char('\n') %
+                     tr("last changed by %1 (step %2)")
+                         .arg(toQString(gwb::operationKindName(events[state->lastStep].kind)))
+                         .arg(state->lastStep + 1));
     case SetRole: return ref.set;
     case IndexRole: return ref.index;
     case ForwardRole: return state->forward;
@@ -220,14 +225,13 @@ QVariant ChartModel::data(const QModelIndex& index, int role) const {
     case LogInnerRole: return session_->logInner(ref, state->inner);
     case ValuesTextRole: return valuesText(ref);
     case OperationRole: return static_cast<int>(events[state->lastStep].kind);
-    case CreatedByRole:
-      return static_cast<int>(events[session_->trace().creationStep(ref)].kind);
+    case CreatedByRole: return static_cast<int>(events[session_->trace().creationStep(ref)].kind);
     case IsNewRole: return state->lastStep >= highlightFrom_;
     case IsCurrentRole: return applied_ > 0 && state->lastStep == applied_ - 1;
     case RelationRole:
       if (ref == selected_) return static_cast<int>(Relation::Selected);
-      return static_cast<int>(antecedents_.count(key(ref)) ? Relation::Antecedent
-                                                            : Relation::None);
+      return static_cast<int>(antecedents_.count(key(ref)) > 0 ? Relation::Antecedent
+                                                               : Relation::None);
     case PredictedRole: return session_->chart().item(ref).predicted;
     default: return {};
   }

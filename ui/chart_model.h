@@ -33,6 +33,7 @@ class ParseSession;
 
 class ChartModel : public QAbstractTableModel {
   Q_OBJECT
+  Q_DISABLE_COPY_MOVE(ChartModel)
 
  public:
   enum Role : int {
@@ -91,7 +92,8 @@ class ChartModel : public QAbstractTableModel {
   // How many rows set `set` shows.
   int shownInSet(int set) const;
 
-  // "α 0.042  γ 0.35  v 0.35" for the item's state after `applied` operations.
+  // "α 0.042  γ 0.35  v 0.35" for the item's state after `applied` operations (three
+  // significant digits).
   QString valuesText(gwb::ItemRef item) const;
 
   int rowCount(const QModelIndex& parent = {}) const override;

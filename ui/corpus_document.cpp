@@ -112,8 +112,7 @@ Utterance CorpusDocument::parseGoldLine(const QString& line, int lineNumber) {
   return u;
 }
 
-std::unique_ptr<CorpusDocument> CorpusDocument::fromText(const QString& path,
-                                                         const QString& text) {
+std::unique_ptr<CorpusDocument> CorpusDocument::fromText(const QString& path, const QString& text) {
   std::unique_ptr<CorpusDocument> document(new CorpusDocument());
   document->filePath_ = path;
   document->kind_ = detectKind(text);
@@ -135,9 +134,7 @@ std::unique_ptr<CorpusDocument> CorpusDocument::fromText(const QString& path,
         for (Utterance& u : parseSocialCueLine(line, i + 1))
           document->utterances_.push_back(std::move(u));
         break;
-      case Kind::GoldTopics:
-        document->utterances_.push_back(parseGoldLine(line, i + 1));
-        break;
+      case Kind::GoldTopics: document->utterances_.push_back(parseGoldLine(line, i + 1)); break;
     }
   }
   document->hasGold_ = document->kind_ == Kind::GoldTopics;
@@ -151,8 +148,7 @@ std::unique_ptr<CorpusDocument> CorpusDocument::load(const QString& path, QStrin
     if (error) *error = file.errorString();
     return nullptr;
   }
-  std::unique_ptr<CorpusDocument> document =
-      fromText(absolute, QString::fromUtf8(file.readAll()));
+  std::unique_ptr<CorpusDocument> document = fromText(absolute, QString::fromUtf8(file.readAll()));
   if (document->kind_ == Kind::SocialCues) {
     // Gold annotation beside it, aligned utterance by utterance.
     const QFileInfo info(absolute);

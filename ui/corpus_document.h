@@ -33,12 +33,12 @@ struct SocialObject {
 };
 
 struct Utterance {
-  int line = 0;                        // 1-based line of the file it starts on
-  QString text;                        // what a parser reads: the raw tokens
-  std::vector<SocialObject> objects;   // empty for plain sentences
-  QStringList words;                   // without the objects and cues
-  QString goldTopic;                   // ".pig"; empty when unknown; "none" for none
-  QStringList topicalWords;            // words the gold annotation marks with the topic
+  int line = 0;                       // 1-based line of the file it starts on
+  QString text;                       // what a parser reads: the raw tokens
+  std::vector<SocialObject> objects;  // empty for plain sentences
+  QStringList words;                  // without the objects and cues
+  QString goldTopic;                  // ".pig"; empty when unknown; "none" for none
+  QStringList topicalWords;           // words the gold annotation marks with the topic
 };
 
 class CorpusDocument : public QObject {

@@ -63,7 +63,7 @@ class ObjectChipDelegate : public QStyledItemDelegate {
     for (const QVariant& value : objects) {
       const QStringList parts = value.toStringList();
       if (parts.isEmpty()) continue;
-      const QString name = parts.front();
+      const QString& name = parts.front();
       int width = boldMetrics.horizontalAdvance(name) + 2 * kChipPadding;
       QStringList cues;
       for (qsizetype i = 1; i < parts.size(); ++i) cues << cueText(parts[i]);
@@ -117,7 +117,7 @@ class TopicChipDelegate : public QStyledItemDelegate {
     const QFontMetrics metrics(option.font);
     if (topic == QLatin1String("none")) {
       QColor dim = option.palette.color(QPalette::Text);
-      dim.setAlphaF(0.45f);
+      dim.setAlphaF(0.45F);
       painter->setPen(dim);
       painter->drawText(option.rect.adjusted(6, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
                         QObject::tr("none"));
@@ -130,6 +130,50 @@ class TopicChipDelegate : public QStyledItemDelegate {
       painter->drawRoundedRect(chip, 8, 8);
       painter->setPen(option.palette.color(QPalette::Text));
       painter->drawText(chip, Qt::AlignCenter, topic);
+    }
+    painter->restore();
+  }
+};
+
+// The words, with the topical ones (gold annotation) in bold orange.
+class WordsDelegate : public QStyledItemDelegate {
+ public:
+  using QStyledItemDelegate::QStyledItemDelegate;
+
+  void paint(QPainter* painter, const QStyleOptionViewItem& option,
+             const QModelIndex& index) const override {
+    const QStringList topical = index.data(CorpusTableModel::TopicalWordsRole).toStringList();
+    if (topical.isEmpty()) {
+      QStyledItemDelegate::paint(painter, option, index);
+      return;
+    }
+    QStyleOptionViewItem base = option;
+    initStyleOption(&base, index);
+    const QStringList words = base.text.split(QLatin1Char(' '));
+    base.text.clear();
+    base.widget->style()->drawControl(QStyle::CE_ItemViewItem, &base, painter, base.widget);
+    painter->save();
+    QFont bold = option.font;
+    bold.setBold(true);
+    const QFontMetrics plain(option.font);
+    const QFontMetrics strong(bold);
+    const bool selected = option.state.testFlag(QStyle::State_Selected);
+    int x = option.rect.left() + 4;
+    QStringList left = topical;  // each marked occurrence once, in order
+    for (const QString& word : words) {
+      const qsizetype at = left.indexOf(word);
+      const bool isTopical = at >= 0;
+      if (isTopical) left.removeAt(at);
+      painter->setFont(isTopical ? bold : option.font);
+      painter->setPen(selected    ? option.palette.color(QPalette::HighlightedText)
+                      : isTopical ? QColor(0xb3, 0x5c, 0x00)
+                                  : option.palette.color(QPalette::Text));
+      const QString text = word % QLatin1Char(' ');
+      const int w = (isTopical ? strong : plain).horizontalAdvance(text);
+      painter->drawText(QRect(x, option.rect.top(), w, option.rect.height()),
+                        Qt::AlignVCenter | Qt::AlignLeft, text);
+      x += w;
+      if (x > option.rect.right()) break;
     }
     painter->restore();
   }
@@ -153,6 +197,7 @@ QVariant CorpusTableModel::data(const QModelIndex& index, int role) const {
   const Utterance& u = document_->utterances()[static_cast<std::size_t>(index.row())];
   if (role == TextRole) return u.text;
   if (role == TopicRole) return u.goldTopic;
+  if (role == TopicalWordsRole) return u.topicalWords;
   if (role == ObjectsRole) {
     QVariantList objects;
     for (const SocialObject& o : u.objects) objects << QVariant(QStringList{o.name} + o.cues);
@@ -170,8 +215,7 @@ QVariant CorpusTableModel::data(const QModelIndex& index, int role) const {
         for (const SocialObject& o : u.objects)
           parts << (o.cues.isEmpty() ? o.name
                                      : o.name % QStringLiteral(" (") %
-                                           o.cues.join(QStringLiteral(", ")) %
-                                           QLatin1Char(')'));
+                                           o.cues.join(QStringLiteral(", ")) % QLatin1Char(')'));
         return parts.join(QStringLiteral("; "));
       }
       break;
@@ -219,8 +263,9 @@ CorpusView::CorpusView(std::unique_ptr<CorpusDocument> document, QWidget* parent
   parseSelected_->setToolTip(
       tr("Parse the selected utterances, as one string, in the Earley stepper of the grammar "
          "you used last"));
-  parseAll_->setToolTip(tr("Parse the whole file as one string (a discourse, for the "
-                           "discourse grammar)"));
+  parseAll_->setToolTip(
+      tr("Parse the whole file as one string (a discourse, for the "
+         "discourse grammar)"));
 
   table_->setModel(proxy_);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -233,11 +278,13 @@ CorpusView::CorpusView(std::unique_ptr<CorpusDocument> document, QWidget* parent
   table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 12);
   table_->setItemDelegateForColumn(CorpusTableModel::Objects, new ObjectChipDelegate(table_));
   table_->setItemDelegateForColumn(CorpusTableModel::Topic, new TopicChipDelegate(table_));
+  table_->setItemDelegateForColumn(CorpusTableModel::Words, new WordsDelegate(table_));
   QHeaderView* header = table_->horizontalHeader();
   header->setSectionResizeMode(QHeaderView::Interactive);
   header->setStretchLastSection(false);
   const QFontMetrics metrics = table_->fontMetrics();
-  table_->setColumnWidth(CorpusTableModel::Line, metrics.horizontalAdvance(QStringLiteral("99999")) + 20);
+  table_->setColumnWidth(CorpusTableModel::Line,
+                         metrics.horizontalAdvance(QStringLiteral("99999")) + 20);
   table_->setColumnWidth(CorpusTableModel::Objects,
                          metrics.horizontalAdvance(QStringLiteral(
                              ".dog kid eyes \u00b7 mom eyes \u00b7 mom hands  .pig kid hands")) +
@@ -284,21 +331,26 @@ CorpusView::CorpusView(std::unique_ptr<CorpusDocument> document, QWidget* parent
 CorpusView::~CorpusView() = default;
 
 void CorpusView::updateSummary() {
-  QString kind;
-  switch (document_->kind()) {
-    case CorpusDocument::Kind::Sentences: kind = tr("sentences"); break;
-    case CorpusDocument::Kind::SocialCues: kind = tr("social-cue utterances"); break;
-    case CorpusDocument::Kind::GoldTopics: kind = tr("gold topic annotation"); break;
-  }
   const int total = model_->rowCount();
   const int shown = proxy_->rowCount();
-  QString text = tr("<b>%1</b> \u00b7 %2 (%3) \u00b7 %4")
-                     .arg(document_->displayName().toHtmlEscaped(),
-                          countText(total, tr("utterance"), tr("utterances")), kind,
+  QString what;
+  switch (document_->kind()) {
+    case CorpusDocument::Kind::Sentences:
+      what = countText(total, tr("sentence"), tr("sentences"));
+      break;
+    case CorpusDocument::Kind::SocialCues:
+      what = countText(total, tr("utterance"), tr("utterances")) % tr(" with social cues");
+      break;
+    case CorpusDocument::Kind::GoldTopics:
+      what = countText(total, tr("utterance"), tr("utterances")) % tr(" with gold topics");
+      break;
+  }
+  QString text = tr("<b>%1</b> \u00b7 %2 \u00b7 %3")
+                     .arg(document_->displayName().toHtmlEscaped(), what,
                           countText(document_->wordCount(), tr("word"), tr("words")));
   if (!document_->goldPath().isEmpty())
-    text += tr(" \u00b7 gold topics from %1").arg(
-        QFileInfo(document_->goldPath()).fileName().toHtmlEscaped());
+    text += tr(" \u00b7 gold topics from %1")
+                .arg(QFileInfo(document_->goldPath()).fileName().toHtmlEscaped());
   if (shown != total) text += tr(" \u00b7 %1 shown").arg(QLocale().toString(shown));
   summary_->setText(text);
 }
@@ -342,7 +394,7 @@ QJsonObject CorpusView::state() const {
 void CorpusView::restoreState(const QJsonObject& state) {
   filterEdit_->setText(state.value(QStringLiteral("filter")).toString());
   std::vector<int> rows;
-  for (const QJsonValue& value : state.value(QStringLiteral("selectedRows")).toArray()) {
+  for (const auto& value : state.value(QStringLiteral("selectedRows")).toArray()) {
     const int row = value.toInt(-1);
     if (row >= 0 && row < model_->rowCount()) rows.push_back(row);
   }

@@ -1,7 +1,8 @@
 // CorpusView: a CorpusDocument as a table, one utterance a row, with the social cues as chips.
 //
 // Columns: the line, the objects present with their social cues (a chip per object: its name,
-// then its cues; the gold topic's chip is outlined), the words, and the gold topic. A filter
+// then its cues; the gold topic's chip is outlined), the words (those the gold annotation
+// marks as about the topic in bold orange), and the gold topic. A filter
 // bar matches words, objects or topics. "Parse in stepper" sends the selected utterances (as
 // one string, in order) to an Earley stepper; "Parse whole file" sends everything — a
 // recording for the discourse grammar. CorpusTableModel is the model behind the table.
@@ -32,6 +33,7 @@ class CorpusTableModel : public QAbstractTableModel {
     ObjectsRole = Qt::UserRole,  // QVariantList of QStringList: {object, cue, cue, ...}
     TopicRole,                   // QString: the gold topic (".pig", "none", or empty)
     TextRole,                    // QString: the utterance as a parser reads it
+    TopicalWordsRole,            // QStringList: words the gold annotation marks as topical
   };
 
   explicit CorpusTableModel(const CorpusDocument* document, QObject* parent = nullptr);
@@ -48,6 +50,7 @@ class CorpusTableModel : public QAbstractTableModel {
 
 class CorpusView : public QWidget {
   Q_OBJECT
+  Q_DISABLE_COPY_MOVE(CorpusView)
 
  public:
   explicit CorpusView(std::unique_ptr<CorpusDocument> document, QWidget* parent = nullptr);

@@ -10,7 +10,7 @@
 namespace gwb::ui {
 
 QString Breakpoint::describe() const {
-  const QString kindText =
+  QString kindText =
       kind ? toQString(gwb::operationKindName(*kind)) : EarleyStepper::tr("any operation");
   if (symbol.isEmpty()) return kindText;
   return kind ? kindText % QLatin1Char(' ') % symbol : symbol;
@@ -139,8 +139,7 @@ void EarleyStepper::setBreakpoints(std::vector<Breakpoint> breakpoints) {
 }
 
 void EarleyStepper::addBreakpoint(const Breakpoint& breakpoint) {
-  if (std::find(breakpoints_.begin(), breakpoints_.end(), breakpoint) != breakpoints_.end())
-    return;
+  if (std::find(breakpoints_.begin(), breakpoints_.end(), breakpoint) != breakpoints_.end()) return;
   breakpoints_.push_back(breakpoint);
   emit breakpointsChanged();
 }

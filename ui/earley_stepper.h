@@ -45,6 +45,7 @@ struct Breakpoint {
 
 class EarleyStepper : public QObject {
   Q_OBJECT
+  Q_DISABLE_COPY_MOVE(EarleyStepper)
 
  public:
   explicit EarleyStepper(QObject* parent = nullptr);

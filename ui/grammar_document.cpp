@@ -29,8 +29,7 @@ std::unique_ptr<GrammarDocument> GrammarDocument::load(const QString& path,
   return fromText(absolute, QString::fromStdString(text), options);
 }
 
-std::unique_ptr<GrammarDocument> GrammarDocument::fromText(const QString& path,
-                                                           const QString& text,
+std::unique_ptr<GrammarDocument> GrammarDocument::fromText(const QString& path, const QString& text,
                                                            const gwb::GrammarReadOptions& options) {
   gwb::GrammarReadOptions readOptions = options;
   const std::string utf8 = text.toStdString();

@@ -83,13 +83,12 @@ void GrammarEditor::paintGutter(QPaintEvent* event) {
   int bottom = top + qRound(blockBoundingRect(block).height());
   const int current = textCursor().blockNumber() + 1;
   // Diagnostics are sorted by line: find the first one at or after the first visible line.
-  auto next = std::lower_bound(
-      diagnostics_.begin(), diagnostics_.end(), number,
-      [](const gwb::Diagnostic& d, int line) { return d.line < line; });
+  auto next = std::lower_bound(diagnostics_.begin(), diagnostics_.end(), number,
+                               [](const gwb::Diagnostic& d, int line) { return d.line < line; });
   while (block.isValid() && top <= event->rect().bottom()) {
     if (block.isVisible() && bottom >= event->rect().top()) {
       QColor text = palette().color(QPalette::Text);
-      if (number != current) text.setAlphaF(0.45f);
+      if (number != current) text.setAlphaF(0.45F);
       painter.setPen(text);
       painter.drawText(0, top, gutter_->width() - 6, fontMetrics().height(), Qt::AlignRight,
                        QString::number(number));
@@ -116,10 +115,9 @@ void GrammarEditor::setDiagnostics(const gwb::Diagnostics& diagnostics) {
   diagnostics_.clear();
   for (const gwb::Diagnostic& d : diagnostics)
     if (d.line > 0) diagnostics_.push_back(d);
-  std::stable_sort(diagnostics_.begin(), diagnostics_.end(),
-                   [](const gwb::Diagnostic& a, const gwb::Diagnostic& b) {
-                     return a.line < b.line;
-                   });
+  std::stable_sort(
+      diagnostics_.begin(), diagnostics_.end(),
+      [](const gwb::Diagnostic& a, const gwb::Diagnostic& b) { return a.line < b.line; });
   updateExtraSelections();
   gutter_->update();
 }
@@ -150,7 +148,7 @@ void GrammarEditor::updateExtraSelections() {
   // The current line, faintly.
   QTextEdit::ExtraSelection currentLine;
   QColor lineColor = palette().color(QPalette::Highlight);
-  lineColor.setAlphaF(0.08f);
+  lineColor.setAlphaF(0.08F);
   currentLine.format.setBackground(lineColor);
   currentLine.format.setProperty(QTextFormat::FullWidthSelection, true);
   currentLine.cursor = textCursor();
@@ -173,7 +171,7 @@ void GrammarEditor::updateExtraSelections() {
       cursor = QTextCursor(block);
       underline.format.setProperty(QTextFormat::FullWidthSelection, true);
       QColor fill = severityColor(d.severity);
-      fill.setAlphaF(0.12f);
+      fill.setAlphaF(0.12F);
       underline.format.setBackground(fill);
     }
     underline.cursor = cursor;
@@ -183,8 +181,8 @@ void GrammarEditor::updateExtraSelections() {
 }
 
 bool GrammarEditor::viewportEvent(QEvent* event) {
-  if (event->type() == QEvent::ToolTip) {
-    auto* help = static_cast<QHelpEvent*>(event);
+  if (auto* help = dynamic_cast<QHelpEvent*>(event);
+      help != nullptr && event->type() == QEvent::ToolTip) {
     const QTextCursor cursor = cursorForPosition(help->pos());
     const QString messages = messagesAt(cursor.blockNumber() + 1);
     if (!messages.isEmpty()) {

@@ -1,6 +1,7 @@
 #include "ui/grammar_view.h"
 
 #include <algorithm>
+#include <array>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -25,11 +26,11 @@
 
 #include "ui/grammar_document.h"
 #include "ui/grammar_editor.h"
+#include "ui/grammar_table_model.h"
 #include "ui/parse_session.h"
 #include "ui/parse_tree_view.h"
-#include "ui/stepper_view.h"
-#include "ui/grammar_table_model.h"
 #include "ui/qt_conversions.h"
+#include "ui/stepper_view.h"
 #include "ui/text_format.h"
 
 namespace gwb::ui {
@@ -120,13 +121,14 @@ GrammarView::GrammarView(std::unique_ptr<GrammarDocument> document, QWidget* par
   connect(editDelay_, &QTimer::timeout, this, &GrammarView::applyEdits);
   connect(document_.get(), &GrammarDocument::grammarChanged, this, &GrammarView::onGrammarChanged);
 
-  auto* rulesPage = new QSplitter(Qt::Horizontal, this);
+  // The text above the table: both keep the full width (grammar lines and rule rows are long).
+  auto* rulesPage = new QSplitter(Qt::Vertical, this);
   rulesPage->addWidget(editor_);
   rulesPage->addWidget(rulesPane);
   rulesPage->setStretchFactor(0, 1);
   rulesPage->setStretchFactor(1, 1);
   rulesPage->setChildrenCollapsible(false);
-  rulesPage->setSizes({520, 480});
+  rulesPage->setSizes({450, 550});
 
   stepper_ = new StepperView(this);
   stepper_->setGrammar(document_->grammar());
@@ -170,8 +172,9 @@ GrammarView::GrammarView(std::unique_ptr<GrammarDocument> document, QWidget* par
 GrammarView::~GrammarView() = default;
 
 namespace {
-const QString kPageNames[] = {QStringLiteral("grammar"), QStringLiteral("stepper"),
-                              QStringLiteral("tree")};
+// The pages' names in workspace files, in tab order.
+const std::array<QString, 3> kPageNames{QStringLiteral("grammar"), QStringLiteral("stepper"),
+                                        QStringLiteral("tree")};
 }  // namespace
 
 QJsonObject GrammarView::state() const {
@@ -181,28 +184,30 @@ QJsonObject GrammarView::state() const {
                           {QStringLiteral("regex"), regexBox_->isChecked()},
                           {QStringLiteral("scope"), scopeBox_->currentData().toInt()},
                           {QStringLiteral("selected"), selected}};
-  return QJsonObject{{QStringLiteral("page"), kPageNames[pages_->currentIndex()]},
-                     {QStringLiteral("rules"), rules},
-                     {QStringLiteral("stepper"), stepper_->state()},
-                     {QStringLiteral("tree"), pendingTreeState_.value_or(tree_->state())}};
+  return QJsonObject{
+      {QStringLiteral("page"), kPageNames.at(static_cast<std::size_t>(pages_->currentIndex()))},
+      {QStringLiteral("rules"), rules},
+      {QStringLiteral("stepper"), stepper_->state()},
+      {QStringLiteral("tree"), pendingTreeState_.value_or(tree_->state())}};
 }
 
 void GrammarView::restoreState(const QJsonObject& state) {
   const QJsonObject rules = state.value(QStringLiteral("rules")).toObject();
-  setFilter(rules.value(QStringLiteral("filter")).toString(),
-            rules.value(QStringLiteral("regex")).toBool(),
-            static_cast<GrammarFilterProxyModel::Scope>(
-                rules.value(QStringLiteral("scope")).toInt(0)));
+  setFilter(
+      rules.value(QStringLiteral("filter")).toString(),
+      rules.value(QStringLiteral("regex")).toBool(),
+      static_cast<GrammarFilterProxyModel::Scope>(rules.value(QStringLiteral("scope")).toInt(0)));
   std::vector<gwb::RuleId> selected;
-  for (const QJsonValue& value : rules.value(QStringLiteral("selected")).toArray()) {
+  for (const auto& value : rules.value(QStringLiteral("selected")).toArray()) {
     const int rule = value.toInt(-1);
     if (rule >= 0 && static_cast<std::size_t>(rule) < document_->grammar()->ruleCount())
       selected.push_back(rule);
   }
   if (!selected.empty()) selectRules(selected);
   const QString page = state.value(QStringLiteral("page")).toString();
-  for (int i = 0; i < 3; ++i)
-    if (page == kPageNames[i]) pages_->setCurrentIndex(i);
+  for (std::size_t i = 0; i < kPageNames.size(); ++i) {
+    if (page == kPageNames.at(i)) pages_->setCurrentIndex(static_cast<int>(i));
+  }
   if (state.contains(QStringLiteral("tree")))
     pendingTreeState_ = state.value(QStringLiteral("tree")).toObject();
   if (state.contains(QStringLiteral("stepper"))) {
@@ -231,7 +236,8 @@ void GrammarView::onGrammarChanged() {
   applyFilterFromBar();
   std::vector<gwb::RuleId> stillThere;
   for (gwb::RuleId rule : selected)
-    if (static_cast<std::size_t>(rule) < document_->grammar()->ruleCount()) stillThere.push_back(rule);
+    if (static_cast<std::size_t>(rule) < document_->grammar()->ruleCount())
+      stillThere.push_back(rule);
   if (!stillThere.empty()) selectRules(stillThere);
   stepper_->setGrammar(document_->grammar());
 }

@@ -2,7 +2,7 @@
 //
 // The view owns its document (a tab in the main window is one open grammar) and shows it on
 // pages: Grammar (the file's text in an editor with line numbers and underlined diagnostics,
-// beside the rule table with a filter bar above it), Earley stepper (StepperView,
+// above the rule table with its filter bar), Earley stepper (StepperView,
 // parsing sentences with this grammar) and Parse tree (the Viterbi tree of the stepper's
 // sentence). The stepper's sentences come from a file beside the
 // grammar with the same name and the extension .txt (samples/pp-attachment.txt), and from

@@ -3,9 +3,8 @@
 #include <algorithm>
 
 #include <QApplication>
-#include <QCoreApplication>
-#include <QJsonObject>
 #include <QCloseEvent>
+#include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -13,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -140,14 +140,16 @@ void MainWindow::createDocks() {
           &MainWindow::goToDiagnostic);
   connect(nonterminalPanel_, &NonterminalPanel::symbolActivated, this,
           [this](const QString& symbol) {
-            if (GrammarView* view = currentGrammarView()) view->showRulesWithLhs(symbol);
+            if (GrammarView* view = currentGrammarView()) {
+              view->showPage(GrammarView::Page::Grammar);
+              view->showRulesWithLhs(symbol);
+            }
           });
 }
 
 void MainWindow::createMenus() {
   QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
-  QAction* openAction =
-      fileMenu->addAction(tr("&Open\u2026"), this, &MainWindow::showOpenDialog);
+  QAction* openAction = fileMenu->addAction(tr("&Open\u2026"), this, &MainWindow::showOpenDialog);
   openAction->setShortcut(QKeySequence::Open);
   recentMenu_ = fileMenu->addMenu(tr("Open &Recent"));
   fileMenu->addSeparator();
@@ -158,13 +160,13 @@ void MainWindow::createMenus() {
       return;
     }
     QString error;
-    if (!saveWorkspace(workspacePath_, &error))
+    if (!saveWorkspace(workspacePath_, &error)) {
       QMessageBox::warning(this, tr("Save Workspace"),
                            tr("Could not save the workspace:\n%1").arg(error));
+    }
   });
   saveWorkspaceAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
-  fileMenu->addAction(tr("Save Workspace &As\u2026"), this,
-                      &MainWindow::showSaveWorkspaceDialog);
+  fileMenu->addAction(tr("Save Workspace &As\u2026"), this, &MainWindow::showSaveWorkspaceDialog);
   fileMenu->addSeparator();
   saveAction_ = fileMenu->addAction(tr("&Save"), this, &MainWindow::saveCurrent);
   saveAction_->setShortcut(QKeySequence::Save);
@@ -255,6 +257,13 @@ bool MainWindow::isCorpusFile(const QString& path) {
 }
 
 bool MainWindow::openFile(const QString& path, const QString& root) {
+  if (QFileInfo(path).suffix() == QLatin1String("gwb-workspace")) {
+    QString error;
+    if (loadWorkspace(path, &error)) return true;
+    statusBar()->showMessage(tr("Could not open %1: %2").arg(QFileInfo(path).fileName(), error),
+                             kStatusMessageMs);
+    return false;
+  }
   return isCorpusFile(path) ? openCorpus(path) : openGrammar(path, root);
 }
 
@@ -352,7 +361,9 @@ bool MainWindow::openGrammar(const QString& path, const QString& root) {
   connect(viewDocument, &GrammarDocument::modifiedChanged, this,
           [this, view] { updateTabTitle(view); });
   connect(viewDocument, &GrammarDocument::grammarChanged, this, [this, view] {
-    if (tabs_->currentWidget() == view) onCurrentTabChanged(tabs_->currentIndex());
+    if (tabs_->currentWidget() != view) return;
+    onCurrentTabChanged(tabs_->currentIndex());
+    if (view->document().diagnostics().hasErrors()) diagnosticsDock_->show();
   });
   central_->setCurrentWidget(tabs_);
   tabs_->setCurrentIndex(index);
@@ -387,7 +398,7 @@ bool MainWindow::settleUnsavedChanges(int index) {
   if (!view || !view->document().isModified()) return true;
   view->applyEdits();
   const QString name = view->document().displayName();
-  QMessageBox::StandardButton answer;
+  QMessageBox::StandardButton answer = QMessageBox::Cancel;
   if (unsavedChangesPrompt_) {
     answer = unsavedChangesPrompt_(name);
   } else {
@@ -408,13 +419,14 @@ void MainWindow::updateTabTitle(QWidget* page) {
   auto* view = qobject_cast<GrammarView*>(page);
   if (at < 0 || !view) return;
   const GrammarDocument& document = view->document();
-  tabs_->setTabText(at, document.displayName() %
-                            (document.isModified() ? QStringLiteral(" \u25cf") : QString()));
+  tabs_->setTabText(
+      at, document.displayName() % (document.isModified() ? QStringLiteral(" \u25cf") : QString()));
   tabs_->setTabToolTip(at, QDir::toNativeSeparators(document.filePath()));
-  if (tabs_->currentWidget() == page)
+  if (tabs_->currentWidget() == page) {
     setWindowTitle(tr("%1%2 \u2014 Grammar Workbench")
                        .arg(document.displayName(),
                             document.isModified() ? QStringLiteral(" \u25cf") : QString()));
+  }
 }
 
 int MainWindow::documentCount() const { return tabs_->count(); }
@@ -443,7 +455,7 @@ void MainWindow::onCurrentTabChanged(int index) {
   saveAction_->setEnabled(view != nullptr);
   saveAsAction_->setEnabled(view != nullptr);
   closeAction_->setEnabled(view != nullptr);
-  if (view) lastGrammarView_ = const_cast<GrammarView*>(view);
+  if (view != nullptr) lastGrammarView_ = grammarViewAt(index);
   const CorpusView* corpus = corpusViewAt(index);
   if (corpus) {
     diagnosticsPanel_->clear();
@@ -524,9 +536,9 @@ bool MainWindow::saveCurrent() {
   if (document.filePath().startsWith(QLatin1Char(':'))) return saveCurrentAs();
   QString error;
   if (!document.save(&error)) {
-    QMessageBox::warning(this, tr("Save Grammar"),
-                         tr("Could not save %1:\n%2")
-                             .arg(QDir::toNativeSeparators(document.filePath()), error));
+    QMessageBox::warning(
+        this, tr("Save Grammar"),
+        tr("Could not save %1:\n%2").arg(QDir::toNativeSeparators(document.filePath()), error));
     return false;
   }
   statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(document.filePath())),
@@ -669,28 +681,29 @@ bool MainWindow::saveWorkspace(const QString& path, QString* error) {
 bool MainWindow::loadWorkspace(const QString& path, QString* error) {
   const std::optional<Workspace> workspace = Workspace::load(path, error);
   if (!workspace) return false;
-  if (!applyWorkspace(*workspace, error) && error && error->isEmpty())
-    *error = tr("cancelled");
+  if (!applyWorkspace(*workspace, error) && error && error->isEmpty()) *error = tr("cancelled");
   workspacePath_ = QFileInfo(path).absoluteFilePath();
   return true;
 }
 
 void MainWindow::showOpenWorkspaceDialog() {
-  const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open Workspace"), settings_.lastDirectory(),
-      tr("Workspaces (*.gwb-workspace *.json);;All files (*)"));
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open Workspace"), settings_.lastDirectory(),
+                                   tr("Workspaces (*.gwb-workspace *.json);;All files (*)"));
   if (path.isEmpty()) return;
   QString error;
-  if (!loadWorkspace(path, &error))
+  if (!loadWorkspace(path, &error)) {
     QMessageBox::warning(this, tr("Open Workspace"),
                          tr("Could not open %1:\n%2").arg(QDir::toNativeSeparators(path), error));
+  }
 }
 
 bool MainWindow::showSaveWorkspaceDialog() {
   QString path = QFileDialog::getSaveFileName(
       this, tr("Save Workspace As"),
-      workspacePath_.isEmpty() ? QDir(settings_.lastDirectory()).filePath(QStringLiteral("workbench.gwb-workspace"))
-                               : workspacePath_,
+      workspacePath_.isEmpty()
+          ? QDir(settings_.lastDirectory()).filePath(QStringLiteral("workbench.gwb-workspace"))
+          : workspacePath_,
       tr("Workspaces (*.gwb-workspace)"));
   if (path.isEmpty()) return false;
   if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".gwb-workspace");
@@ -709,8 +722,7 @@ QString MainWindow::samplesDirectory() {
     candidates << QString::fromLocal8Bit(env);
   const QString appDir = QCoreApplication::applicationDirPath();
   candidates << appDir % QStringLiteral("/../share/grammar-workbench/samples")
-             << appDir % QStringLiteral("/../../samples")
-             << QStringLiteral(GWB_SAMPLES_DIR);
+             << appDir % QStringLiteral("/../../samples") << QStringLiteral(GWB_SAMPLES_DIR);
   for (const QString& dir : candidates) {
     if (QFileInfo::exists(dir % QStringLiteral("/pp-attachment.cfg")))
       return QDir::cleanPath(QFileInfo(dir).absoluteFilePath());
@@ -743,6 +755,11 @@ void MainWindow::restoreSession() {
     }
   }
   applyWorkspace(defaultWorkspace());
+  // A first look at the stepper needs the room more than an empty list of problems; the dock
+  // comes back with the first error (or from the View menu).
+  if (const GrammarView* view = currentGrammarView();
+      view && view->document().diagnostics().empty())
+    diagnosticsDock_->hide();
 }
 
 void MainWindow::showAbout() {

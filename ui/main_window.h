@@ -49,7 +49,8 @@ class MainWindow : public QMainWindow {
   bool openGrammar(const QString& path, const QString& root = QString());
   // Opens every local file in `paths` (grammars and corpora); returns how many opened.
   int openGrammars(const QStringList& paths, const QString& root = QString());
-  // Opens a grammar or a corpus, by its extension (corpora: .txt .yld .concat .sents).
+  // Opens a grammar, a corpus or a workspace, by its extension (corpora: .txt .yld .concat
+  // .sents; workspaces: .gwb-workspace).
   bool openFile(const QString& path, const QString& root = QString());
   // Opens a corpus (sentences, social-cue utterances, gold topics) in a new tab.
   bool openCorpus(const QString& path);

@@ -27,7 +27,7 @@ class WorkerObserver : public gwb::ParseObserver {
     if (progress_) progress_->store(position, std::memory_order_relaxed);
   }
   bool stopRequested() const override {
-    return cancel_ && cancel_->load(std::memory_order_relaxed);
+    return cancel_ != nullptr && cancel_->load(std::memory_order_relaxed);
   }
 
  private:
@@ -134,7 +134,7 @@ gwb::SymbolId ParseSession::lhs(gwb::ItemRef item) const {
 
 QString ParseSession::symbolName(gwb::SymbolId symbol) const {
   if (symbol == compiled_->goal()) return QStringLiteral("GOAL");
-  if (symbol < 0) return QString();
+  if (symbol < 0) return {};
   return toQString(compiled_->symbols().name(symbol));
 }
 
@@ -144,7 +144,7 @@ bool ParseSession::isFinished(gwb::ItemRef item) const {
 }
 
 std::vector<gwb::ItemRef> ParseSession::itemsWaitingFor(std::size_t set, std::size_t step,
-                                                         gwb::SymbolId y) const {
+                                                        gwb::SymbolId y) const {
   std::vector<gwb::ItemRef> found;
   const gwb::CompiledGrammar& grammar = *compiled_;
   const std::size_t count = trace_.visibleItems(set, step);
@@ -233,7 +233,8 @@ ParseJob::~ParseJob() {
 
 void ParseJob::start() {
   if (thread_) return;
-  thread_ = QThread::create([this] { session_ = ParseSession::run(request_, &progress_, &cancel_); });
+  thread_ =
+      QThread::create([this] { session_ = ParseSession::run(request_, &progress_, &cancel_); });
   thread_->setObjectName(QStringLiteral("gwb-parse"));
   connect(thread_, &QThread::finished, this, [this] { emit finished(session_); });
   thread_->start();
@@ -241,7 +242,7 @@ void ParseJob::start() {
 
 void ParseJob::cancel() { cancel_.store(true); }
 
-bool ParseJob::isRunning() const { return thread_ && thread_->isRunning(); }
+bool ParseJob::isRunning() const { return thread_ != nullptr && thread_->isRunning(); }
 
 bool ParseJob::wait(int milliseconds) {
   if (!thread_) return true;

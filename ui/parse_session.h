@@ -129,6 +129,7 @@ class ParseSession {
 // do so) to cancel and wait.
 class ParseJob : public QObject {
   Q_OBJECT
+  Q_DISABLE_COPY_MOVE(ParseJob)
 
  public:
   explicit ParseJob(ParseRequest request, QObject* parent = nullptr);

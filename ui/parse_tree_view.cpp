@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QClipboard>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGraphicsItem>
@@ -48,10 +49,9 @@ enum class NodeKind { Nonterminal, Word, Collapsed, Triangle };
 // One box of the drawing. `original` is the node of the parse tree it stands for.
 class NodeItem : public QGraphicsItem {
  public:
-  NodeItem(QString label, NodeKind kind, int original, QRectF box, QFont font)
-      : label_(std::move(label)), kind_(kind), original_(original), box_(box),
-        font_(std::move(font)) {
-    setToolTip(kind == NodeKind::Collapsed    ? QObject::tr("Click to open this subtree")
+  NodeItem(QString label, NodeKind kind, int original, QRectF box, const QFont& font)
+      : label_(std::move(label)), kind_(kind), original_(original), box_(box), font_(font) {
+    setToolTip(kind == NodeKind::Collapsed     ? QObject::tr("Click to open this subtree")
                : kind == NodeKind::Nonterminal ? QObject::tr("Click to collapse this subtree")
                                                : QString());
     if (kind == NodeKind::Collapsed || kind == NodeKind::Nonterminal)
@@ -61,7 +61,8 @@ class NodeItem : public QGraphicsItem {
   NodeKind kind() const { return kind_; }
   QRectF boundingRect() const override { return box_.adjusted(-1, -1, 1, 1); }
 
-  void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override {
+  void paint(QPainter* painter, const QStyleOptionGraphicsItem* /*option*/,
+             QWidget* /*widget*/) override {
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setFont(font_);
     switch (kind_) {
@@ -140,30 +141,38 @@ ParseTreeView::ParseTreeView(QWidget* parent)
     connect(b, &QToolButton::clicked, this, slot);
     return b;
   };
-  auto* zoomOut = button(tr("\u2212"), tr("Zoom out (Ctrl+wheel)"),
-                         [this] { setZoom(zoom() / 1.25); });
+  auto* zoomOut =
+      button(tr("\u2212"), tr("Zoom out (Ctrl+wheel)"), [this] { setZoom(zoom() / 1.25); });
   auto* zoomIn = button(tr("+"), tr("Zoom in (Ctrl+wheel)"), [this] { setZoom(zoom() * 1.25); });
   auto* fit = button(tr("Fit"), tr("Zoom to show the whole tree"), [this] { zoomToFit(); });
   auto* actual = button(tr("1:1"), tr("Actual size"), [this] { setZoom(1.0); });
-  auto* expand = button(tr("Expand all"), tr("Open every collapsed subtree"),
-                        [this] { expandAll(); });
+  auto* expand =
+      button(tr("Expand all"), tr("Open every collapsed subtree"), [this] { expandAll(); });
   auto* copy = button(tr("Copy brackets"), tr("Copy the tree as Penn Treebank brackets"),
                       [this] { copyBrackets(); });
+  parseBox_ = new QComboBox(this);
+  parseBox_->setToolTip(tr("The most probable parses of a short sentence, best first"));
+  parseBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  parseBox_->hide();
+  connect(parseBox_, &QComboBox::activated, this, [this](int index) { showParse(index); });
   exportButton_->setText(tr("Export\u2026"));
   exportButton_->setToolTip(tr("Save the tree as PNG, SVG, PDF, PTB brackets or LaTeX forest"));
   exportButton_->setAutoRaise(true);
   connect(exportButton_, &QToolButton::clicked, this, &ParseTreeView::showExportDialog);
 
+  // The caption on its own line, the controls below it.
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(0, 0, 0, 0);
-  bar->addWidget(captionLabel_, 1);
-  for (QWidget* w : {static_cast<QWidget*>(zoomOut), static_cast<QWidget*>(zoomIn),
-                     static_cast<QWidget*>(fit), static_cast<QWidget*>(actual),
-                     static_cast<QWidget*>(expand), static_cast<QWidget*>(copy),
-                     static_cast<QWidget*>(exportButton_)})
+  bar->addWidget(parseBox_);
+  bar->addStretch(1);
+  for (QWidget* w :
+       {static_cast<QWidget*>(zoomOut), static_cast<QWidget*>(zoomIn), static_cast<QWidget*>(fit),
+        static_cast<QWidget*>(actual), static_cast<QWidget*>(expand), static_cast<QWidget*>(copy),
+        static_cast<QWidget*>(exportButton_)})
     bar->addWidget(w);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(captionLabel_);
   layout->addLayout(bar);
   layout->addWidget(view_, 1);
   setTree({}, tr("No parse yet: parse a sentence in the Earley stepper."));
@@ -171,7 +180,18 @@ ParseTreeView::ParseTreeView(QWidget* parent)
 
 ParseTreeView::~ParseTreeView() = default;
 
+namespace {
+// The n-best search runs on the UI thread: only where it is quick.
+constexpr std::size_t kMaxBestWords = 20;
+constexpr std::size_t kMaxBestRules = 5000;
+constexpr std::size_t kParsesOffered = 10;
+}  // namespace
+
 void ParseTreeView::setSession(const std::shared_ptr<const ParseSession>& session) {
+  parses_.clear();
+  currentParse_ = 0;
+  parseBox_->clear();
+  parseBox_->hide();
   if (!session || !session->hasChart()) {
     setTree({}, session ? session->errorText().toHtmlEscaped()
                         : tr("No parse yet: parse a sentence in the Earley stepper."));
@@ -193,13 +213,49 @@ void ParseTreeView::setSession(const std::shared_ptr<const ParseSession>& sessio
                     : tr("No parse: the grammar cannot derive this sentence."));
     return;
   }
-  const double share = std::exp(result.viterbiLogProbability - result.logProbability);
-  setTree(result.viterbiTree,
-          tr("<b>Viterbi parse</b> \u00b7 P(tree) = %1 \u00b7 P(sentence) = %2 \u00b7 the best "
-             "tree has %3% of the sentence's probability")
-              .arg(formatProbabilityFromLog(result.viterbiLogProbability),
-                   formatProbabilityFromLog(result.logProbability),
-                   QString::number(100.0 * share, 'f', share > 0.999 ? 0 : 1)));
+  logSentence_ = result.logProbability;
+  if (session->words().size() <= kMaxBestWords && session->grammar().ruleCount() <= kMaxBestRules) {
+    parses_ = kBestParses(session->grammar(), session->words(), kParsesOffered, 100000).parses;
+  }
+  // The parser's own Viterbi tree always comes first (a tie may order the search otherwise).
+  if (parses_.empty() || parses_.front().tree.toPtb() != result.viterbiTree.toPtb()) {
+    const std::string viterbi = result.viterbiTree.toPtb();
+    parses_.erase(std::remove_if(parses_.begin(), parses_.end(),
+                                 [&](const RankedParse& p) { return p.tree.toPtb() == viterbi; }),
+                  parses_.end());
+    parses_.insert(parses_.begin(), {result.viterbiTree, result.viterbiLogProbability});
+  }
+  if (parses_.size() > 1) {
+    for (std::size_t i = 0; i < parses_.size(); ++i) {
+      parseBox_->addItem(tr("Parse %1 of %2%3: %4")
+                             .arg(i + 1)
+                             .arg(parses_.size())
+                             .arg(i == 0 ? tr(" (Viterbi)") : QString())
+                             .arg(formatProbabilityFromLog(parses_[i].logProbability)));
+    }
+    parseBox_->show();
+  }
+  showParse(0);
+}
+
+void ParseTreeView::showParse(int index) {
+  if (index < 0 || static_cast<std::size_t>(index) >= parses_.size()) return;
+  currentParse_ = index;
+  if (parseBox_->currentIndex() != index) parseBox_->setCurrentIndex(index);
+  const RankedParse& parse = parses_[static_cast<std::size_t>(index)];
+  const double logShare = parse.logProbability - logSentence_;
+  const QString share =
+      logShare > std::log(0.001)
+          ? QString::number(100.0 * std::exp(logShare), 'f', logShare > -1e-9 ? 0 : 1) %
+                QLatin1Char('%')
+          : formatProbabilityFromLog(logShare, 2);
+  const QString title =
+      index == 0 ? tr("<b>Viterbi parse</b>") : tr("<b>Parse %1</b>").arg(index + 1);
+  setTree(parse.tree, tr("%1 \u00b7 P(tree) = %2 \u00b7 P(sentence) = %3 \u00b7 this tree "
+                         "carries %4 of the sentence's probability")
+                          .arg(title, formatProbabilityFromLog(parse.logProbability),
+                               formatProbabilityFromLog(logSentence_), share));
+  emit stateChanged();
 }
 
 void ParseTreeView::setTree(const gwb::ParseTree& tree, const QString& caption) {
@@ -217,8 +273,8 @@ void ParseTreeView::applyAutoZoom() {
   // Small trees at actual size; big ones start fitted to the width (but stay legible).
   const QRectF bounds = scene_->sceneRect();
   const double fitWidth = (view_->viewport()->width() - 8) / std::max(bounds.width(), 1.0);
-  view_->setTransform(QTransform::fromScale(std::clamp(fitWidth, 0.25, 1.0),
-                                            std::clamp(fitWidth, 0.25, 1.0)));
+  view_->setTransform(
+      QTransform::fromScale(std::clamp(fitWidth, 0.25, 1.0), std::clamp(fitWidth, 0.25, 1.0)));
 }
 
 void ParseTreeView::resizeEvent(QResizeEvent* event) {
@@ -264,7 +320,7 @@ void ParseTreeView::rebuildScene() {
   }
   // The tree as drawn: collapsed nodes get one made-up child, the triangle with their words.
   gwb::ParseTree shown;
-  std::vector<int> originalOf;      // shown id -> tree id (the collapsed node for a triangle)
+  std::vector<int> originalOf;  // shown id -> tree id (the collapsed node for a triangle)
   std::vector<NodeKind> kinds;
   std::vector<QString> labels;
   const QFontMetricsF metrics(font());
@@ -273,14 +329,13 @@ void ParseTreeView::rebuildScene() {
   const QFontMetricsF italicMetrics(italic);
   std::vector<double> widths;
   const auto add = [&](int original, NodeKind kind, const QString& label) {
-    const int id = shown.addNode(label.toStdString(), kind == NodeKind::Word ||
-                                                          kind == NodeKind::Triangle);
+    const int id =
+        shown.addNode(label.toStdString(), kind == NodeKind::Word || kind == NodeKind::Triangle);
     originalOf.push_back(original);
     kinds.push_back(kind);
     labels.push_back(label);
     const bool isWord = kind == NodeKind::Word || kind == NodeKind::Triangle;
-    widths.push_back((isWord ? italicMetrics : metrics).horizontalAdvance(label) +
-                     2 * kBoxPadding);
+    widths.push_back((isWord ? italicMetrics : metrics).horizontalAdvance(label) + 2 * kBoxPadding);
     return id;
   };
   std::vector<std::pair<int, int>> stack;  // (tree node, its shown parent)
@@ -290,7 +345,7 @@ void ParseTreeView::rebuildScene() {
     stack.pop_back();
     const auto& n = tree_.node(node);
     const bool collapsed = isCollapsed(node);
-    const NodeKind kind = n.terminal ? NodeKind::Word
+    const NodeKind kind = n.terminal  ? NodeKind::Word
                           : collapsed ? NodeKind::Collapsed
                                       : NodeKind::Nonterminal;
     const int id = add(node, kind, toQString(n.label));
@@ -300,14 +355,13 @@ void ParseTreeView::rebuildScene() {
       shown.node(parent).children.push_back(id);
     }
     if (collapsed) {
-      const QString words = italicMetrics.elidedText(yieldOf(tree_, node), Qt::ElideMiddle,
-                                                     kMaxYieldWidth);
+      const QString words =
+          italicMetrics.elidedText(yieldOf(tree_, node), Qt::ElideMiddle, kMaxYieldWidth);
       const int triangle = add(node, NodeKind::Triangle, words);
       shown.node(id).children.push_back(triangle);
       continue;
     }
-    for (auto it = n.children.rbegin(); it != n.children.rend(); ++it)
-      stack.emplace_back(*it, id);
+    for (auto it = n.children.rbegin(); it != n.children.rend(); ++it) stack.emplace_back(*it, id);
   }
   // Children were pushed right to left so they pop left to right; the shown children lists
   // were filled in visiting order, which is left to right.
@@ -349,8 +403,8 @@ void ParseTreeView::rebuildScene() {
     auto* item = new NodeItem(labels[i], kinds[i], originalOf[i], box, font());
     scene_->addItem(item);
   }
-  scene_->setSceneRect(QRectF(0, 0, layout_.width + 2 * kMargin,
-                              layout_.height - kRowGap + 2 * kMargin));
+  scene_->setSceneRect(
+      QRectF(0, 0, layout_.width + 2 * kMargin, layout_.height - kRowGap + 2 * kMargin));
 }
 
 int ParseTreeView::nodeAt(const QPointF& scenePosition) const {
@@ -388,19 +442,17 @@ void ParseTreeView::zoomToFit() {
 
 bool ParseTreeView::eventFilter(QObject* watched, QEvent* event) {
   if (watched == view_->viewport()) {
-    if (event->type() == QEvent::Wheel) {
-      auto* wheel = static_cast<QWheelEvent*>(event);
-      if (wheel->modifiers() & Qt::ControlModifier) {
+    if (auto* wheel = dynamic_cast<QWheelEvent*>(event)) {
+      if (wheel->modifiers().testFlag(Qt::ControlModifier)) {
         setZoom(zoom() * std::pow(1.0015, wheel->angleDelta().y()));
         return true;
       }
-    } else if (event->type() == QEvent::MouseButtonPress) {
-      pressedAt_ = static_cast<QMouseEvent*>(event)->position().toPoint();
-    } else if (event->type() == QEvent::MouseButtonRelease) {
-      auto* mouse = static_cast<QMouseEvent*>(event);
+    } else if (auto* mouse = dynamic_cast<QMouseEvent*>(event)) {
       const QPoint at = mouse->position().toPoint();
-      if (mouse->button() == Qt::LeftButton &&
-          (at - pressedAt_).manhattanLength() <= kClickSlop) {
+      if (event->type() == QEvent::MouseButtonPress) {
+        pressedAt_ = at;
+      } else if (event->type() == QEvent::MouseButtonRelease && mouse->button() == Qt::LeftButton &&
+                 (at - pressedAt_).manhattanLength() <= kClickSlop) {
         const int node = nodeAt(view_->mapToScene(at));
         if (node >= 0) toggleCollapsed(node);
       }
@@ -457,10 +509,10 @@ QByteArray ParseTreeView::renderPdf() const {
 QString ParseTreeView::ptbText() const { return treeToPtb(tree_) % QLatin1Char('\n'); }
 
 QString ParseTreeView::forestText() const {
-  return treeToForest(tree_, sentence_.isEmpty()
-                                 ? tr("Parse tree from Grammar Workbench")
-                                 : tr("Viterbi parse of \u201c%1\u201d (Grammar Workbench)")
-                                       .arg(sentence_));
+  return treeToForest(
+      tree_, sentence_.isEmpty()
+                 ? tr("Parse tree from Grammar Workbench")
+                 : tr("Viterbi parse of \u201c%1\u201d (Grammar Workbench)").arg(sentence_));
 }
 
 std::optional<ParseTreeView::ExportFormat> ParseTreeView::formatForPath(const QString& path) {
@@ -482,8 +534,7 @@ bool ParseTreeView::exportFile(const QString& path, QString* error) const {
   }
   const auto format = formatForPath(path);
   if (!format) {
-    if (error)
-      *error = tr("Unknown file type: use .png, .svg, .pdf, .ptb or .tex (LaTeX forest).");
+    if (error) *error = tr("Unknown file type: use .png, .svg, .pdf, .ptb or .tex (LaTeX forest).");
     return false;
   }
   QByteArray bytes;
@@ -534,12 +585,14 @@ QJsonObject ParseTreeView::state() const {
   for (std::size_t i = 0; i < collapsed_.size(); ++i)
     if (collapsed_[i]) collapsed.append(static_cast<int>(i));
   return QJsonObject{{QStringLiteral("zoom"), zoom()},
+                     {QStringLiteral("parse"), currentParse_},
                      {QStringLiteral("collapsed"), collapsed}};
 }
 
 void ParseTreeView::restoreState(const QJsonObject& state) {
+  showParse(state.value(QStringLiteral("parse")).toInt(0));
   std::fill(collapsed_.begin(), collapsed_.end(), false);
-  for (const QJsonValue& value : state.value(QStringLiteral("collapsed")).toArray()) {
+  for (const auto& value : state.value(QStringLiteral("collapsed")).toArray()) {
     const int node = value.toInt(-1);
     if (node >= 0 && static_cast<std::size_t>(node) < collapsed_.size() &&
         !tree_.node(node).terminal)

@@ -1,5 +1,8 @@
 // ParseTreeView: the Viterbi parse of the stepper's sentence as a drawn tree.
 //
+// For short sentences and small grammars the view also offers the runners-up: a list of the
+// n best parses (kBestParses), each with its probability and its share of the sentence's.
+//
 // The tree is laid out by layoutTree (a tidy tree: no overlapping boxes, parents centred over
 // their children) and drawn in a QGraphicsScene: a box per nonterminal, the words in italics
 // below their preterminals. Click a nonterminal to collapse its subtree into a triangle (click
@@ -18,10 +21,12 @@
 #include <QWidget>
 
 #include "gwb/parse_tree.h"
+#include "ui/kbest_parses.h"
 #include "ui/tree_layout.h"
 
 class QGraphicsScene;
 class QGraphicsView;
+class QComboBox;
 class QLabel;
 class QToolButton;
 
@@ -31,6 +36,7 @@ class ParseSession;
 
 class ParseTreeView : public QWidget {
   Q_OBJECT
+  Q_DISABLE_COPY_MOVE(ParseTreeView)
 
  public:
   enum class ExportFormat { Png, Svg, Pdf, Ptb, Forest };
@@ -47,6 +53,10 @@ class ParseTreeView : public QWidget {
   QGraphicsScene* scene() const { return scene_; }
   QGraphicsView* view() const { return view_; }
   QString caption() const;
+  // The ranked parses on offer (just the Viterbi tree for long inputs) and the one shown.
+  const std::vector<RankedParse>& parses() const { return parses_; }
+  int currentParse() const { return currentParse_; }
+  void showParse(int index);
 
   bool isCollapsed(int node) const;
   void setCollapsed(int node, bool collapsed);
@@ -98,6 +108,10 @@ class ParseTreeView : public QWidget {
   QLabel* captionLabel_ = nullptr;
   QToolButton* exportButton_ = nullptr;
   QPoint pressedAt_;
+  QComboBox* parseBox_ = nullptr;
+  std::vector<RankedParse> parses_;
+  int currentParse_ = 0;
+  double logSentence_ = 0.0;
   bool autoZoom_ = true;  // until the user zooms, the zoom follows the view's width
 };
 

@@ -11,6 +11,8 @@
 #include <QtGlobal>
 
 #if defined(QT_NO_FOREACH) && !defined(foreach)
+// NOLINTNEXTLINE(cppcoreguidelines-macro-usage,readability-identifier-naming,bugprone-macro-parentheses):
+// Qt's own name and form, for one include
 #define foreach(variable, container) for (variable : std::as_const(container))
 #define GWB_DEFINED_FOREACH_FOR_QCUSTOMPLOT
 #endif

@@ -10,7 +10,7 @@ namespace gwb::ui {
 
 namespace {
 constexpr int kMargin = 8;
-constexpr int kGap = 30;        // room for a position marker between two words
+constexpr int kGap = 30;  // room for a position marker between two words
 constexpr int kWordPadding = 8;
 constexpr int kMarkerRadius = 10;
 
@@ -23,9 +23,10 @@ QFont smallFont(const QFont& base) {
 
 SentenceStrip::SentenceStrip(QWidget* parent) : QWidget(parent) {
   setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
-  setToolTip(tr("Positions 0\u2026n lie between the words, as in items [l, r]. Click a "
-                "position to make it the target of \u201cRun to position\u201d; double-click "
-                "to run there."));
+  setToolTip(
+      tr("Positions 0\u2026n lie between the words, as in items [l, r]. Click a "
+         "position to make it the target of \u201cRun to position\u201d; double-click "
+         "to run there."));
   relayout();
 }
 
@@ -127,7 +128,7 @@ void SentenceStrip::paintEvent(QPaintEvent* event) {
     const int x1 = positionX(spanRight_);
     const QRect band(x0, spanTop, std::max(x1 - x0, 6), smallMetrics.height() + 4);
     QColor fill = spanColor;
-    fill.setAlphaF(0.18f);
+    fill.setAlphaF(0.18F);
     painter.setPen(QPen(spanColor, 1.5));
     painter.setBrush(fill);
     painter.drawRoundedRect(band, 4, 4);
@@ -135,8 +136,7 @@ void SentenceStrip::paintEvent(QPaintEvent* event) {
     painter.setPen(spanColor.darker(130));
     const QString label =
         smallMetrics.elidedText(spanLabel_, Qt::ElideRight, std::max(band.width(), 240));
-    painter.drawText(QRect(band.left() + 4, band.top(), std::max(band.width(), 240),
-                           band.height()),
+    painter.drawText(QRect(band.left() + 4, band.top(), std::max(band.width(), 240), band.height()),
                      Qt::AlignLeft | Qt::AlignVCenter, label);
     // Guides from the band up to the two positions.
     painter.setPen(QPen(spanColor, 1, Qt::DotLine));
@@ -155,7 +155,7 @@ void SentenceStrip::paintEvent(QPaintEvent* event) {
     painter.setBrush(read ? pal.color(QPalette::AlternateBase) : pal.color(QPalette::Base));
     painter.drawRoundedRect(box, 4, 4);
     QColor text = pal.color(QPalette::Text);
-    if (!read) text.setAlphaF(0.45f);
+    if (!read) text.setAlphaF(0.45F);
     painter.setPen(text);
     painter.drawText(box, Qt::AlignCenter, words_[i]);
   }

@@ -1,6 +1,7 @@
 #include "ui/step_explainer.h"
 
 #include <cmath>
+#include <limits>
 
 #include <QObject>
 
@@ -11,7 +12,7 @@ namespace gwb::ui {
 
 namespace {
 
-constexpr double kNegInf = -INFINITY;
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
 double logAdd(double a, double b) {
   if (a == kNegInf) return b;
@@ -34,16 +35,12 @@ class Numbers {
   bool scaled() const {
     return f_ == NumberFormat::Scaled && s_.mode() == gwb::NumericMode::Scaled;
   }
-  QString op() const {
-    return additive() ? QStringLiteral(" + ") : QStringLiteral(" \u00d7 ");
-  }
+  QString op() const { return additive() ? QStringLiteral(" + ") : QStringLiteral(" \u00d7 "); }
   // A quantity that is never scaled (rule probabilities, closures, Viterbi scores).
   QString plain(double logP) const {
     return additive() ? formatLog(logP) : formatProbabilityFromLog(logP);
   }
-  QString forward(double logP, int set) const {
-    return plain(scaled() ? logP - scale(set) : logP);
-  }
+  QString forward(double logP, int set) const { return plain(scaled() ? logP - scale(set) : logP); }
   QString inner(double logP, int origin, int set) const {
     return plain(scaled() ? logP - (scale(set) - scale(origin)) : logP);
   }
@@ -54,9 +51,7 @@ class Numbers {
   QString alpha() const { return name(QStringLiteral("\u03b1")); }
   QString gamma() const { return name(QStringLiteral("\u03b3")); }
   QString viterbi() const { return additive() ? QStringLiteral("ln v") : QStringLiteral("v"); }
-  double scale(int set) const {
-    return s_.chart().logScaleUpTo(static_cast<std::size_t>(set));
-  }
+  double scale(int set) const { return s_.chart().logScaleUpTo(static_cast<std::size_t>(set)); }
 
  private:
   QString name(const QString& letter) const {
@@ -124,15 +119,15 @@ Explanation explainInit(const ParseSession& s, const gwb::ParseEvent& e, const N
   Explanation x;
   const double e0 = s.compiled().nullProbability(s.compiled().start());
   x.headline = tr("init: the axiom %1 starts the parse; %2 = %3 = %4")
-                   .arg(s.itemText(e.item), n.alpha(), n.gamma(),
-                        n.plain(std::log1p(-e0)));
-  x.details << tr("State set 0 holds the items before any word is read. The goal rule "
-                  "GOAL \u2192 %1 has weight 1%2, so the axiom carries all the probability "
-                  "mass of the sentences to come.")
-                   .arg(s.symbolName(s.compiled().start()),
-                        e0 > 0 ? tr(" \u2212 P(%1 \u21d2* \u03b5)").arg(
-                                     s.symbolName(s.compiled().start()))
-                               : QString());
+                   .arg(s.itemText(e.item), n.alpha(), n.gamma(), n.plain(std::log1p(-e0)));
+  x.details
+      << tr("State set 0 holds the items before any word is read. The goal rule "
+            "GOAL \u2192 %1 has weight 1%2, so the axiom carries all the probability "
+            "mass of the sentences to come.")
+             .arg(s.symbolName(s.compiled().start()),
+                  e0 > 0
+                      ? tr(" \u2212 P(%1 \u21d2* \u03b5)").arg(s.symbolName(s.compiled().start()))
+                      : QString());
   x.details << tr("Next, prediction adds every rule that can begin %1 at position 0.")
                    .arg(s.symbolName(s.compiled().start()));
   return x;
@@ -147,8 +142,7 @@ Explanation explainPredict(const ParseSession& s, std::size_t step, const gwb::P
   const gwb::SymbolId y = rule.lhs;
   const TrueValues v = valuesAt(s, e.item, step);
   const double logP = rule.logProbability;
-  const double logMass =
-      logPredictionMass(s, static_cast<std::size_t>(e.item.set), step, y);
+  const double logMass = logPredictionMass(s, static_cast<std::size_t>(e.item.set), step, y);
   const std::vector<gwb::ItemRef> waiting =
       s.itemsWaitingFor(static_cast<std::size_t>(e.item.set), step, y);
 
@@ -157,14 +151,14 @@ Explanation explainPredict(const ParseSession& s, std::size_t step, const gwb::P
     const gwb::EarleyItem& w = s.chart().item(waiting.front());
     const gwb::CompiledRule& wr = g.rule(w.rule);
     const gwb::SymbolId z = wr.rhs[static_cast<std::size_t>(w.dot)];
-    because = z == y ? tr("because %1 waits for %2").arg(s.itemText(waiting.front()),
-                                                          s.symbolName(y))
-                     : tr("because %1 waits for %2, which can begin with %3")
-                           .arg(s.itemText(waiting.front()), s.symbolName(z), s.symbolName(y));
+    because = z == y
+                  ? tr("because %1 waits for %2").arg(s.itemText(waiting.front()), s.symbolName(y))
+                  : tr("because %1 waits for %2, which can begin with %3")
+                        .arg(s.itemText(waiting.front()), s.symbolName(z), s.symbolName(y));
   } else if (!waiting.empty()) {
-    because = tr("because %1 items wait for symbols that can begin with %2, e.g. %3")
-                  .arg(QString::number(waiting.size()), s.symbolName(y),
-                       s.itemText(waiting.front()));
+    because =
+        tr("because %1 items wait for symbols that can begin with %2, e.g. %3")
+            .arg(QString::number(waiting.size()), s.symbolName(y), s.itemText(waiting.front()));
   } else {
     because = tr("from the prediction mass of %1").arg(s.symbolName(y));
   }
@@ -182,9 +176,10 @@ Explanation explainPredict(const ParseSession& s, std::size_t step, const gwb::P
                   "reached every rule that can begin at %2.")
                    .arg(s.symbolName(y), QString::number(e.item.set),
                         n.forward(logMass, e.item.set));
-  x.details << tr("Lexical rules such as N \u2192 'man' are never predicted as items: the "
-                  "scanner makes [i, i+1] N \u2192 'man' . directly from the prediction mass "
-                  "of N at i.");
+  x.details << tr(
+      "Lexical rules such as N \u2192 'man' are never predicted as items: the "
+      "scanner makes [i, i+1] N \u2192 'man' . directly from the prediction mass "
+      "of N at i.");
   if (s.lookahead()) {
     const auto set = static_cast<std::size_t>(e.item.set);
     x.details << (set < s.words().size()
@@ -206,14 +201,14 @@ Explanation explainScan(const ParseSession& s, std::size_t step, const gwb::Pars
   const std::string& word = s.words()[static_cast<std::size_t>(from)];
   const TrueValues v = valuesAt(s, e.item, step);
   const double logS = n.scale(to) - n.scale(from);
-  const QString divide = n.scaled() ? QStringLiteral(" \u00f7 ") % formatProbabilityFromLog(logS)
-                                    : QString();
+  const QString divide =
+      n.scaled() ? QStringLiteral(" \u00f7 ") % formatProbabilityFromLog(logS) : QString();
   if (!e.predecessor.valid()) {
     const gwb::CompiledRule& rule = g.rule(item.rule);
     const double logP = rule.logProbability;
     const double logMass = logPredictionMass(s, static_cast<std::size_t>(from), step, rule.lhs);
-    const QString product = n.product(
-        {n.forward(logMass, from), n.plain(logP) % divide}, n.forward(v.forward, to));
+    const QString product =
+        n.product({n.forward(logMass, from), n.plain(logP) % divide}, n.forward(v.forward, to));
     const QString innerText =
         n.scaled() ? n.plain(logP) % divide % QStringLiteral(" = ") % n.inner(v.inner, from, to)
                    : n.plain(logP);
@@ -241,8 +236,9 @@ Explanation explainScan(const ParseSession& s, std::size_t step, const gwb::Pars
                           n.gamma(),
                           n.inner(p.inner, item.origin, from) % divide % QStringLiteral(" = ") %
                               n.inner(v.inner, item.origin, to));
-    x.details << tr("A terminal after the dot matches the word, so the dot moves over it; the "
-                    "probabilities carry over unchanged.");
+    x.details << tr(
+        "A terminal after the dot matches the word, so the dot moves over it; the "
+        "probabilities carry over unchanged.");
   }
   if (n.scaled()) {
     x.details << tr("Scaled arithmetic: every item scanned into set %1 is divided by the ratio "
@@ -315,12 +311,11 @@ Explanation explainComplete(const ParseSession& s, std::size_t step, const gwb::
                                 ? s.itemText(e.child)
                                 : tr("%1 (one of %2 finished %3 items over [%4, %5])")
                                       .arg(s.itemText(e.child), QString::number(parts.size()),
-                                           s.symbolName(y), QString::number(j),
-                                           QString::number(r));
+                                           s.symbolName(y), QString::number(j), QString::number(r));
   const QString verb = e.created ? tr("to") : tr("and adds to");
   x.headline = tr("complete: %1 advances %2 %3 %4; %5 %6 %7")
-                   .arg(childText, s.itemText(e.predecessor), verb, s.itemText(e.item),
-                        n.gamma(), e.created ? QStringLiteral("=") : QStringLiteral("+="),
+                   .arg(childText, s.itemText(e.predecessor), verb, s.itemText(e.item), n.gamma(),
+                        e.created ? QStringLiteral("=") : QStringLiteral("+="),
                         n.product(innerFactors, n.inner(innerGain, k, r)));
 
   x.factors = {p.inner, logUnit, constituentInner};
@@ -360,9 +355,10 @@ Explanation explainComplete(const ParseSession& s, std::size_t step, const gwb::
                                   n.plain(candidate)),
                         yName,
                         e.created ? tr("the first derivation of this item")
-                        : better  ? tr("better than the %1 kept so far, so it replaces it")
-                                       .arg(n.plain(e.viterbiBefore))
-                                  : tr("the %1 kept so far is better").arg(n.plain(e.viterbiBefore)));
+                        : better
+                            ? tr("better than the %1 kept so far, so it replaces it")
+                                  .arg(n.plain(e.viterbiBefore))
+                            : tr("the %1 kept so far is better").arg(n.plain(e.viterbiBefore)));
   return x;
 }
 
@@ -403,11 +399,11 @@ Explanation explainItem(const ParseSession& session, gwb::ItemRef item, std::siz
   const int l = it.origin;
   const int r = item.set;
   const TrueValues v = valuesAt(session, item, applied - 1);
-  x.headline = l == r ? tr("%1: nothing read yet at position %2").arg(session.itemText(item),
-                                                                      QString::number(l))
+  x.headline = l == r ? tr("%1: nothing read yet at position %2")
+                            .arg(session.itemText(item), QString::number(l))
                       : tr("%1 covers words %2\u2013%3, %4")
-                            .arg(session.itemText(item), QString::number(l),
-                                 QString::number(r - 1), wordsOf(session, l, r));
+                            .arg(session.itemText(item), QString::number(l), QString::number(r - 1),
+                                 wordsOf(session, l, r));
   x.details << tr("%1 = %2: the forward probability \u2014 the total probability of every way "
                   "to start a sentence, read the first %3 words and arrive at this item.")
                    .arg(n.alpha(), n.forward(v.forward, r), QString::number(r));
@@ -429,16 +425,17 @@ Explanation explainItem(const ParseSession& session, gwb::ItemRef item, std::siz
     QStringList names;
     for (std::size_t i = 0; i < from.size() && i < 4; ++i) names << session.itemText(from[i]);
     if (from.size() > 4) names << tr("%1 more").arg(from.size() - 4);
-    x.details << tr("Antecedents (outlined in the chart): %1.").arg(names.join(QStringLiteral("; ")));
+    x.details
+        << tr("Antecedents (outlined in the chart): %1.").arg(names.join(QStringLiteral("; ")));
   }
   return x;
 }
 
 Explanation explainStart(const ParseSession& session) {
   Explanation x;
-  x.headline = tr("Ready to parse %1 words: state sets 0 to %2 will hold the items.")
-                   .arg(QString::number(session.words().size()),
-                        QString::number(session.words().size()));
+  x.headline =
+      tr("Ready to parse %1 words: state sets 0 to %2 will hold the items.")
+          .arg(QString::number(session.words().size()), QString::number(session.words().size()));
   x.details << tr("Step (F10) to add the axiom [0, 0] GOAL \u2192 . %1. Each item "
                   "[l, r] X \u2192 \u03b1 . \u03b2 says: X may cover words l..r\u22121 by this "
                   "rule, with \u03b1 already read. F11 steps to the next word, F5 runs to the end "

@@ -27,8 +27,8 @@ namespace gwb::ui {
 class ParseSession;
 
 struct Explanation {
-  QString headline;      // one sentence, plain text
-  QStringList details;   // further paragraphs, plain text
+  QString headline;     // one sentence, plain text
+  QStringList details;  // further paragraphs, plain text
   // The headline's arithmetic as true log probabilities: the γ (predict, complete) or α
   // (scan) factors and the value they give — for tests and for tooltips with full precision.
   std::vector<double> factors;

@@ -153,8 +153,8 @@ StepperView::StepperView(QWidget* parent)
   connect(stepper_, &EarleyStepper::moved, this, &StepperView::onMoved);
   connect(stepper_, &EarleyStepper::playingChanged, this, [this](bool playing) {
     playAction_->setText(playing ? tr("Pause") : tr("Play"));
-    playAction_->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause
-                                                       : QStyle::SP_MediaPlay));
+    playAction_->setIcon(
+        style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
   });
   connect(stepper_, &EarleyStepper::breakpointsChanged, this, [this] {
     rebuildBreakpointList();
@@ -162,12 +162,12 @@ StepperView::StepperView(QWidget* parent)
   });
   connect(stepper_, &EarleyStepper::breakpointHit, this, [this](int index, std::size_t step) {
     if (index < 0 || static_cast<std::size_t>(index) >= stepper_->breakpoints().size()) return;
-    statusLabel_->setText(tr("<b>Breakpoint</b> %1 hit at step %2<br>")
-                              .arg(stepper_->breakpoints()[static_cast<std::size_t>(index)]
-                                       .describe()
-                                       .toHtmlEscaped(),
-                                   QString::number(step + 1)) %
-                          legendHtml());
+    statusLabel_->setText(
+        tr("<b>Breakpoint</b> %1 hit at step %2<br>")
+            .arg(
+                stepper_->breakpoints()[static_cast<std::size_t>(index)].describe().toHtmlEscaped(),
+                QString::number(step + 1)) %
+        legendHtml());
   });
   connect(table_->selectionModel(), &QItemSelectionModel::currentChanged, this,
           [this](const QModelIndex& current) { onCurrentCellChanged(current); });
@@ -202,24 +202,25 @@ void StepperView::createActions() {
     auto* action = new QAction(style()->standardIcon(icon), text, this);
     action->setShortcuts(keys);
     action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    const QString keyText = keys.isEmpty() ? QString()
-                                           : QStringLiteral(" (%1)").arg(keys.front().toString(
-                                                 QKeySequence::NativeText));
+    const QString keyText =
+        keys.isEmpty()
+            ? QString()
+            : QStringLiteral(" (%1)").arg(keys.front().toString(QKeySequence::NativeText));
     action->setToolTip(help % keyText);
     addAction(action);
     return action;
   };
-  resetAction_ = make(QStyle::SP_MediaSkipBackward, tr("Reset"), {QKeySequence(Qt::SHIFT | Qt::Key_F5)},
-                      tr("Back to the start, before the axiom"));
+  resetAction_ =
+      make(QStyle::SP_MediaSkipBackward, tr("Reset"), {QKeySequence(Qt::SHIFT | Qt::Key_F5)},
+           tr("Back to the start, before the axiom"));
   previousWordAction_ =
-      make(QStyle::SP_MediaSeekBackward, tr("Prev word"),
-           {QKeySequence(Qt::SHIFT | Qt::Key_F11)}, tr("Back to where the previous word was read"));
+      make(QStyle::SP_MediaSeekBackward, tr("Prev word"), {QKeySequence(Qt::SHIFT | Qt::Key_F11)},
+           tr("Back to where the previous word was read"));
   backAction_ = make(QStyle::SP_ArrowLeft, tr("Back"), {QKeySequence(Qt::SHIFT | Qt::Key_F10)},
                      tr("Undo one operation"));
   stepAction_ = make(QStyle::SP_ArrowRight, tr("Step"), {QKeySequence(Qt::Key_F10)},
                      tr("Apply one operation: predict, scan or complete"));
-  nextWordAction_ = make(QStyle::SP_MediaSeekForward, tr("Next word"),
-                         {QKeySequence(Qt::Key_F11)},
+  nextWordAction_ = make(QStyle::SP_MediaSeekForward, tr("Next word"), {QKeySequence(Qt::Key_F11)},
                          tr("Run through the scans of the next word"));
   runToPositionAction_ =
       make(QStyle::SP_ArrowDown, tr("Run to position"), {QKeySequence(Qt::CTRL | Qt::Key_F10)},
@@ -255,8 +256,7 @@ void StepperView::createActions() {
   connect(runToPositionAction_, &QAction::triggered, this, &StepperView::runToTarget);
   connect(runToEndAction_, &QAction::triggered, stepper_, &EarleyStepper::runToEnd);
   connect(playAction_, &QAction::triggered, stepper_, &EarleyStepper::togglePlay);
-  connect(breakpointAction_, &QAction::triggered, this,
-          &StepperView::toggleBreakpointOnSelection);
+  connect(breakpointAction_, &QAction::triggered, this, &StepperView::toggleBreakpointOnSelection);
   connect(speedSlider_, &QSlider::valueChanged, this, [this](int value) {
     stepper_->setSpeed(speedFromSlider(value));
     speedLabel_->setText(tr("%1/s").arg(stepper_->speed()));
@@ -300,8 +300,7 @@ QWidget* StepperView::createOptionsBar() {
   connect(sentenceBox_->lineEdit(), &QLineEdit::returnPressed, this, &StepperView::parse);
   connect(sentenceBox_, &QComboBox::activated, this, [this] { parse(); });
   connect(textbookBox_, &QCheckBox::toggled, this, [this] {
-    pendingState_ = QJsonObject{{QStringLiteral("applied"),
-                                 static_cast<qint64>(0)}};
+    pendingState_ = QJsonObject{{QStringLiteral("applied"), static_cast<qint64>(0)}};
     parse();
   });
   connect(arithmeticBox_, &QComboBox::currentIndexChanged, this, [this] {
@@ -317,8 +316,9 @@ QWidget* StepperView::createFilterBar() {
   auto* row = new QHBoxLayout(bar);
   row->setContentsMargins(0, 0, 0, 0);
   hidePredictedBox_ = new QCheckBox(tr("Hide predicted"), bar);
-  hidePredictedBox_->setToolTip(tr("Hide items made by prediction whose dot is still at the "
-                                   "start"));
+  hidePredictedBox_->setToolTip(
+      tr("Hide items made by prediction whose dot is still at the "
+         "start"));
   hideZeroBox_ = new QCheckBox(tr("Hide zero"), bar);
   hideZeroBox_->setToolTip(tr("Hide items whose forward probability is zero"));
   symbolEdit_ = new QLineEdit(bar);
@@ -330,8 +330,9 @@ QWidget* StepperView::createFilterBar() {
   formatBox_->addItem(tr("Probabilities"), QStringLiteral("probability"));
   formatBox_->addItem(tr("Log probabilities"), QStringLiteral("log"));
   formatBox_->addItem(tr("Scaled values"), QStringLiteral("scaled"));
-  formatBox_->setToolTip(tr("How \u03b1 (forward), \u03b3 (inner) and Viterbi scores are "
-                            "shown; scaled values are what the parser stores"));
+  formatBox_->setToolTip(
+      tr("How \u03b1 (forward), \u03b3 (inner) and Viterbi scores are "
+         "shown; scaled values are what the parser stores"));
   unitBox_ = new QComboBox(bar);
   unitBox_->addItem(tr("Surprisal in bits"), QStringLiteral("bits"));
   unitBox_->addItem(tr("Surprisal in nats"), QStringLiteral("nats"));
@@ -457,8 +458,8 @@ void StepperView::setGrammar(std::shared_ptr<const gwb::Grammar> grammar) {
   completer->setCaseSensitivity(Qt::CaseSensitive);
   symbolEdit_->setCompleter(completer);
   if (!sentence().isEmpty()) {
-    pendingState_ = QJsonObject{{QStringLiteral("applied"),
-                                 static_cast<qint64>(stepper_->applied())}};
+    pendingState_ =
+        QJsonObject{{QStringLiteral("applied"), static_cast<qint64>(stepper_->applied())}};
     parse();
   }
 }
@@ -531,8 +532,8 @@ void StepperView::parse() {
   progressTicks_ = 0;
   progressBar_->setRange(0, std::max(job_->total(), 1));
   progressBar_->setValue(0);
-  progressLabel_->setText(tr("Parsing %1\u2026").arg(countText(job_->total(), tr("word"),
-                                                               tr("words"))));
+  progressLabel_->setText(
+      tr("Parsing %1\u2026").arg(countText(job_->total(), tr("word"), tr("words"))));
   progressTimer_->start();
   job_->start();
   updateActions();
@@ -555,9 +556,9 @@ void StepperView::cancelParse() {
 bool StepperView::waitForParse(int milliseconds) {
   QElapsedTimer clock;
   clock.start();
-  while (job_ && clock.elapsed() < milliseconds) {
+  while (job_ != nullptr && clock.elapsed() < milliseconds) {
     QApplication::processEvents(QEventLoop::AllEvents, 20);
-    if (job_) job_->wait(10);
+    if (job_ != nullptr) job_->wait(10);
   }
   QApplication::processEvents();
   return job_ == nullptr;
@@ -583,9 +584,8 @@ void StepperView::onParseFinished(std::shared_ptr<const ParseSession> session) {
     stepper_->setSession(nullptr);
     plot_->setSession(nullptr);
     strip_->setWords({});
-    explanation_->setHtml(
-        tr("<p><b>This grammar cannot be used for parsing.</b></p><p>%1</p>")
-            .arg(session ? session->errorText().toHtmlEscaped() : QString()));
+    explanation_->setHtml(tr("<p><b>This grammar cannot be used for parsing.</b></p><p>%1</p>")
+                              .arg(session ? session->errorText().toHtmlEscaped() : QString()));
     emit sessionChanged(nullptr);
     updateActions();
     updateStatus();
@@ -603,8 +603,6 @@ void StepperView::onParseFinished(std::shared_ptr<const ParseSession> session) {
   for (const std::string& w : session->words()) words << toQString(w);
   strip_->setWords(words);
   stripArea_->horizontalScrollBar()->setValue(0);
-  plot_->setSession(session);
-  model_->setSession(session, applied);
 
   // Column widths: wide enough for a typical item of this grammar, never absurdly wide.
   const QFontMetrics metrics(table_->font());
@@ -618,11 +616,15 @@ void StepperView::onParseFinished(std::shared_ptr<const ParseSession> session) {
     }
   }
   widest = std::min(widest + 24, kMaxColumnChars * metrics.averageCharWidth());
-  widest = std::max(widest, QFontMetrics(table_->font())
-                                .horizontalAdvance(QStringLiteral("\u03b1 0.0001234   \u03b3 "
-                                                                  "0.001234   v 0.001234")));
+  QFont small = table_->font();
+  small.setPointSizeF(small.pointSizeF() * 0.85);
+  widest = std::max(widest, QFontMetrics(small).horizontalAdvance(
+                                QStringLiteral("\u03b1 0.000123   \u03b3 0.000123   v 0.000123")) +
+                                16);
+  // Before the model resets, so that its 2,000 columns are made at this width.
   table_->horizontalHeader()->setDefaultSectionSize(widest);
-  for (int c = 0; c < model_->columnCount(); ++c) table_->setColumnWidth(c, widest);
+  plot_->setSession(session);
+  model_->setSession(session, applied);
 
   stepper_->setSession(session, applied);
   // A workspace may ask for "the end of state set p" rather than a number of operations.
@@ -636,8 +638,8 @@ void StepperView::onParseFinished(std::shared_ptr<const ParseSession> session) {
     int reached = 0;
     for (std::size_t r = 0; r < chart.setCount(); ++r)
       if (!chart.set(r).empty()) reached = static_cast<int>(r);
-    statusLabel_->setText(tr("<b>Cancelled</b> after word %1: the chart shows sets 0\u2013%1")
-                              .arg(reached));
+    statusLabel_->setText(
+        tr("<b>Cancelled</b> after word %1: the chart shows sets 0\u2013%1").arg(reached));
   }
   emit sessionChanged(session);
   updateActions();
@@ -657,14 +659,18 @@ void StepperView::onMoved(std::size_t applied, std::size_t previous) {
     }
   }
   if (session_) {
-    const std::size_t set = session_->currentSet(applied);
-    strip_->setCurrentPosition(applied == 0 ? 0 : static_cast<int>(set));
-    plot_->setPosition(applied == 0 ? 0 : static_cast<int>(set));
+    // The state set being built: that of the last operation applied.
+    const int set = applied == 0 ? 0 : session_->trace().events()[applied - 1].item.set;
+    strip_->setCurrentPosition(set);
+    plot_->setPosition(set);
     // Keep the operation just applied in view.
     if (applied > 0) {
       const gwb::ParseEvent& e = session_->trace().events()[applied - 1];
       const QModelIndex cell = model_->indexOfItem(e.item);
-      if (cell.isValid()) table_->scrollTo(cell, QAbstractItemView::EnsureVisible);
+      if (cell.isValid()) {
+        table_->scrollTo(cell, QAbstractItemView::EnsureVisible);
+        alignColumns();
+      }
     }
   }
   updateStripSpan();
@@ -683,7 +689,21 @@ void StepperView::onCurrentCellChanged(const QModelIndex& current) {
   emit stateChanged();
 }
 
+void StepperView::alignColumns() {
+  // After a scroll, start the view at a column's left edge rather than in the middle of one.
+  QScrollBar* bar = table_->horizontalScrollBar();
+  const QHeaderView* header = table_->horizontalHeader();
+  const int first = header->logicalIndexAt(0);
+  if (first < 0) return;
+  const int cut = -header->sectionViewportPosition(first);
+  if (cut <= 0) return;
+  const int next = header->sectionPosition(first) + header->sectionSize(first);
+  bar->setValue(std::min(next, bar->maximum()));
+}
+
 void StepperView::selectItem(gwb::ItemRef item) {
+  // Only items that exist at this step can be selected.
+  if (!session_ || !session_->stateAfter(item, stepper_->applied())) item = {};
   model_->setSelectedItem(item);
   const QModelIndex at = model_->indexOfItem(item);
   {
@@ -691,6 +711,7 @@ void StepperView::selectItem(gwb::ItemRef item) {
     if (at.isValid()) {
       table_->selectionModel()->setCurrentIndex(at, QItemSelectionModel::ClearAndSelect);
       table_->scrollTo(at);
+      alignColumns();
     } else {
       table_->selectionModel()->clearSelection();
     }
@@ -751,10 +772,10 @@ void StepperView::updateStatus() {
   const gwb::ParseResult& result = session_->result();
   QString outcome;
   if (applied == stepper_->stepCount() && session_->outcome() == ParseSession::Outcome::Parsed)
-    outcome = result.success ? tr(" \u00b7 <b>parsed</b>, P = %1")
-                                   .arg(formatProbabilityFromLog(result.logProbability))
-                             : tr(" \u00b7 <b>no parse</b> (stuck at word %1)")
-                                   .arg(result.failedAt + 1);
+    outcome = result.success
+                  ? tr(" \u00b7 <b>parsed</b>, P = %1")
+                        .arg(formatProbabilityFromLog(result.logProbability))
+                  : tr(" \u00b7 <b>no parse</b> (stuck at word %1)").arg(result.failedAt + 1);
   statusLabel_->setText(tr("Step <b>%1</b> of %2 \u00b7 %3%4<br>")
                             .arg(QLocale().toString(static_cast<qint64>(applied)),
                                  QLocale().toString(static_cast<qint64>(stepper_->stepCount())),
@@ -856,10 +877,11 @@ QJsonObject StepperView::state() const {
   state.insert(QStringLiteral("sentence"), sentence());
   state.insert(QStringLiteral("lookahead"), lookahead());
   state.insert(QStringLiteral("arithmetic"), arithmeticBox_->currentData().toString());
-  state.insert(QStringLiteral("applied"),
-               static_cast<qint64>(pendingState_ && pendingState_->contains(QStringLiteral("applied"))
-                                       ? pendingState_->value(QStringLiteral("applied")).toInteger()
-                                       : static_cast<qint64>(stepper_->applied())));
+  state.insert(
+      QStringLiteral("applied"),
+      static_cast<qint64>(pendingState_ && pendingState_->contains(QStringLiteral("applied"))
+                              ? pendingState_->value(QStringLiteral("applied")).toInteger()
+                              : static_cast<qint64>(stepper_->applied())));
   state.insert(QStringLiteral("numbers"), formatBox_->currentData().toString());
   state.insert(QStringLiteral("unit"), unitBox_->currentData().toString());
   const ChartModel::Filter& filter = model_->filter();
@@ -900,7 +922,7 @@ void StepperView::restoreState(const QJsonObject& state) {
              filter.value(QStringLiteral("hideZero")).toBool(),
              filter.value(QStringLiteral("symbol")).toString()});
   std::vector<Breakpoint> breakpoints;
-  for (const QJsonValue& value : state.value(QStringLiteral("breakpoints")).toArray()) {
+  for (const auto& value : state.value(QStringLiteral("breakpoints")).toArray()) {
     const QJsonObject b = value.toObject();
     breakpoints.push_back({kindFromName(b.value(QStringLiteral("kind")).toString()),
                            b.value(QStringLiteral("symbol")).toString(),
@@ -913,7 +935,7 @@ void StepperView::restoreState(const QJsonObject& state) {
   speedLabel_->setText(tr("%1/s").arg(stepper_->speed()));
 
   QStringList sentences;
-  for (const QJsonValue& value : state.value(QStringLiteral("sentences")).toArray())
+  for (const auto& value : state.value(QStringLiteral("sentences")).toArray())
     sentences << value.toString();
   if (!sentences.isEmpty()) setSentences(sentences);
   pendingState_ = state;

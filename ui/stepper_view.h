@@ -57,6 +57,7 @@ class SentenceStrip;
 
 class StepperView : public QWidget {
   Q_OBJECT
+  Q_DISABLE_COPY_MOVE(StepperView)
 
  public:
   explicit StepperView(QWidget* parent = nullptr);
@@ -127,6 +128,7 @@ class StepperView : public QWidget {
   void updateStatus();
   void updateActions();
   void updateStripSpan();
+  void alignColumns();
   void applyFilterFromBar();
   void rebuildBreakpointList();
   void addBreakpointFromBar();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <QVBoxLayout>
 
@@ -33,7 +34,7 @@ SurprisalPlot::SurprisalPlot(QWidget* parent) : QWidget(parent), plot_(new QCust
 
   unread_ = new QCPBars(plot_->xAxis, plot_->yAxis);
   QColor faint = kReadColor;
-  faint.setAlphaF(0.22f);
+  faint.setAlphaF(0.22F);
   unread_->setBrush(faint);
   unread_->setPen(Qt::NoPen);
   unread_->setWidth(0.7);
@@ -46,8 +47,8 @@ SurprisalPlot::SurprisalPlot(QWidget* parent) : QWidget(parent), plot_(new QCust
 
   prefix_ = plot_->addGraph(plot_->xAxis, plot_->yAxis2);
   prefix_->setPen(QPen(kPrefixColor, 2));
-  prefix_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kPrefixColor,
-                                           palette().color(QPalette::Base), 5));
+  prefix_->setScatterStyle(
+      QCPScatterStyle(QCPScatterStyle::ssCircle, kPrefixColor, palette().color(QPalette::Base), 5));
 
   marker_ = new QCPItemStraightLine(plot_);
   marker_->setPen(QPen(QColor(0x20, 0x20, 0x20), 1.5, Qt::DashLine));
@@ -73,8 +74,29 @@ SurprisalPlot::SurprisalPlot(QWidget* parent) : QWidget(parent), plot_(new QCust
               emit positionClicked(static_cast<int>(std::floor(key)) + 1);
             }
           });
+  // On long inputs the prefix probability falls by thousands of nats: its axis follows the
+  // words in view, so the line keeps its shape wherever one looks.
+  connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+          [this](const QCPRange& range) { fitPrefixAxis(range); });
   setMinimumHeight(120);
   rebuild();
+}
+
+void SurprisalPlot::fitPrefixAxis(const QCPRange& range) {
+  double low = 0.0;
+  double high = -std::numeric_limits<double>::infinity();
+  for (auto it = prefix_->data()->findBegin(range.lower - 1.0);
+       it != prefix_->data()->constEnd() && it->key <= range.upper + 1.0; ++it) {
+    if (!std::isfinite(it->value)) continue;
+    low = std::min(low, it->value);
+    high = std::max(high, it->value);
+  }
+  if (!std::isfinite(high)) {
+    plot_->yAxis2->setRange(-1, 0);
+    return;
+  }
+  const double span = std::max(high - low, 1.0);
+  plot_->yAxis2->setRange(low - 0.08 * span, std::min(0.0, high + 0.08 * span));
 }
 
 SurprisalPlot::~SurprisalPlot() = default;
@@ -118,8 +140,7 @@ void SurprisalPlot::rebuild() {
   prefix_->data()->clear();
   const QString unitName = unit_ == Unit::Bits ? tr("bits") : tr("nats");
   plot_->yAxis->setLabel(tr("surprisal (%1)").arg(unitName));
-  plot_->yAxis2->setLabel(unit_ == Unit::Bits ? tr("log\u2082 P(prefix)")
-                                              : tr("ln P(prefix)"));
+  plot_->yAxis2->setLabel(unit_ == Unit::Bits ? tr("log\u2082 P(prefix)") : tr("ln P(prefix)"));
   prefix_->setName(unit_ == Unit::Bits ? tr("log\u2082 P(prefix)") : tr("ln P(prefix)"));
   unread_->setName(tr("surprisal (%1)").arg(unitName));
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
@@ -134,24 +155,21 @@ void SurprisalPlot::rebuild() {
       if (std::isfinite(s)) top = std::max(top, s);
       ticker->addTick(static_cast<double>(i) + 0.5, toQString(words[i]));
     }
-    double low = 0.0;
     for (std::size_t i = 0; i < result.logPrefixProbability.size(); ++i) {
       const double p = result.logPrefixProbability[i] * k;
       // −inf after an impossible word: leave a gap rather than a line to minus infinity.
       prefix_->addData(static_cast<double>(i), std::isfinite(p) ? p : qQNaN());
-      if (std::isfinite(p)) low = std::min(low, p);
     }
     plot_->yAxis->setRange(0, top > 0 ? top * 1.15 : 1.0);
-    plot_->yAxis2->setRange(low < 0 ? low * 1.08 : -1.0, 0);
   } else {
     plot_->yAxis->setRange(0, 1);
-    plot_->yAxis2->setRange(-1, 0);
   }
   plot_->xAxis->setTicker(ticker);
   plot_->xAxis->setSubTicks(false);
   plot_->xAxis->setTickLength(0, 3);
   updateHighlight();
   scrollToPosition();
+  fitPrefixAxis(plot_->xAxis->range());
   plot_->replot();
 }
 
@@ -183,8 +201,7 @@ void SurprisalPlot::scrollToPosition() {
     return;
   }
   const QCPRange range = plot_->xAxis->range();
-  if (position_ >= range.lower + 1 && position_ <= range.upper - 1 &&
-      range.size() <= window + 1)
+  if (position_ >= range.lower + 1 && position_ <= range.upper - 1 && range.size() <= window + 1)
     return;
   const double start = std::clamp(position_ - window / 2.0, -0.3, words + 0.3 - window);
   plot_->xAxis->setRange(start, start + window);

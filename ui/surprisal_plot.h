@@ -19,6 +19,7 @@ class QCustomPlot;
 class QCPBars;
 class QCPGraph;
 class QCPItemStraightLine;
+class QCPRange;
 
 namespace gwb::ui {
 
@@ -58,6 +59,7 @@ class SurprisalPlot : public QWidget {
   void updateHighlight();
   void scrollToPosition();
   double scale() const;
+  void fitPrefixAxis(const QCPRange& range);
 
   QCustomPlot* plot_ = nullptr;
   QCPBars* unread_ = nullptr;

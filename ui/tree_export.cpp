@@ -1,5 +1,6 @@
 #include "ui/tree_export.h"
 
+#include <array>
 #include <ostream>
 #include <utility>
 #include <vector>
@@ -17,16 +18,20 @@ constexpr int kMaxIndent = 32;
 
 struct Escape {
   QChar plain;
-  const char* latex;
+  const char* latex = nullptr;
 };
-// Order matters for reading back: longer escapes first.
-const Escape kEscapes[] = {
-    {QLatin1Char('\\'), "\\textbackslash{}"}, {QLatin1Char('~'), "\\textasciitilde{}"},
-    {QLatin1Char('^'), "\\textasciicircum{}"}, {QLatin1Char('{'), "\\{"},
-    {QLatin1Char('}'), "\\}"},                 {QLatin1Char('#'), "\\#"},
-    {QLatin1Char('$'), "\\$"},                 {QLatin1Char('%'), "\\%"},
-    {QLatin1Char('&'), "\\&"},                 {QLatin1Char('_'), "\\_"},
-};
+const std::array<Escape, 10> kEscapes{{
+    {QLatin1Char('\\'), "\\textbackslash{}"},
+    {QLatin1Char('~'), "\\textasciitilde{}"},
+    {QLatin1Char('^'), "\\textasciicircum{}"},
+    {QLatin1Char('{'), "\\{"},
+    {QLatin1Char('}'), "\\}"},
+    {QLatin1Char('#'), "\\#"},
+    {QLatin1Char('$'), "\\$"},
+    {QLatin1Char('%'), "\\%"},
+    {QLatin1Char('&'), "\\&"},
+    {QLatin1Char('_'), "\\_"},
+}};
 }  // namespace
 
 QString treeToPtb(const gwb::ParseTree& tree) { return toQString(tree.toPtb()); }
@@ -88,12 +93,11 @@ QString treeToForest(const gwb::ParseTree& tree, const QString& comment) {
       const gwb::ParseTree::Node& node = tree.node(id);
       const int depth = static_cast<int>(stack.size());
       if (next == 0) {
-        out += QString(2 * std::min(depth, kMaxIndent), QLatin1Char(' ')) % QStringLiteral("[{") %
-               latexEscape(toQString(node.label)) % QLatin1Char('}');
+        out += QString(static_cast<qsizetype>(2) * std::min(depth, kMaxIndent), QLatin1Char(' ')) %
+               QStringLiteral("[{") % latexEscape(toQString(node.label)) % QLatin1Char('}');
         // A preterminal and its word stay on one line: [{N} [{man}]].
         if (node.children.size() == 1 && tree.node(node.children[0]).terminal) {
-          out += QStringLiteral(" [{") %
-                 latexEscape(toQString(tree.node(node.children[0]).label)) %
+          out += QStringLiteral(" [{") % latexEscape(toQString(tree.node(node.children[0]).label)) %
                  QStringLiteral("}]]");
           stack.pop_back();
           if (!stack.empty()) out += QLatin1Char('\n');

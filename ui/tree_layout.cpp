@@ -35,7 +35,8 @@ TreeLayout layoutTree(const gwb::ParseTree& tree, const std::vector<double>& wid
   if (tree.root() < 0 || n == 0) return layout;
 
   const auto isCollapsed = [&](int id) {
-    return static_cast<std::size_t>(id) < collapsed.size() && collapsed[static_cast<std::size_t>(id)];
+    return static_cast<std::size_t>(id) < collapsed.size() &&
+           collapsed[static_cast<std::size_t>(id)];
   };
   const auto widthOf = [&](int id) {
     return static_cast<std::size_t>(id) < widths.size() ? widths[static_cast<std::size_t>(id)]

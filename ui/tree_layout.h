@@ -21,13 +21,13 @@
 namespace gwb::ui {
 
 struct TreeLayoutOptions {
-  double siblingGap = 12.0;  // least horizontal space between two boxes on a row
+  double siblingGap = 12.0;   // least horizontal space between two boxes on a row
   double levelHeight = 48.0;  // vertical distance between the tops of two rows
 };
 
 struct TreeLayoutNode {
-  double x = 0.0;      // centre of the box; the leftmost box starts at x - width/2 = 0
-  double y = 0.0;      // top of the row
+  double x = 0.0;  // centre of the box; the leftmost box starts at x - width/2 = 0
+  double y = 0.0;  // top of the row
   double width = 0.0;
   int depth = 0;
   bool visible = false;  // false below a collapsed node (and for nodes not in the tree)

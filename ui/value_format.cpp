@@ -38,7 +38,7 @@ QString formatLog(double logProbability, int decimals) {
 
 QString formatProbabilityFromLog(double logProbability, int digits) {
   if (std::isnan(logProbability)) return QStringLiteral("nan");
-  if (logProbability == -INFINITY) return QStringLiteral("0");
+  if (std::isinf(logProbability) && logProbability < 0) return QStringLiteral("0");
   constexpr double kLn10 = 2.302585092994045684;
   const double log10 = logProbability / kLn10;
   // Ordinary magnitudes: let QString choose between fixed and exponent notation.

@@ -20,10 +20,11 @@ QString kindName(WorkspaceDocument::Kind kind) {
 
 QString storedPath(const QString& path, const QString& base) {
   if (base.isEmpty() || path.startsWith(QLatin1Char(':'))) return path;
-  const QString relative = QDir(base).relativeFilePath(path);
+  QString relative = QDir(base).relativeFilePath(path);
   // Only paths inside the base folder, or close beside it, travel well as relative paths.
-  if (relative.startsWith(QLatin1String("../../../")) || QDir::isAbsolutePath(relative))
+  if (relative.startsWith(QLatin1String("../../../")) || QDir::isAbsolutePath(relative)) {
     return path;
+  }
   return relative;
 }
 
@@ -48,28 +49,30 @@ QJsonObject Workspace::toJson(const QString& baseDirectory) const {
                    {QStringLiteral("current"), current},
                    {QStringLiteral("documents"), documentsJson}};
   if (!windowGeometry.isEmpty() || !windowState.isEmpty()) {
-    json.insert(QStringLiteral("window"),
-                QJsonObject{{QStringLiteral("geometry"),
-                             QString::fromLatin1(windowGeometry.toBase64())},
-                            {QStringLiteral("state"), QString::fromLatin1(windowState.toBase64())}});
+    json.insert(
+        QStringLiteral("window"),
+        QJsonObject{{QStringLiteral("geometry"), QString::fromLatin1(windowGeometry.toBase64())},
+                    {QStringLiteral("state"), QString::fromLatin1(windowState.toBase64())}});
   }
   return json;
 }
 
-std::optional<Workspace> Workspace::fromJson(const QJsonObject& json,
-                                             const QString& baseDirectory, QString* error) {
+std::optional<Workspace> Workspace::fromJson(const QJsonObject& json, const QString& baseDirectory,
+                                             QString* error) {
   const auto fail = [error](const QString& message) -> std::optional<Workspace> {
     if (error) *error = message;
     return std::nullopt;
   };
-  if (json.value(QStringLiteral("format")).toString() != kFormat)
-    return fail(QObject::tr("not a Grammar Workbench workspace (no \"format\": \"%1\")")
-                    .arg(kFormat));
+  if (json.value(QStringLiteral("format")).toString() != kFormat) {
+    return fail(
+        QObject::tr(R"(not a Grammar Workbench workspace (no "format": "%1"))").arg(kFormat));
+  }
   const int version = json.value(QStringLiteral("version")).toInt(0);
-  if (version < 1 || version > kVersion)
+  if (version < 1 || version > kVersion) {
     return fail(QObject::tr("workspace version %1 is not supported (this program reads %2)")
                     .arg(version)
                     .arg(kVersion));
+  }
   Workspace workspace;
   const QJsonArray documents = json.value(QStringLiteral("documents")).toArray();
   for (qsizetype i = 0; i < documents.size(); ++i) {
@@ -112,10 +115,11 @@ std::optional<Workspace> Workspace::load(const QString& path, QString* error) {
   QJsonParseError parseError{};
   const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
   if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
-    if (error)
+    if (error != nullptr) {
       *error = QObject::tr("not valid JSON at offset %1: %2")
                    .arg(parseError.offset)
                    .arg(parseError.errorString());
+    }
     return std::nullopt;
   }
   return fromJson(document.object(), QFileInfo(path).absolutePath(), error);

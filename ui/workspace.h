@@ -43,8 +43,8 @@ struct Workspace {
   QByteArray windowGeometry;
   QByteArray windowState;
   bool operator==(const Workspace& o) const {
-    return documents == o.documents && current == o.current &&
-           windowGeometry == o.windowGeometry && windowState == o.windowState;
+    return documents == o.documents && current == o.current && windowGeometry == o.windowGeometry &&
+           windowState == o.windowState;
   }
 
   // `baseDirectory`: paths below it are written relative to it (and read back against it).

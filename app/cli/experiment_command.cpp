@@ -36,6 +36,8 @@ struct ExperimentSettings {
   int seeds = 1;
   double noise = 0.1;
   int threads = 1;
+  bool earleyx = false;
+  std::string decode = "viterbi";
   std::string out;
   std::string corpus;
   std::string gold;
@@ -264,6 +266,9 @@ std::optional<std::vector<double>> runOne(const ExperimentSettings& s, const Exp
   options.seed = seed;
   options.noise = s.noise;
   options.threads = s.threads;
+  options.earleyx = s.earleyx;
+  options.decoding =
+      s.decode == "marginal" ? TopicDecodingMode::Marginal : TopicDecodingMode::Viterbi;
   options.observer = observer;
   if (!s.quiet) {
     std::cerr << s.model << ", cues " << s.cues << ", alpha " << alpha << ", seed " << seed
@@ -399,6 +404,13 @@ void addExperimentCommand(CLI::App& app, int& exitStatus) {
   social->add_option("--seeds", s->seeds, "run seeds SEED .. SEED+N-1 and add mean and sd rows")
       ->check(CLI::Range(1, 1000));
   social->add_option("--noise", s->noise, "relative noise on the uniform start (default 0.1)");
+  social
+      ->add_option("--decode", s->decode,
+                   "viterbi (topics of the best parse, default) or marginal (each utterance's "
+                   "most probable topic under the posterior)")
+      ->check(CLI::IsMember({"viterbi", "marginal"}));
+  social->add_flag("--earleyx", s->earleyx,
+                   "train as Earleyx: MALLET's digamma and log-gamma, unobserved rules kept");
   social->add_option("--threads,-t", s->threads, "parse this many strings at once")
       ->check(CLI::Range(1, 256));
   social->add_option("--out", s->out,

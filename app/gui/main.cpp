@@ -1,9 +1,9 @@
 // grammar-workbench [FILE...] [--root SYMBOL] [--view PAGE] [--sentence TEXT] [--step N|end]
-//                   [--screenshot OUT.png]
+//                   [--select SET:INDEX] [--screenshot OUT.png]
 //
 // Opens each FILE (grammar or corpus) in its own tab; with none, restores the last session's
-// workspace, or the first time the default one (the PP-attachment sample in the stepper). --view shows a page of the last grammar (grammar, stepper,
-// tree),
+// workspace, or the first time the default one (the PP-attachment sample in the stepper). --view
+// shows a page of the last grammar (grammar, stepper, tree),
 // --sentence parses a sentence in its stepper and --step moves the stepper there (a number of
 // operations, `end`, or `word:K` for the end of word K's scans). With --screenshot the window is
 // shown at 1280x800 with throwaway settings (so neither the user's layout nor recent files affect
@@ -65,7 +65,12 @@ int main(int argc, char* argv[]) {
       QStringLiteral("step"),
       QStringLiteral("Where the stepper stops: a number of operations, end, or word:K."),
       QStringLiteral("N"));
+  const QCommandLineOption selectOption(
+      QStringLiteral("select"),
+      QStringLiteral("An item to select in the stepper's chart: SET:INDEX."),
+      QStringLiteral("SET:INDEX"));
   parser.addOption(rootOption);
+  parser.addOption(selectOption);
   parser.addOption(viewOption);
   parser.addOption(sentenceOption);
   parser.addOption(stepOption);
@@ -114,6 +119,11 @@ int main(int argc, char* argv[]) {
         } else {
           stepper->stepper()->setApplied(step.toULongLong());
         }
+      }
+      if (parser.isSet(selectOption)) {
+        stepper->waitForParse();
+        const QStringList at = parser.value(selectOption).split(QLatin1Char(':'));
+        if (at.size() == 2) stepper->selectItem({at[0].toInt(), at[1].toInt()});
       }
     }
   };

@@ -35,7 +35,7 @@ bool isDiscourseModel(SocialModel model) {
 }
 
 InductionOptions inductionOptions(const SocialExperimentOptions& options, InductionMethod method) {
-  InductionOptions io;
+  InductionOptions io = options.earleyx ? InductionOptions::earleyx(method) : InductionOptions{};
   io.method = method;
   io.maxIterations = options.iterations;
   io.tolerance = options.tolerance;
@@ -206,7 +206,10 @@ SocialExperimentResult runSocialExperiment(const SocialCorpus& corpus, const Gol
     return result;
   }
   CorpusDecoding decoding =
-      decodeSocialCorpus(*compiled, corpus, spans, discourse, options.cues, options.threads);
+      options.decoding == TopicDecodingMode::Viterbi
+          ? decodeSocialCorpus(*compiled, corpus, spans, discourse, options.cues, options.threads)
+          : decodeSocialCorpusMarginal(result.grammar, corpus, spans, discourse, options.cues,
+                                       options.threads);
   result.decodingFailures = decoding.failures;
   if (decoding.failures > 0) {
     diag.warning("", 0, 0,

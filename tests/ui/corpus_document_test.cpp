@@ -25,7 +25,8 @@ struct SocialLineCase {
 
 QString describe(const Utterance& u) {
   QStringList objects;
-  for (const SocialObject& o : u.objects) objects << o.name % QLatin1Char(':') % o.cues.join(QLatin1Char(','));
+  for (const SocialObject& o : u.objects)
+    objects << o.name % QLatin1Char(':') % o.cues.join(QLatin1Char(','));
   return objects.join(QLatin1Char(';')) % QLatin1Char('|') % u.words.join(QLatin1Char(' '));
 }
 
@@ -56,8 +57,8 @@ TEST(CorpusDocumentTest, SplitsSocialCueLinesIntoUtterances) {
 }
 
 TEST(CorpusDocumentTest, ReadsGoldTopicLines) {
-  const Utterance u =
-      CorpusDocument::parseGoldLine(QStringLiteral(".dog ## and whats that is this a puppy.dog dog.dog"), 1);
+  const Utterance u = CorpusDocument::parseGoldLine(
+      QStringLiteral(".dog ## and whats that is this a puppy.dog dog.dog"), 1);
   EXPECT_EQ(u.goldTopic, QStringLiteral(".dog"));
   EXPECT_EQ(u.topicalWords, (QStringList{QStringLiteral("puppy"), QStringLiteral("dog")}));
   EXPECT_EQ(u.text, QStringLiteral("and whats that is this a puppy dog"));
@@ -129,9 +130,9 @@ TEST(CorpusDocumentSharedTest, TheSocialCueCorpusWithItsGoldTopics) {
   EXPECT_EQ(document->utterances().size(), 4763u);
   EXPECT_TRUE(document->hasGold());
   const Utterance& first = document->utterances().front();
-  EXPECT_EQ(describe(first), QStringLiteral(
-                                 ".dog:kid.eyes,mom.eyes;.pig:kid.hands|and whats that is this "
-                                 "a puppy dog"));
+  EXPECT_EQ(describe(first),
+            QStringLiteral(".dog:kid.eyes,mom.eyes;.pig:kid.hands|and whats that is this "
+                           "a puppy dog"));
   EXPECT_EQ(first.goldTopic, QStringLiteral(".dog"));
 }
 

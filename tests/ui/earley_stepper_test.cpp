@@ -86,8 +86,7 @@ TEST_F(EarleyStepperTest, RunToPositionFinishesThatStateSet) {
     stepper_.runToPosition(position);
     const std::size_t applied = stepper_.applied();
     // Every operation so far worked on sets up to `position`; the next one on a later set.
-    for (std::size_t i = 0; i < applied; ++i)
-      ASSERT_LE(events()[i].item.set, position);
+    for (std::size_t i = 0; i < applied; ++i) ASSERT_LE(events()[i].item.set, position);
     if (applied < events().size()) {
       EXPECT_GT(events()[applied].item.set, position);
     } else {

@@ -30,10 +30,12 @@ using testing::loadSampleGrammar;
 using testing::parseSentence;
 
 const char* const kTrees[] = {
-    "(S (NP i) (VP (V saw) (NP (NP (Det the) (N man)) (PP (P with) (NP (Det the) (N telescope))))))",
+    "(S (NP i) (VP (V saw) (NP (NP (Det the) (N man)) (PP (P with) (NP (Det the) (N "
+    "telescope))))))",
     "(S (NP (Det the) (N dog)) (VP (V barks)))",
     "(X a)",
-    "(Discourse (Discourse.dog (Sentence.dog (Topic.dog .dog) (Words.dog (Word.dog dog))) (Discourse_t'.dog x)))",
+    "(Discourse (Discourse.dog (Sentence.dog (Topic.dog .dog) (Words.dog (Word.dog dog))) "
+    "(Discourse_t'.dog x)))",
     // LaTeX's special characters in labels and words.
     "(NP_1 (A#b 50%) (C&D $x$) (E{F} a~b^c) (Back\\slash w))",
 };
@@ -59,7 +61,8 @@ TEST(TreeExportTest, PtbAndForestRoundTrips) {
   EXPECT_EQ(latexEscape(QStringLiteral("NP_1 & {x}")), QStringLiteral("NP\\_1 \\& \\{x\\}"));
   // Malformed input is reported, not guessed at.
   QString error;
-  EXPECT_TRUE(forestToTree(QStringLiteral("\\begin{forest} [S [NP] \\end{forest}"), &error).empty());
+  EXPECT_TRUE(
+      forestToTree(QStringLiteral("\\begin{forest} [S [NP] \\end{forest}"), &error).empty());
   EXPECT_FALSE(error.isEmpty());
   EXPECT_TRUE(forestToTree(QStringLiteral("[A] [B]"), &error).empty());
 }
@@ -183,6 +186,23 @@ TEST_F(ParseTreeViewTest, ExportsEveryFormatAtomically) {
   EXPECT_FALSE(view_.exportFile(dir_.filePath(QStringLiteral("no/such/folder/tree.svg")), &error));
   EXPECT_FALSE(error.isEmpty());
   EXPECT_EQ(QDir(dir_.path()).entryList(QDir::Files).size(), 5);
+}
+
+TEST_F(ParseTreeViewTest, OffersTheRunnersUpOfAShortSentence) {
+  ASSERT_EQ(view_.parses().size(), 2u);  // the PP on the verb or on the noun
+  EXPECT_EQ(view_.currentParse(), 0);
+  const std::string viterbi = view_.tree().toPtb();
+  view_.showParse(1);
+  EXPECT_NE(view_.tree().toPtb(), viterbi);
+  EXPECT_NE(view_.tree().toPtb().find("(NP (NP (Det the) (N man)) (PP"), std::string::npos)
+      << view_.tree().toPtb();
+  EXPECT_TRUE(view_.caption().contains(QStringLiteral("Parse 2"))) << view_.caption().toStdString();
+  EXPECT_TRUE(view_.caption().contains(QStringLiteral("28.6%"))) << view_.caption().toStdString();
+  const QJsonObject state = view_.state();
+  view_.showParse(0);
+  view_.restoreState(state);
+  EXPECT_EQ(view_.currentParse(), 1);
+  EXPECT_EQ(view_.tree().toPtb(), view_.parses()[1].tree.toPtb());
 }
 
 TEST(ParseTreeViewNoParseTest, SaysWhyThereIsNoTree) {

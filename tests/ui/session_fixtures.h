@@ -15,8 +15,7 @@ namespace gwb::ui::testing {
 
 inline std::shared_ptr<const gwb::Grammar> loadSampleGrammar(
     const std::string& name = "pp-attachment.cfg") {
-  gwb::GrammarLoad load =
-      gwb::loadGrammarFile(gwb::testing::sourceDir() + "/samples/" + name);
+  gwb::GrammarLoad load = gwb::loadGrammarFile(gwb::testing::sourceDir() + "/samples/" + name);
   EXPECT_TRUE(load.ok()) << name;
   return std::make_shared<const gwb::Grammar>(std::move(load.grammar));
 }
@@ -30,8 +29,8 @@ inline std::shared_ptr<const gwb::Grammar> grammarFromNltk(const std::string& te
 }
 
 inline std::shared_ptr<const ParseSession> parseSentence(
-    std::shared_ptr<const gwb::Grammar> grammar, const std::string& sentence,
-    bool lookahead = true, gwb::NumericMode mode = gwb::NumericMode::Scaled) {
+    std::shared_ptr<const gwb::Grammar> grammar, const std::string& sentence, bool lookahead = true,
+    gwb::NumericMode mode = gwb::NumericMode::Scaled) {
   ParseRequest request;
   request.grammar = std::move(grammar);
   request.words = gwb::tokenize(sentence);

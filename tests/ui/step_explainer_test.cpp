@@ -52,12 +52,14 @@ TEST(StepExplainerTest, HeadlinesOfTheAmbiguousSentence) {
   }
   // Scaled values: the scan divides by the prefix ratio, and says so.
   const Explanation scaled = explainStep(*session, 3, NumberFormat::Scaled);
-  EXPECT_TRUE(scaled.headline.contains(QStringLiteral("\u00f7 0.25"))) << scaled.headline.toStdString();
+  EXPECT_TRUE(scaled.headline.contains(QStringLiteral("\u00f7 0.25")))
+      << scaled.headline.toStdString();
   EXPECT_TRUE(scaled.toPlainText().contains(QStringLiteral("Scaled arithmetic")));
   // The last scan of a word reports the prefix probability and the surprisal.
-  EXPECT_TRUE(explainStep(*session, 3, NumberFormat::Probability)
-                  .toPlainText()
-                  .contains(QStringLiteral("surprisal of \u2018i\u2019 is 1.386 nats (2.000 bits)")));
+  EXPECT_TRUE(
+      explainStep(*session, 3, NumberFormat::Probability)
+          .toPlainText()
+          .contains(QStringLiteral("surprisal of \u2018i\u2019 is 1.386 nats (2.000 bits)")));
   // Look-ahead is explained where it prunes, and not in textbook mode.
   EXPECT_TRUE(explainStep(*session, 1, NumberFormat::Probability)
                   .toPlainText()
@@ -102,8 +104,7 @@ TEST_P(StepArithmeticTest, ExplanationsAgreeWithTheParser) {
         EXPECT_NEAR(x.result, after, 1e-9) << step << ": " << x.headline.toStdString();
       } else {
         const double before = session->logInner(e.item, e.innerBefore);
-        EXPECT_NEAR(std::exp(x.result), std::exp(after) - std::exp(before),
-                    1e-9 * std::exp(after))
+        EXPECT_NEAR(std::exp(x.result), std::exp(after) - std::exp(before), 1e-9 * std::exp(after))
             << step << ": " << x.headline.toStdString();
         ++updates;
       }
@@ -131,11 +132,9 @@ INSTANTIATE_TEST_SUITE_P(
         ArithmeticCase{"PpTextbook", "", "john saw a man in the park with a telescope", false,
                        gwb::NumericMode::Log},
         ArithmeticCase{"UnitChains", kUnitChains, "w w w", true, gwb::NumericMode::Scaled},
-        ArithmeticCase{"UnitChainsTextbook", kUnitChains, "w w", false,
-                       gwb::NumericMode::Log},
-        ArithmeticCase{"LeftRecursion",
-                       "S -> L [1.0]\nL -> L 'x' [0.4] | 'x' [0.6]\n", "x x x x", true,
-                       gwb::NumericMode::Scaled}),
+        ArithmeticCase{"UnitChainsTextbook", kUnitChains, "w w", false, gwb::NumericMode::Log},
+        ArithmeticCase{"LeftRecursion", "S -> L [1.0]\nL -> L 'x' [0.4] | 'x' [0.6]\n", "x x x x",
+                       true, gwb::NumericMode::Scaled}),
     [](const ::testing::TestParamInfo<ArithmeticCase>& p) { return p.param.name; });
 
 TEST(StepExplainerTest, ItemExplanationListsItsHistoryAndAntecedents) {
@@ -143,10 +142,11 @@ TEST(StepExplainerTest, ItemExplanationListsItsHistoryAndAntecedents) {
   // The item of the 17th operation (a completion) after the whole parse.
   const gwb::ParseEvent& e = session->trace().events()[16];
   ASSERT_EQ(e.kind, gwb::OperationKind::Complete);
-  const Explanation x = explainItem(*session, e.item, session->stepCount(),
-                                    NumberFormat::Probability);
+  const Explanation x =
+      explainItem(*session, e.item, session->stepCount(), NumberFormat::Probability);
   EXPECT_TRUE(x.headline.startsWith(session->itemText(e.item))) << x.headline.toStdString();
-  EXPECT_TRUE(x.headline.contains(QStringLiteral("\u201cthe man\u201d"))) << x.headline.toStdString();
+  EXPECT_TRUE(x.headline.contains(QStringLiteral("\u201cthe man\u201d")))
+      << x.headline.toStdString();
   const QString text = x.toPlainText();
   EXPECT_TRUE(text.contains(QStringLiteral("complete at step 17"))) << text.toStdString();
   EXPECT_TRUE(text.contains(session->itemText(e.predecessor))) << text.toStdString();

@@ -69,7 +69,8 @@ void expectTidy(const gwb::ParseTree& tree, const TreeLayout& layout,
 }
 
 const char* const kTrees[] = {
-    "(S (NP i) (VP (V saw) (NP (NP (Det the) (N man)) (PP (P with) (NP (Det the) (N telescope))))))",
+    "(S (NP i) (VP (V saw) (NP (NP (Det the) (N man)) (PP (P with) (NP (Det the) (N "
+    "telescope))))))",
     "(S (NP (Det the) (N dog)) (VP (V barks)))",
     "(X a)",
     "(A (B (C (D (E e)))) (F f) (G (H h) (I i) (J (K k) (L l) (M m))))",
@@ -88,7 +89,8 @@ TEST(TreeLayoutTest, TableOfTreesIsTidy) {
 }
 
 TEST(TreeLayoutTest, IdenticalSubtreesLookIdentical) {
-  const gwb::ParseTree tree = gwb::parsePtb("(S (NP (Det the) (N man)) (V saw) (NP (Det the) (N man)))");
+  const gwb::ParseTree tree =
+      gwb::parsePtb("(S (NP (Det the) (N man)) (V saw) (NP (Det the) (N man)))");
   const TreeLayout layout = layoutTree(tree, widthsOf(tree));
   const auto& root = tree.node(tree.root());
   const auto shape = [&](int np) {

@@ -13,6 +13,9 @@
 //                   P(Sentence → Topic.t Words.t), with the ending rule given 1/(mean utterances
 //                   per recording) — so that VB starts where the sentence model stopped.
 //
+// Topics are decoded from Viterbi parses (per utterance, or per recording for the discourse
+// models), or from the posterior (`decoding`, see topic_posterior.h).
+//
 // Training starts from uniform probabilities plus seeded noise (InitMethod::Uniform), so a seed
 // fixes a run. Everything else — threads, E-step chunking — leaves the result unchanged.
 #pragma once
@@ -30,6 +33,7 @@
 #include "gwb/social_corpus.h"
 #include "gwb/social_grammar.h"
 #include "gwb/topic_decoding.h"
+#include "gwb/topic_posterior.h"
 
 namespace gwb {
 
@@ -49,6 +53,11 @@ struct SocialExperimentOptions {
   std::uint64_t seed = 1;
   double noise = 0.1;
   int threads = 1;
+  // Train as Earleyx does (InductionOptions::earleyx: MALLET's special functions, unobserved
+  // rules kept, its free energy), the implementation the paper used.
+  bool earleyx = false;
+  // How topics are read off the learned grammar (topic_posterior.h).
+  TopicDecodingMode decoding = TopicDecodingMode::Viterbi;
   InductionObserver* observer = nullptr;  // progress of every training run
 };
 
