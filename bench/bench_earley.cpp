@@ -8,6 +8,8 @@
 //                                              250, 500, 1000 utterances and the whole corpus
 //                                              (51,665 tokens) as one string: string probability
 //                                              and Viterbi score (scaled mode, look-ahead).
+//   Inside/socialDiscourse/all/reused-chart    the whole corpus parsed three times into one
+//                                              chart (memory reused: a batch's steady state).
 //   Inside/recording/ID                        each of the 24 recordings as one discourse.
 // Counters: tokens, items (chart items created), items/token, peak_rss_MiB.
 // scripts/bench.sh fits the exponent of time against tokens over the Inside rows.
@@ -65,12 +67,17 @@ std::vector<std::string> lines(const std::string& path) {
   return out;
 }
 
+// Every iteration parses into a new chart (cold: its memory is mapped afresh, as in a single
+// `gwb parse`), or with `reuseChart` into the same one (warm: a batch reusing chart memory).
 void runParse(benchmark::State& state, const Prepared& grammar,
-              const std::vector<std::string>& words, const gwb::ParseOptions& options) {
+              const std::vector<std::string>& words, const gwb::ParseOptions& options,
+              bool reuseChart = false) {
   gwb::EarleyParser parser(*grammar.compiled);
   std::size_t items = 0;
+  gwb::EarleyChart reused;
   for (auto _ : state) {
-    const gwb::ParseResult result = parser.parse(words, options);
+    gwb::EarleyChart fresh;
+    const gwb::ParseResult result = parser.parse(words, options, reuseChart ? reused : fresh);
     if (!result.success) {
       state.SkipWithError("no parse");
       return;
@@ -96,7 +103,7 @@ void wsjLine(benchmark::State& state, int line, gwb::NumericMode mode, bool vite
 }
 
 // The first `utterances` lines of the corpus as one string (0 = all).
-void discourse(benchmark::State& state, std::size_t utterances) {
+void discourse(benchmark::State& state, std::size_t utterances, bool reuseChart = false) {
   const Prepared* grammar =
       prepared(state, "data/earleyx/grammars/socialDiscourse.grammar", "Discourse");
   std::string corpus;
@@ -107,7 +114,7 @@ void discourse(benchmark::State& state, std::size_t utterances) {
   const auto all = lines(corpus);
   for (std::size_t k = 0; k < all.size() && (utterances == 0 || k < utterances); ++k)
     for (const std::string& w : gwb::tokenize(all[k])) words.push_back(w);
-  runParse(state, *grammar, words, {});
+  runParse(state, *grammar, words, {}, reuseChart);
 }
 
 void recording(benchmark::State& state, const std::string& id) {
@@ -148,6 +155,12 @@ const bool kRegistered = [] {
         ->UseRealTime()
         ->Iterations(utterances == 0 ? 1 : 3);
   }
+  // The whole corpus again, three parses into one chart: the second and third reuse its memory.
+  benchmark::RegisterBenchmark("Inside/socialDiscourse/utterances:all/reused-chart",
+                               [](benchmark::State& s) { discourse(s, 0, true); })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime()
+      ->Iterations(3);
   // The recordings named in recordings.tsv (none when ../shared is missing).
   std::ifstream table(gwb::bench::sharedPath("data/social-cues/recordings.tsv"));
   std::string row;

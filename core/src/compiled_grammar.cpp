@@ -326,6 +326,14 @@ class CompiledGrammarBuilder {
     for (RuleId id = 0; id < static_cast<RuleId>(g_.ruleCount()); ++id) {
       const Rule& r = g_.rule(id);
       if (r.rhs.empty()) continue;
+      if (r.rhs.size() > static_cast<std::size_t>(CompiledGrammar::kMaxRuleLength)) {
+        diagnostics_.error(file_, r.sourceLine, 0,
+                           "a rule of " + g_.symbols().name(r.lhs) + " has " +
+                               std::to_string(r.rhs.size()) + " symbols on its right; at most " +
+                               std::to_string(CompiledGrammar::kMaxRuleLength) +
+                               " are supported");
+        return false;
+      }
       std::vector<int> nullablePositions;
       for (std::size_t k = 0; k < r.rhs.size(); ++k)
         if (isNt(r.rhs[k]) && cg.nullable_[static_cast<std::size_t>(r.rhs[k])] > 0.0)

@@ -1,6 +1,7 @@
 #include "gwb/earley_parser.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <queue>
 #include <sstream>
@@ -132,9 +133,64 @@ std::vector<std::string> tokenize(const std::string& line) {
   return words;
 }
 
+EarleyChart::EarleyChart(const EarleyChart& other)
+    : grammar_(other.grammar_),
+      mode_(other.mode_),
+      sets_(other.sets_),
+      words_(other.words_),
+      open_(other.open_),
+      openItems_(other.openItems_),
+      openWaiting_(other.openWaiting_),
+      openTerminalWaiting_(other.openTerminalWaiting_),
+      closedTerminalWaiting_(other.closedTerminalWaiting_) {
+  // The finished sets into this chart's own storage.
+  for (StateSet& s : sets_) {
+    if (s.itemCount > 0)
+      s.items = storage_.store(std::vector<EarleyItem>(s.items, s.items + s.itemCount));
+    if (s.waitingCount > 0)
+      s.waiting =
+          storage_.store(std::vector<WaitingEntry>(s.waiting, s.waiting + s.waitingCount));
+  }
+}
+
+EarleyChart& EarleyChart::operator=(const EarleyChart& other) {
+  if (this != &other) *this = EarleyChart(other);
+  return *this;
+}
+
+void EarleyChart::reset(std::size_t sets) {
+  storage_.rewind();
+  sets_.assign(sets, StateSet{});
+  open_ = kNoOpenSet;
+  openItems_.clear();
+  openWaiting_.clear();
+  openTerminalWaiting_.clear();
+  closedTerminalWaiting_.clear();
+}
+
+void EarleyChart::openSet(std::size_t r) {
+  open_ = r;
+  openItems_.clear();
+  openWaiting_.clear();
+  openTerminalWaiting_.clear();
+}
+
+void EarleyChart::closeSet() {
+  StateSet& s = sets_[open_];
+  s.items = storage_.store(openItems_);
+  s.itemCount = openItems_.size();
+  s.waiting = storage_.store(openWaiting_);
+  s.waitingCount = openWaiting_.size();
+  closedTerminalWaiting_.swap(openTerminalWaiting_);
+  open_ = kNoOpenSet;
+  openItems_.clear();
+  openWaiting_.clear();
+}
+
 std::size_t EarleyChart::itemCount() const {
   std::size_t count = 0;
-  for (const StateSet& s : sets_) count += s.items.size();
+  for (const StateSet& s : sets_) count += s.itemCount;
+  if (open_ != kNoOpenSet) count += openItems_.size();
   return count;
 }
 
@@ -184,23 +240,90 @@ std::string EarleyChart::itemText(ItemRef ref) const {
 }
 
 // One parse in one numeric representation.
+// The constituents of one origin during completion, indexed by LHS symbol.
+struct Constituent {
+  double inner = 0.0;
+  double viterbi = 0.0;
+  std::int32_t best = -1;  // the best-scoring finished item of the constituent
+};
+
+// Arrays indexed by symbol that a parse needs (thousands of entries for the social grammars).
+// Filling them afresh for every sentence costs more than parsing a short one, and in an E-step
+// over thousands of sentences that memory traffic is what keeps two threads from running twice
+// as fast. So each thread keeps one set, and every parse leaves them as it found them: all
+// entries zero in the numeric mode recorded (`clean`).
+struct SymbolScratch {
+  std::vector<double> predictionMass;
+  std::vector<double> waitingMass;
+  std::vector<Constituent> constituents;
+  std::vector<std::int32_t> waitingCount;
+  NumericMode mode = NumericMode::Scaled;
+  bool clean = false;
+  bool inUse = false;  // a parse started from an observer callback gets arrays of its own
+};
+
+SymbolScratch& threadScratch() {
+  thread_local SymbolScratch scratch;
+  return scratch;
+}
+
 template <typename Numeric>
 class EarleyRun {
  public:
   EarleyRun(const CompiledGrammar& grammar, const ParseOptions& options, EarleyChart& chart)
-      : g_(grammar), options_(options), chart_(chart), observer_(options.observer) {}
+      : g_(grammar), options_(options), chart_(chart), observer_(options.observer) {
+    SymbolScratch& scratch = threadScratch();
+    if (scratch.inUse) return;
+    scratch_ = &scratch;
+    scratch.inUse = true;
+    predictionMass_.swap(scratch.predictionMass);
+    waitingMass_.swap(scratch.waitingMass);
+    constituents_.swap(scratch.constituents);
+    waitingCount_.swap(scratch.waitingCount);
+  }
+
+  EarleyRun(const EarleyRun&) = delete;
+  EarleyRun& operator=(const EarleyRun&) = delete;
+
+  ~EarleyRun() {
+    if (scratch_ == nullptr) return;
+    // Only prediction masses outlive the step that made them; the other arrays are zeroed
+    // by the step that used them. A parse cut short by an exception leaves them unknown.
+    for (SymbolId y : touchedPrediction_)
+      predictionMass_[static_cast<std::size_t>(y)] = Numeric::zero();
+    scratch_->clean = finished_;
+    scratch_->mode = Numeric::kMode;
+    predictionMass_.swap(scratch_->predictionMass);
+    waitingMass_.swap(scratch_->waitingMass);
+    constituents_.swap(scratch_->constituents);
+    waitingCount_.swap(scratch_->waitingCount);
+    scratch_->inUse = false;
+  }
 
   ParseResult run(const std::vector<std::string>& words) {
+    ParseResult result = runForward(words);
+    finished_ = true;
+    return result;
+  }
+
+ private:
+  ParseResult runForward(const std::vector<std::string>& words) {
     words_ = &words;
     const std::size_t n = words.size();
     chart_.grammar_ = &g_;
     chart_.mode_ = Numeric::kMode;
-    chart_.sets_.assign(n + 1, {});
+    chart_.reset(n + 1);
     chart_.words_ = words;
-    predictionMass_.assign(g_.symbolCount(), Numeric::zero());
-    waitingMass_.assign(g_.symbolCount(), Numeric::zero());
-    constituents_.assign(g_.symbolCount(), Constituent{});
-    waitingCount_.assign(g_.symbolCount(), 0);
+    const bool reuse = scratch_ != nullptr && scratch_->clean &&
+                       scratch_->mode == Numeric::kMode &&
+                       predictionMass_.size() == g_.symbolCount();
+    if (scratch_ != nullptr) scratch_->clean = false;
+    if (!reuse) {
+      predictionMass_.assign(g_.symbolCount(), Numeric::zero());
+      waitingMass_.assign(g_.symbolCount(), Numeric::zero());
+      constituents_.assign(g_.symbolCount(), Constituent{});
+      waitingCount_.assign(g_.symbolCount(), 0);
+    }
     terminals_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
       const auto t = g_.symbols().findTerminal(words[i]);
@@ -220,9 +343,11 @@ class EarleyRun {
     const CompiledRule& goalRule = g_.rule(g_.goalRule());
     axiom.forward = axiom.inner = Numeric::pick(goalRule.probability, goalRule.logProbability);
     axiom.viterbi = 0.0;  // Viterbi scores are log probabilities in every mode
+    openSet(0);
     addItem(0, axiom);
     if (observer_) emit(OperationKind::Init, {0, 0}, {}, {}, kNoSymbol, kNoSymbol, true, {});
     predict(0);
+    closeSet(0);
     if (n == 0) {
       // The empty string: only through S ⇒* ε.
       const double e = g_.nullProbability(g_.start());
@@ -237,7 +362,10 @@ class EarleyRun {
       return result;
     }
     for (std::size_t r = 0; r < n; ++r) {
-      if (!scan(r)) {
+      openSet(r + 1);
+      const bool scanned = scan(r);
+      if (!scanned) {
+        closeSet(r + 1);
         result.failedAt = static_cast<int>(r);
         break;
       }
@@ -246,6 +374,7 @@ class EarleyRun {
       complete(r + 1);
       recordStringProbability(r + 1, result);
       if (r + 1 < n || !options_.lookahead) predict(r + 1);
+      closeSet(r + 1);
       if (observer_) {
         observer_->onSetFinished(static_cast<int>(r + 1), chart_);
         if (observer_->stopRequested()) {
@@ -272,17 +401,26 @@ class EarleyRun {
 
   StateSet& set(std::size_t r) { return chart_.sets_[r]; }
 
+  // The set being built (see EarleyChart): its items change until closeSet().
+  void openSet(std::size_t r) { chart_.openSet(r); }
+  void closeSet(std::size_t /*r*/) { chart_.closeSet(); }
+  std::vector<EarleyItem>& openItems() { return chart_.openItems_; }
+  ConstSpan<EarleyItem> items(std::size_t r) const { return chart_.set(r); }
+  ConstSpan<EarleyChart::WaitingEntry> waiting(std::size_t r) const { return chart_.waiting(r); }
+
   std::int32_t addItem(std::size_t r, const EarleyItem& item) {
-    StateSet& s = set(r);
-    const auto index = static_cast<std::int32_t>(s.items.size());
-    s.items.push_back(item);
+    assert(r == chart_.open_);
+    static_cast<void>(r);
+    std::vector<EarleyItem>& items = openItems();
+    const auto index = static_cast<std::int32_t>(items.size());
+    items.push_back(item);
     const CompiledRule& rule = g_.rule(item.rule);
     if (static_cast<std::size_t>(item.dot) < rule.rhs.size()) {
       const SymbolId next = rule.rhs[static_cast<std::size_t>(item.dot)];
       if (next == g_.goal() || g_.symbols().isNonterminal(next)) {
-        s.waiting.push_back({next, index});
+        chart_.openWaiting_.push_back({next, index});
       } else {
-        s.terminalWaiting.push_back(index);
+        chart_.openTerminalWaiting_.push_back(index);
       }
     }
     return index;
@@ -322,12 +460,11 @@ class EarleyRun {
   }
 
   void predict(std::size_t r) {
-    StateSet& s = set(r);
     const std::optional<SymbolId> next = lookaheadAt(r);
     // Mass waiting on each nonterminal Z (items that were not themselves predicted).
     touchedWaiting_.clear();
-    for (const auto& [z, index] : s.waiting) {
-      const EarleyItem& item = s.items[static_cast<std::size_t>(index)];
+    for (const auto& [z, index] : chart_.openWaiting_) {
+      const EarleyItem& item = openItems()[static_cast<std::size_t>(index)];
       if (item.predicted) continue;
       auto& mass = waitingMass_[static_cast<std::size_t>(z)];
       if (Numeric::isZero(mass)) touchedWaiting_.push_back(z);
@@ -365,7 +502,7 @@ class EarleyRun {
                true, {});
       }
     }
-    sortWaiting(s.waiting);
+    sortWaiting(chart_.openWaiting_);
   }
 
   // Groups the waiting list by symbol (a counting sort; item order within a symbol is kept).
@@ -397,7 +534,7 @@ class EarleyRun {
 
   // Scans word r from set r into set r+1; false when nothing scans (the prefix is impossible).
   bool scan(std::size_t r) {
-    StateSet& from = set(r);
+    const ConstSpan<EarleyItem> fromItems = items(r);
     const std::size_t to = r + 1;
     const SymbolId terminal = terminals_[r];
     // Scan events are emitted after rescaling, so that they show the values the chart keeps.
@@ -428,12 +565,13 @@ class EarleyRun {
     }
     // Items waiting for this terminal (multi-terminal and fragment rules).
     if (terminal != kNoSymbol) {
-      for (std::int32_t index : from.terminalWaiting) {
-        const EarleyItem& waiting = from.items[static_cast<std::size_t>(index)];
+      // Set r was closed last: its terminal waiting list is the chart's closed one.
+      for (std::int32_t index : chart_.closedTerminalWaiting_) {
+        const EarleyItem& waiting = fromItems[static_cast<std::size_t>(index)];
         const CompiledRule& rule = g_.rule(waiting.rule);
         if (rule.rhs[static_cast<std::size_t>(waiting.dot)] != terminal) continue;
         EarleyItem item = waiting;
-        item.dot += 1;
+        item.dot = static_cast<std::int16_t>(item.dot + 1);
         item.predicted = false;
         item.bestPredecessor = index;
         item.bestChild = -1;
@@ -443,17 +581,17 @@ class EarleyRun {
     }
     StateSet& into = set(to);
     double total = Numeric::zero();
-    for (const EarleyItem& item : into.items) total = Numeric::add(total, item.forward);
+    for (const EarleyItem& item : openItems()) total = Numeric::add(total, item.forward);
     if (Numeric::isZero(total)) return false;
     if constexpr (Numeric::kMode == NumericMode::Scaled) {
       // Rescale: forward masses of the scanned items sum to one again.
       const double factor = 1.0 / total;
-      for (EarleyItem& item : into.items) {
+      for (EarleyItem& item : openItems()) {
         item.forward *= factor;
         item.inner *= factor;
       }
       into.logScale = std::log(total);
-      into.logScaleSum = from.logScaleSum + into.logScale;
+      into.logScaleSum = set(r).logScaleSum + into.logScale;
       prefixLog_ = into.logScaleSum;
     } else {
       prefixLog_ = total;
@@ -505,11 +643,11 @@ class EarleyRun {
   // R_U(Z, Y) > 0. Origins are processed from r−1 down: a finished item's contributions all
   // come from constituents of larger origin, so it is final when its own origin comes up.
   void complete(std::size_t r) {
-    StateSet& s = set(r);
+    const std::vector<EarleyItem>& current = openItems();
     index_.clear();
     std::priority_queue<std::pair<std::int32_t, std::int32_t>> agenda;  // (origin, item)
-    for (std::int32_t k = 0; k < static_cast<std::int32_t>(s.items.size()); ++k) {
-      const EarleyItem& item = s.items[static_cast<std::size_t>(k)];
+    for (std::int32_t k = 0; k < static_cast<std::int32_t>(current.size()); ++k) {
+      const EarleyItem& item = current[static_cast<std::size_t>(k)];
       const CompiledRule& rule = g_.rule(item.rule);
       if (static_cast<std::size_t>(item.dot) == rule.rhs.size() && !rule.unit)
         agenda.push({item.origin, k});
@@ -518,7 +656,7 @@ class EarleyRun {
       const std::int32_t k = agenda.top().first;
       touchedConstituents_.clear();
       while (!agenda.empty() && agenda.top().first == k) {
-        const EarleyItem& item = s.items[static_cast<std::size_t>(agenda.top().second)];
+        const EarleyItem& item = current[static_cast<std::size_t>(agenda.top().second)];
         const std::int32_t itemIndex = agenda.top().second;
         agenda.pop();
         const SymbolId y = g_.rule(item.rule).lhs;
@@ -537,13 +675,16 @@ class EarleyRun {
           }
         }
       }
-      const StateSet& origin = set(static_cast<std::size_t>(k));
+      // Origins k < r: a closed set, which advance() cannot move.
+      const ConstSpan<EarleyItem> originItems = items(static_cast<std::size_t>(k));
+      const ConstSpan<EarleyChart::WaitingEntry> originWaiting =
+          waiting(static_cast<std::size_t>(k));
       for (SymbolId y : touchedConstituents_) {
         const Constituent c = constituents_[static_cast<std::size_t>(y)];
         constituents_[static_cast<std::size_t>(y)] = Constituent{};
         for (const CompiledGrammar::UnitEntry& unit : g_.unitInto(y)) {
           const auto range =
-              std::equal_range(origin.waiting.begin(), origin.waiting.end(),
+              std::equal_range(originWaiting.begin(), originWaiting.end(),
                                std::pair<SymbolId, std::int32_t>{unit.from, 0},
                                [](const auto& a, const auto& b) { return a.first < b.first; });
           if (range.first == range.second) continue;
@@ -551,7 +692,7 @@ class EarleyRun {
           const double childMass = Numeric::mul(unitSum, c.inner);
           const double childViterbi = unit.logBest + c.viterbi;
           for (auto it = range.first; it != range.second; ++it) {
-            const EarleyItem& waiting = origin.items[static_cast<std::size_t>(it->second)];
+            const EarleyItem& waiting = originItems[static_cast<std::size_t>(it->second)];
             if (options_.lookahead && !worthCreating(r, waiting)) continue;
             advance(r, k, waiting, it->second, Numeric::mul(waiting.forward, childMass),
                     Numeric::mul(waiting.inner, childMass), waiting.viterbi + childViterbi, c.best,
@@ -567,14 +708,14 @@ class EarleyRun {
                std::int32_t waitingIndex, double forward, double inner, double viterbi,
                std::int32_t child, SymbolId via,
                std::priority_queue<std::pair<std::int32_t, std::int32_t>>& agenda) {
-    StateSet& s = set(r);
+    std::vector<EarleyItem>& current = openItems();
     const std::uint64_t key = itemKey(waiting.rule, waiting.dot + 1, waiting.origin);
-    const auto [slot, inserted] = index_.tryEmplace(key, static_cast<std::int32_t>(s.items.size()));
+    const auto [slot, inserted] = index_.tryEmplace(key, static_cast<std::int32_t>(current.size()));
     EarleyItem before;
     if (inserted) {
       EarleyItem item;
       item.rule = waiting.rule;
-      item.dot = waiting.dot + 1;
+      item.dot = static_cast<std::int16_t>(waiting.dot + 1);
       item.origin = waiting.origin;
       item.forward = forward;
       item.inner = inner;
@@ -587,7 +728,7 @@ class EarleyRun {
       if (static_cast<std::size_t>(item.dot) == rule.rhs.size() && !rule.unit)
         agenda.push({item.origin, slot});
     } else {
-      EarleyItem& item = s.items[static_cast<std::size_t>(slot)];
+      EarleyItem& item = current[static_cast<std::size_t>(slot)];
       before = item;
       item.forward = Numeric::add(item.forward, forward);
       item.inner = Numeric::add(item.inner, inner);
@@ -625,7 +766,7 @@ class EarleyRun {
     const ItemRef goal{static_cast<std::int32_t>(n), goalIndex_};
     const double total = chart_.item(goal).inner;  // P(w), in the chart's representation
     std::vector<std::vector<double>> outer(n + 1);
-    for (std::size_t r = 0; r <= n; ++r) outer[r].assign(set(r).items.size(), Numeric::zero());
+    for (std::size_t r = 0; r <= n; ++r) outer[r].assign(items(r).size(), Numeric::zero());
     outer[n][static_cast<std::size_t>(goalIndex_)] = Numeric::one();
     // Σ over completions through the unit closure Z ⇒* Y of outer·inner·inner, for unit counts.
     std::unordered_map<std::uint64_t, double> unitFlow;
@@ -651,18 +792,18 @@ class EarleyRun {
     };
     std::vector<Member> members;
     for (std::size_t r = n; r >= 1; --r) {
-      StateSet& s = set(r);
+      const ConstSpan<EarleyItem> setItems = items(r);
       std::vector<double>& out = outer[r];
       // The set's items by key, to find what each completion advanced into.
       index_.clear();
-      for (std::int32_t k = 0; k < static_cast<std::int32_t>(s.items.size()); ++k) {
-        const EarleyItem& item = s.items[static_cast<std::size_t>(k)];
+      for (std::int32_t k = 0; k < static_cast<std::int32_t>(setItems.size()); ++k) {
+        const EarleyItem& item = setItems[static_cast<std::size_t>(k)];
         if (item.dot > 0) index_.tryEmplace(itemKey(item.rule, item.dot, item.origin), k);
       }
       // The constituents the forward pass formed at r, in increasing origin.
       members.clear();
-      for (std::int32_t k = 0; k < static_cast<std::int32_t>(s.items.size()); ++k) {
-        const EarleyItem& item = s.items[static_cast<std::size_t>(k)];
+      for (std::int32_t k = 0; k < static_cast<std::int32_t>(setItems.size()); ++k) {
+        const EarleyItem& item = setItems[static_cast<std::size_t>(k)];
         const CompiledRule& rule = g_.rule(item.rule);
         if (static_cast<std::size_t>(item.dot) != rule.rhs.size() || rule.unit) continue;
         if (!mayComplete(r, rule.lhs)) continue;
@@ -677,21 +818,23 @@ class EarleyRun {
         double inner = Numeric::zero();
         while (end < members.size() && members[end].origin == members[begin].origin &&
                members[end].lhs == members[begin].lhs) {
-          inner = Numeric::add(inner, s.items[static_cast<std::size_t>(members[end].item)].inner);
+          inner = Numeric::add(inner, setItems[static_cast<std::size_t>(members[end].item)].inner);
           ++end;
         }
         const std::int32_t k = members[begin].origin;
         const SymbolId y = members[begin].lhs;
-        const StateSet& origin = set(static_cast<std::size_t>(k));
+        const ConstSpan<EarleyItem> originItems = items(static_cast<std::size_t>(k));
+        const ConstSpan<EarleyChart::WaitingEntry> originWaiting =
+            waiting(static_cast<std::size_t>(k));
         double constituentOuter = Numeric::zero();
         for (const CompiledGrammar::UnitEntry& unit : g_.unitInto(y)) {
           const auto range =
-              std::equal_range(origin.waiting.begin(), origin.waiting.end(),
+              std::equal_range(originWaiting.begin(), originWaiting.end(),
                                std::pair<SymbolId, std::int32_t>{unit.from, 0},
                                [](const auto& a, const auto& b) { return a.first < b.first; });
           const double unitSum = Numeric::pick(unit.sum, unit.logSum);
           for (auto it = range.first; it != range.second; ++it) {
-            const EarleyItem& waiting = origin.items[static_cast<std::size_t>(it->second)];
+            const EarleyItem& waiting = originItems[static_cast<std::size_t>(it->second)];
             const auto advanced =
                 index_.find(itemKey(waiting.rule, waiting.dot + 1, waiting.origin));
             if (!advanced) continue;
@@ -715,16 +858,16 @@ class EarleyRun {
         for (std::size_t m = begin; m < end; ++m) {
           const std::int32_t item = members[m].item;
           out[static_cast<std::size_t>(item)] = constituentOuter;
-          addCount(s.items[static_cast<std::size_t>(item)].rule,
-                   Numeric::mul(constituentOuter, s.items[static_cast<std::size_t>(item)].inner));
+          addCount(setItems[static_cast<std::size_t>(item)].rule,
+                   Numeric::mul(constituentOuter, setItems[static_cast<std::size_t>(item)].inner));
         }
         begin = end;
       }
       // Scans: the item before the word gets the outer mass of the item after it, times the
       // scale factor the forward pass applied to the word (1 in log space).
-      const double scanFactor = Numeric::pick(std::exp(-s.logScale), 0.0);
-      for (std::int32_t k = 0; k < static_cast<std::int32_t>(s.items.size()); ++k) {
-        const EarleyItem& item = s.items[static_cast<std::size_t>(k)];
+      const double scanFactor = Numeric::pick(std::exp(-set(r).logScale), 0.0);
+      for (std::int32_t k = 0; k < static_cast<std::int32_t>(setItems.size()); ++k) {
+        const EarleyItem& item = setItems[static_cast<std::size_t>(k)];
         if (item.dot == 0 || item.bestChild >= 0 || item.bestPredecessor < 0) continue;
         const CompiledRule& rule = g_.rule(item.rule);
         if (g_.symbols().isNonterminal(rule.rhs[static_cast<std::size_t>(item.dot - 1)]) ||
@@ -872,16 +1015,12 @@ class EarleyRun {
   std::vector<std::int32_t> waitingCount_;
   std::vector<std::pair<SymbolId, std::int32_t>> sortedWaiting_;
   std::vector<std::int32_t> scannedFrom_;
-  // The constituents of one origin during completion, indexed by LHS symbol.
-  struct Constituent {
-    double inner = 0.0;
-    double viterbi = 0.0;
-    std::int32_t best = -1;  // the best-scoring finished item of the constituent
-  };
   std::vector<Constituent> constituents_;
   std::vector<SymbolId> touchedConstituents_;
   double prefixLog_ = 0.0;
   std::int32_t goalIndex_ = -1;
+  SymbolScratch* scratch_ = nullptr;  // the thread's arrays, lent to this run
+  bool finished_ = false;
 };
 
 ParseResult EarleyParser::parseWithCounts(const std::vector<std::string>& words,

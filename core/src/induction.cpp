@@ -546,14 +546,16 @@ ExpectationResult runExpectationStep(const CompiledGrammar& grammar,
   result.counts.assign(ruleCount, 0.0);
 
   // Chunk c is computed in slot c % window and may start only once chunk c − window has been
-  // added to the total, which bounds memory to `window` count vectors.
+  // added to the total, which bounds memory to `window` count vectors. A wide window keeps
+  // every thread busy while one works through a long chunk (a whole recording, for the
+  // discourse grammar) that the in-order reduction has to wait for.
   struct Slot {
     std::vector<double> counts;
     double negLogLikelihood = 0.0;
     std::vector<std::size_t> failed;
     bool ready = false;
   };
-  const std::size_t window = 2 * threads;
+  const std::size_t window = 8 * threads;
   std::vector<Slot> slots(window);
   std::mutex mutex;
   std::condition_variable changed;

@@ -148,7 +148,7 @@ TopicEmissions topicEmissions(const Grammar& grammar, const SocialCorpus& corpus
         continue;
       }
       const auto last = static_cast<std::int32_t>(tokens.size());
-      const std::vector<EarleyItem>& items = chart.set(tokens.size());
+      const ConstSpan<EarleyItem> items = chart.set(tokens.size());
       for (std::size_t k = 0; k < items.size(); ++k) {
         const EarleyItem& item = items[k];
         if (item.origin != 0) continue;

@@ -76,6 +76,9 @@ struct LexicalEntry {
 
 class CompiledGrammar {
  public:
+  // The longest right-hand side an item's dot can walk (EarleyItem::dot is 16 bits).
+  static constexpr int kMaxRuleLength = 32767;
+
   // Compiles; on failure (no start symbol, divergent closure, too many nullable symbols in one
   // rule) returns nullopt and adds errors to `diagnostics`.
   static std::optional<CompiledGrammar> compile(const Grammar& grammar, Diagnostics& diagnostics,

@@ -41,8 +41,10 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "gwb/chart_storage.h"
 #include "gwb/compiled_grammar.h"
 #include "gwb/parse_tree.h"
 
@@ -52,17 +54,19 @@ enum class NumericMode { Log, Scaled };
 const char* numericModeName(NumericMode mode);
 
 struct EarleyItem {
-  std::int32_t rule = -1;  // compiled rule id
-  std::int32_t dot = 0;
-  std::int32_t origin = 0;  // l
-  double forward = 0.0;     // in the chart's representation: log, or scaled probability
+  // Field order keeps the item at 48 bytes (a whole-corpus chart holds six million of them).
+  double forward = 0.0;  // in the chart's representation: log, or scaled probability
   double inner = 0.0;
-  double viterbi = 0.0;  // always a log probability (scaling would underflow its ratio)
+  double viterbi = 0.0;    // always a log probability (scaling would underflow its ratio)
+  std::int32_t rule = -1;  // compiled rule id
+  std::int32_t origin = 0;            // l
   std::int32_t bestPredecessor = -1;  // item index: in set `child.origin` (complete) or r-1 (scan)
   std::int32_t bestChild = -1;        // completed child item index in this set (complete)
   SymbolId bestVia = kNoSymbol;       // Z of the unit chain Z ⇒* Y used by the best completion
+  std::int16_t dot = 0;  // CompiledGrammar rejects right-hand sides longer than kMaxRuleLength
   bool predicted = false;
 };
+
 
 // A reference to an item: state set and index in it.
 struct ItemRef {
@@ -105,15 +109,29 @@ class ParseObserver {
   virtual bool stopRequested() const { return false; }
 };
 
-// The state sets of one parse.
+// The state sets of one parse. Finished sets live in the chart's ChartStorage; the set the
+// parser is building lives in growable buffers until it is finished, and is visible through
+// set() and item() meanwhile (an observer sees it grow). Parsing into a chart again reuses its
+// memory. Copies are deep.
 class EarleyChart {
  public:
+  EarleyChart() = default;
+  EarleyChart(const EarleyChart& other);
+  EarleyChart& operator=(const EarleyChart& other);
+  EarleyChart(EarleyChart&&) noexcept = default;
+  EarleyChart& operator=(EarleyChart&&) noexcept = default;
+  ~EarleyChart() = default;
+
   const CompiledGrammar& grammar() const { return *grammar_; }
   NumericMode mode() const { return mode_; }
   std::size_t setCount() const { return sets_.size(); }
-  const std::vector<EarleyItem>& set(std::size_t r) const { return sets_[r].items; }
+  ConstSpan<EarleyItem> set(std::size_t r) const {
+    if (r == open_) return ConstSpan<EarleyItem>(openItems_);
+    const StateSet& s = sets_[r];
+    return {s.items, s.itemCount};
+  }
   const EarleyItem& item(ItemRef ref) const {
-    return sets_[static_cast<std::size_t>(ref.set)].items[static_cast<std::size_t>(ref.index)];
+    return set(static_cast<std::size_t>(ref.set))[static_cast<std::size_t>(ref.index)];
   }
   std::size_t itemCount() const;
   // Sum of log S_k for k ≤ r (scaled mode); 0 in log mode.
@@ -126,23 +144,44 @@ class EarleyChart {
   // "[0, 2] NP -> Det N ." (dropped ε symbols shown as Adj:ε)
   std::string itemText(ItemRef ref) const;
   const std::vector<std::string>& words() const { return words_; }
+  // Bytes of chart memory mapped (kept for the next parse into this chart).
+  std::size_t storageBytes() const { return storage_.capacityBytes(); }
 
  private:
   friend class EarleyParser;
   template <typename Numeric>
   friend class EarleyRun;
+  using WaitingEntry = std::pair<SymbolId, std::int32_t>;  // (Z after the dot, item)
+  static constexpr std::size_t kNoOpenSet = static_cast<std::size_t>(-1);
   struct StateSet {
-    std::vector<EarleyItem> items;
-    std::vector<std::pair<SymbolId, std::int32_t>> waiting;  // (Z after the dot, item), sorted
-    std::vector<std::int32_t> terminalWaiting;               // items with a terminal after the dot
-    double logScale = 0.0;                                   // log S_r (scaled mode)
-    double logScaleSum = 0.0;                                // Σ_{k ≤ r} log S_k
+    const EarleyItem* items = nullptr;  // in storage_
+    std::size_t itemCount = 0;
+    const WaitingEntry* waiting = nullptr;  // sorted by symbol, in storage_
+    std::size_t waitingCount = 0;
+    double logScale = 0.0;     // log S_r (scaled mode)
+    double logScaleSum = 0.0;  // Σ_{k ≤ r} log S_k
   };
+  ConstSpan<WaitingEntry> waiting(std::size_t r) const {
+    if (r == open_) return ConstSpan<WaitingEntry>(openWaiting_);
+    return {sets_[r].waiting, sets_[r].waitingCount};
+  }
+  // Empties the chart for a parse of `sets` state sets, keeping its memory.
+  void reset(std::size_t sets);
+  void openSet(std::size_t r);
+  void closeSet();
+
   const CompiledGrammar* grammar_ = nullptr;
   NumericMode mode_ = NumericMode::Scaled;
   std::vector<StateSet> sets_;
   std::vector<std::string> words_;
+  ChartStorage storage_;
+  std::size_t open_ = kNoOpenSet;
+  std::vector<EarleyItem> openItems_;
+  std::vector<WaitingEntry> openWaiting_;
+  std::vector<std::int32_t> openTerminalWaiting_;  // items of the open set before a terminal
+  std::vector<std::int32_t> closedTerminalWaiting_;  // the same, of the set closed last
 };
+
 
 struct ParseOptions {
   NumericMode mode = NumericMode::Scaled;

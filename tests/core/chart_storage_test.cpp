@@ -1,0 +1,154 @@
+// Chart memory: ChartStorage hands out stable, correctly filled memory across blocks and reuses
+// it after rewind(); a chart parsed into again, a copied chart, and parses following each other
+// on one thread (which share the per-symbol scratch arrays) give bit-for-bit the results and
+// items of a first parse into a new chart on a new thread.
+#include "gwb/chart_storage.h"
+
+#include <cstdint>
+#include <cstring>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "brute_force_oracle.h"
+#include "gwb/earley_parser.h"
+
+namespace gwb {
+namespace {
+
+TEST(ChartStorageTest, StoresValuesAcrossBlocksAndReusesThemAfterRewind) {
+  ChartStorage storage;
+  std::vector<const int*> stored;
+  std::vector<std::vector<int>> expected;
+  // Sizes from one value to ~12 MB: small blocks, a huge-page-sized block, requests larger
+  // than the block the growth rule would pick.
+  for (std::size_t size : {1u, 7u, 1000u, 20000u, 3000000u, 5u, 600000u}) {
+    std::vector<int> values(size);
+    for (std::size_t k = 0; k < size; ++k) values[k] = static_cast<int>(k * 2654435761u);
+    stored.push_back(storage.store(values));
+    expected.push_back(std::move(values));
+  }
+  EXPECT_EQ(storage.store(std::vector<int>{}), nullptr);
+  for (std::size_t i = 0; i < stored.size(); ++i) {
+    ASSERT_NE(stored[i], nullptr);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(stored[i]) % alignof(int), 0u);
+    EXPECT_EQ(std::memcmp(stored[i], expected[i].data(), expected[i].size() * sizeof(int)), 0)
+        << "block " << i;
+  }
+  const std::size_t mapped = storage.capacityBytes();
+  EXPECT_GE(mapped, storage.usedBytes());
+  storage.rewind();
+  EXPECT_EQ(storage.usedBytes(), 0u);
+  for (const auto& values : expected) storage.store(values);
+  EXPECT_EQ(storage.capacityBytes(), mapped) << "the same requests again need no new memory";
+
+  ChartStorage moved(std::move(storage));
+  EXPECT_EQ(moved.capacityBytes(), mapped);
+  EXPECT_EQ(storage.capacityBytes(), 0u);  // NOLINT(bugprone-use-after-move): moved-from is empty
+}
+
+const char* const kGrammar =
+    "S -> NP VP 1.0\n"
+    "NP -> Det N 0.5 | NP PP 0.2 | 'i' 0.2 | 'john' 0.1\n"
+    "VP -> V NP 0.6 | V NP PP 0.3 | V 0.1\n"
+    "PP -> P NP 1.0\n"
+    "Det -> 'the' 0.7 | 'a' 0.3\n"
+    "N -> 'man' 0.4 | 'telescope' 0.3 | 'park' 0.3\n"
+    "V -> 'saw' 0.7 | 'walked' 0.3\n"
+    "P -> 'with' 0.6 | 'in' 0.4\n";
+
+void expectSameItems(const EarleyChart& actual, const EarleyChart& expected) {
+  ASSERT_EQ(actual.setCount(), expected.setCount());
+  for (std::size_t r = 0; r < expected.setCount(); ++r) {
+    ASSERT_EQ(actual.set(r).size(), expected.set(r).size()) << "set " << r;
+    for (std::size_t k = 0; k < expected.set(r).size(); ++k) {
+      const EarleyItem& a = actual.set(r)[k];
+      const EarleyItem& e = expected.set(r)[k];
+      EXPECT_EQ(a.rule, e.rule);
+      EXPECT_EQ(a.dot, e.dot);
+      EXPECT_EQ(a.origin, e.origin);
+      EXPECT_EQ(a.forward, e.forward);
+      EXPECT_EQ(a.inner, e.inner);
+      EXPECT_EQ(a.viterbi, e.viterbi);
+      EXPECT_EQ(a.bestPredecessor, e.bestPredecessor);
+      EXPECT_EQ(a.bestChild, e.bestChild);
+    }
+  }
+}
+
+void expectSameResult(const ParseResult& actual, const ParseResult& expected) {
+  EXPECT_EQ(actual.success, expected.success);
+  EXPECT_EQ(actual.items, expected.items);
+  EXPECT_EQ(actual.logProbability, expected.logProbability);
+  EXPECT_EQ(actual.viterbiLogProbability, expected.viterbiLogProbability);
+  EXPECT_EQ(actual.logPrefixProbability, expected.logPrefixProbability);
+}
+
+TEST(ChartReuseTest, ParsesIntoAReusedChartAndOnABusyThreadMatchAFirstParse) {
+  const Grammar grammar = testing::grammarFromText(kGrammar);
+  Diagnostics diagnostics;
+  const auto compiled = CompiledGrammar::compile(grammar, diagnostics);
+  ASSERT_TRUE(compiled);
+  const std::vector<std::vector<std::string>> sentences = {
+      tokenize("i saw the man with the telescope"), tokenize("john walked"),
+      tokenize("the man saw john in the park with a telescope"), tokenize("i saw the man saw")};
+
+  for (NumericMode mode : {NumericMode::Scaled, NumericMode::Log}) {
+    ParseOptions options;
+    options.mode = mode;
+    // References: each sentence parsed first thing on a thread of its own, into a new chart.
+    std::vector<ParseResult> references(sentences.size());
+    std::vector<EarleyChart> referenceCharts(sentences.size());
+    for (std::size_t i = 0; i < sentences.size(); ++i) {
+      std::thread([&, i] {
+        references[i] = EarleyParser(*compiled).parse(sentences[i], options, referenceCharts[i]);
+      }).join();
+    }
+    // The same sentences, one chart for all, on this thread after parses in the other mode.
+    ParseOptions other = options;
+    other.mode = mode == NumericMode::Log ? NumericMode::Scaled : NumericMode::Log;
+    EarleyParser(*compiled).parse(sentences[2], other);
+    EarleyChart chart;
+    for (std::size_t i = 0; i < sentences.size(); ++i) {
+      SCOPED_TRACE(std::string(numericModeName(mode)) + " sentence " + std::to_string(i));
+      const ParseResult result = EarleyParser(*compiled).parse(sentences[i], options, chart);
+      expectSameResult(result, references[i]);
+      expectSameItems(chart, referenceCharts[i]);
+      // A copy is deep: it keeps its items after the original is parsed into again.
+      const EarleyChart copy = chart;
+      EarleyParser(*compiled).parse(sentences[(i + 1) % sentences.size()], options, chart);
+      expectSameItems(copy, referenceCharts[i]);
+      EXPECT_EQ(copy.itemCount(), references[i].items);
+    }
+  }
+}
+
+// A parse stopped by its observer leaves the thread's scratch arrays clean for the next one.
+class StopAfterFirstWord : public ParseObserver {
+ public:
+  void onEvent(const ParseEvent& /*event*/, const EarleyChart& /*chart*/) override {}
+  void onSetFinished(int position, const EarleyChart& /*chart*/) override { stop_ = position >= 1; }
+  bool stopRequested() const override { return stop_; }
+
+ private:
+  bool stop_ = false;
+};
+
+TEST(ChartReuseTest, ACancelledParseDoesNotDisturbTheNext) {
+  const Grammar grammar = testing::grammarFromText(kGrammar);
+  Diagnostics diagnostics;
+  const auto compiled = CompiledGrammar::compile(grammar, diagnostics);
+  ASSERT_TRUE(compiled);
+  const auto words = tokenize("the man saw john in the park");
+  ParseResult reference;
+  std::thread([&] { reference = EarleyParser(*compiled).parse(words); }).join();
+
+  StopAfterFirstWord stopper;
+  ParseOptions stopping;
+  stopping.observer = &stopper;
+  EXPECT_TRUE(EarleyParser(*compiled).parse(words, stopping).cancelled);
+  expectSameResult(EarleyParser(*compiled).parse(words), reference);
+}
+
+}  // namespace
+}  // namespace gwb
