@@ -397,6 +397,7 @@ class CompiledGrammarBuilder {
       } else {
         cg.predictable_[static_cast<std::size_t>(r.lhs)].push_back(id);
       }
+      if (r.unit) cg.unitRules_.push_back(id);
     }
   }
 

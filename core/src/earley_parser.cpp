@@ -885,9 +885,9 @@ class EarleyRun {
         if (e.from == from) return e.sum;
       return 0.0;
     };
-    for (std::int32_t id = 0; id < static_cast<std::int32_t>(g_.rules().size()); ++id) {
+    for (std::int32_t id : g_.unitRules()) {
       const CompiledRule& rule = g_.rule(id);
-      if (!rule.unit || rule.source < 0) continue;
+      if (rule.source < 0) continue;
       for (const auto& [key, flow] : unitFlow) {
         const auto z = static_cast<SymbolId>(key >> 32);
         const auto y = static_cast<SymbolId>(key & 0xffffffffu);

@@ -118,6 +118,8 @@ class CompiledGrammar {
   const std::vector<UnitEntry>& unitInto(SymbolId y) const {
     return unitInto_[static_cast<std::size_t>(y)];
   }
+  // Every compiled unit rule, by increasing id (a few among tens of thousands of rules).
+  const std::vector<std::int32_t>& unitRules() const { return unitRules_; }
   // The best unit chain Z ⇒ ... ⇒ Y as compiled unit rules, top first (empty when Z == Y).
   std::vector<std::int32_t> bestUnitChain(SymbolId from, SymbolId to) const;
 
@@ -161,6 +163,7 @@ class CompiledGrammar {
   std::vector<std::vector<LexicalEntry>> lexicon_;
   std::vector<std::vector<ClosureEntry>> leftCorner_;
   std::vector<std::vector<UnitEntry>> unitInto_;
+  std::vector<std::int32_t> unitRules_;
   // best unit chain: for (from, to), the last unit rule on the best path into `to`.
   std::vector<std::vector<std::pair<SymbolId, std::int32_t>>> unitChainLast_;
   std::vector<double> nullable_;
