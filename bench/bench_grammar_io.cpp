@@ -5,6 +5,8 @@
 //   EarleyxLoadChecked/...  the same with GrammarReadOptions::runChecks (sums, reachability,
 //                           generation), as the CLI and the workbench load by default.
 //   EarleyxWrite/<grammar>  writeEarleyx of the loaded grammar to a std::ostringstream.
+//   Compile/<grammar>       CompiledGrammar::compile (ε-removal, closures, FIRST/FOLLOW,
+//                           lexicon): the serial step at the start of every EM/VB iteration.
 //
 // All timings are wall-clock (UseRealTime), and so are the rates derived from them.
 // Counters: rules (in the grammar), rules/s (rules handled per second of wall time), bytes/s
@@ -19,6 +21,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_support.h"
+#include "gwb/compiled_grammar.h"
 #include "gwb/diagnostic.h"
 #include "gwb/grammar_io.h"
 
@@ -111,6 +114,23 @@ void earleyxWrite(benchmark::State& state, const GrammarCase& grammar) {
   gwb::bench::reportPeakRss(state);
 }
 
+void compileGrammar(benchmark::State& state, const GrammarCase& grammar) {
+  std::string path;
+  gwb::GrammarLoad load;
+  if (!loadForBenchmark(state, grammar, &path, &load)) return;
+  for (auto _ : state) {
+    gwb::Diagnostics diagnostics;
+    const auto compiled = gwb::CompiledGrammar::compile(load.grammar, diagnostics, path);
+    if (!compiled) {
+      state.SkipWithError("the grammar does not compile");
+      break;
+    }
+    benchmark::DoNotOptimize(compiled->rules().size());
+  }
+  setRuleCounters(state, load.grammar.ruleCount());
+  gwb::bench::reportPeakRss(state);
+}
+
 // Table-driven registration: one benchmark per (operation, grammar).
 [[maybe_unused]] const bool kRegistered = [] {
   for (const GrammarCase& grammar : kGrammars) {
@@ -123,6 +143,9 @@ void earleyxWrite(benchmark::State& state, const GrammarCase& grammar) {
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
     benchmark::RegisterBenchmark(("EarleyxWrite" + suffix).c_str(), earleyxWrite, grammar)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark(("Compile" + suffix).c_str(), compileGrammar, grammar)
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
   }
