@@ -64,25 +64,27 @@ def fit_exponent(points):
 
 
 def print_growth(rows):
-    """Fits time ~ tokens^k over the Inside/socialDiscourse rows (one discourse, growing length,
-    each parsed into a new chart), for wall and for CPU time."""
-    rows = [b for b in rows
-            if b.get("run_name", b["name"]).startswith("Inside/socialDiscourse/")
-            and "reused" not in b.get("run_name", b["name"])
-            and not b.get("error_occurred") and b.get("tokens", 0) > 0
-            and b.get("real_time", 0) > 0 and b.get("cpu_time", 0) > 0]
-    if len(rows) < 3:
-        return
-    wall = fit_exponent([(math.log(b["tokens"]), math.log(b["real_time"])) for b in rows])
-    cpu = fit_exponent([(math.log(b["tokens"]), math.log(b["cpu_time"])) for b in rows])
-    if wall is None or cpu is None:
-        return
-    lo = min(b["tokens"] for b in rows)
-    hi = max(b["tokens"] for b in rows)
+    """Fits time ~ tokens^k over the Inside/socialDiscourse rows (one discourse, growing length),
+    for wall and CPU time, separately for parses into a new chart and into a reused one."""
     print()
-    print(f"Growth on the discourse grammar: wall time ~ tokens^{wall:.2f}, CPU time ~ "
-          f"tokens^{cpu:.2f} (least squares on log-log, {len(rows)} lengths, {lo:.0f} to "
-          f"{hi:.0f} tokens, every parse into a new chart; Earleyx: about n^1.7).")
+    for reused, label in ((False, "each parse into a new chart"),
+                          (True, "parses into a reused chart")):
+        series = [b for b in rows
+                  if b.get("run_name", b["name"]).startswith("Inside/socialDiscourse/")
+                  and ("reused" in b.get("run_name", b["name"])) == reused
+                  and not b.get("error_occurred") and b.get("tokens", 0) > 0
+                  and b.get("real_time", 0) > 0 and b.get("cpu_time", 0) > 0]
+        if len(series) < 3:
+            continue
+        wall = fit_exponent([(math.log(b["tokens"]), math.log(b["real_time"])) for b in series])
+        cpu = fit_exponent([(math.log(b["tokens"]), math.log(b["cpu_time"])) for b in series])
+        if wall is None or cpu is None:
+            continue
+        lo = min(b["tokens"] for b in series)
+        hi = max(b["tokens"] for b in series)
+        print(f"Growth on the discourse grammar, {label}: wall time ~ tokens^{wall:.2f}, "
+              f"CPU time ~ tokens^{cpu:.2f} (least squares on log-log, {len(series)} lengths, "
+              f"{lo:.0f} to {hi:.0f} tokens; Earleyx: about n^1.7).")
 
 
 def main():
