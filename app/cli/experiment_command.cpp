@@ -38,6 +38,7 @@ struct ExperimentSettings {
   int threads = 1;
   bool earleyx = false;
   std::string decode = "viterbi";
+  bool topicFromWords = false;
   std::string out;
   std::string corpus;
   std::string gold;
@@ -95,13 +96,14 @@ std::vector<double> rowValues(const SocialExperimentResult& r) {
           r.freeEnergy,
           r.negLogLikelihood,
           static_cast<double>(r.records.size()),
-          r.seconds};
+          r.seconds,
+          s.labelAccuracy()};
 }
 // Digits for column c of rowValues: percentages 2, energies 1, iterations 0, seconds 1.
-int digitsOf(std::size_t c) { return c < 10 ? 2 : (c == 12 ? 0 : 1); }
+int digitsOf(std::size_t c) { return c < 10 || c == 14 ? 2 : (c == 12 ? 0 : 1); }
 const char* kHeader =
     "model\tcues\talpha\tseed\tacc\ttopic_f1\ttopic_p\ttopic_r\tword_f1\tword_p\tword_r\tlex_f1"
-    "\tlex_p\tlex_r\tenergy\tneg_log_p\titerations\tseconds";
+    "\tlex_p\tlex_r\tenergy\tneg_log_p\titerations\tseconds\tlabel_acc";
 
 // Predictions in the gold format (".dog ## a puppy.dog"), readable by readGoldAnnotation.
 std::string decodedText(const std::vector<DecodedUtterance>& decoded) {
@@ -269,6 +271,7 @@ std::optional<std::vector<double>> runOne(const ExperimentSettings& s, const Exp
   options.earleyx = s.earleyx;
   options.decoding =
       s.decode == "marginal" ? TopicDecodingMode::Marginal : TopicDecodingMode::Viterbi;
+  options.topicFromWords = s.topicFromWords;
   options.observer = observer;
   if (!s.quiet) {
     std::cerr << s.model << ", cues " << s.cues << ", alpha " << alpha << ", seed " << seed
@@ -409,6 +412,9 @@ void addExperimentCommand(CLI::App& app, int& exitStatus) {
                    "viterbi (topics of the best parse, default) or marginal (each utterance's "
                    "most probable topic under the posterior)")
       ->check(CLI::IsMember({"viterbi", "marginal"}));
+  social->add_flag("--topic-from-words", s->topicFromWords,
+                   "label an utterance None unless one of its words carries its topic (the gold "
+                   "annotation's rule; gives the paper's figures)");
   social->add_flag("--earleyx", s->earleyx,
                    "train as Earleyx: MALLET's digamma and log-gamma, unobserved rules kept");
   social->add_option("--threads,-t", s->threads, "parse this many strings at once")

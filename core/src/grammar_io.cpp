@@ -9,6 +9,7 @@
 
 #include "gwb/atomic_file.h"
 #include "gwb/grammar_check.h"
+#include "text_lines.h"
 
 namespace gwb {
 
@@ -20,34 +21,10 @@ constexpr double kProbabilityRoundingSlack = 1.000001;
 // Two copies of a rule whose probabilities differ by no more than this are the same rule.
 constexpr double kDuplicateTolerance = 1e-10;
 
-struct Line {
-  std::string_view text;  // without the line terminator
-  int number = 0;         // 1-based
-};
-
-// Splits on \n, dropping a trailing \r (CRLF files such as socialall.ortho.yld exist).
-std::vector<Line> splitLines(std::string_view text) {
-  std::vector<Line> lines;
-  int number = 0;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back(Line{line, ++number});
-    start = end + 1;
-  }
-  return lines;
-}
-
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
-  while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
-  return s;
-}
+using text::isSpace;
+using text::Line;
+using text::splitLines;
+using text::trim;
 
 // Parses a whole token as a finite number in Earleyx's character set [0-9.+-Ee].
 std::optional<double> parseNumber(std::string_view token) {
@@ -694,14 +671,10 @@ GrammarLoad readGrammar(std::string_view text, const std::string& sourceName,
 }
 
 GrammarLoad loadGrammarFile(const std::string& path, const GrammarReadOptions& options) {
-  std::string text;
-  std::string error;
-  if (!readWholeFile(path, &text, &error)) {
-    GrammarLoad load;
-    load.diagnostics.error(path, 0, 0, error);
-    return load;
-  }
-  return readGrammar(text, path, options);
+  return text::loadTextFile<GrammarLoad>(path,
+                                         [&](std::string_view content, const std::string& source) {
+                                           return readGrammar(content, source, options);
+                                         });
 }
 
 bool writeEarleyx(const Grammar& grammar, std::ostream& out, std::string* error) {

@@ -6,7 +6,7 @@
 
 #include <boost/math/distributions/chi_squared.hpp>
 
-#include "gwb/atomic_file.h"
+#include "text_lines.h"
 
 namespace gwb {
 
@@ -15,8 +15,6 @@ namespace {
 double percent(std::size_t part, std::size_t whole) {
   return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
 }
-
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
 }  // namespace
 
@@ -30,6 +28,11 @@ double PrecisionRecall::f1() const {
 
 double GroundedScores::accuracy() const { return percent(correctUtterances, utterances); }
 
+double GroundedScores::labelAccuracy() const {
+  // Correct topical utterances are topic.correct, so the rest of correctUtterances are Nones.
+  return percent(correctUtterances, topic.gold + nullGold);
+}
+
 Lexicon goldLexicon(const GoldAnnotation& gold) {
   Lexicon lexicon;
   for (const GoldUtterance& u : gold.utterances) {
@@ -41,26 +44,12 @@ Lexicon goldLexicon(const GoldAnnotation& gold) {
 
 LexiconLoad readLexicon(std::string_view text, const std::string& sourceName) {
   LexiconLoad load;
-  int number = 0;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    ++number;
-    std::vector<std::string_view> fields;
-    std::size_t i = 0;
-    while (i < line.size()) {
-      while (i < line.size() && isSpace(line[i])) ++i;
-      const std::size_t s = i;
-      while (i < line.size() && !isSpace(line[i])) ++i;
-      if (i > s) fields.push_back(line.substr(s, i - s));
-    }
+  for (const text::Line& line : text::splitLines(text)) {
+    const std::vector<std::string_view> fields = text::splitFields(line.text);
     if (fields.empty() || fields.front().front() == '#') continue;
     if (fields.size() != 2) {
       load.diagnostics.error(
-          sourceName, number, 0,
+          sourceName, line.number, 0,
           "expected 'word topic', found " + std::to_string(fields.size()) + " field(s)");
       continue;
     }
@@ -72,14 +61,7 @@ LexiconLoad readLexicon(std::string_view text, const std::string& sourceName) {
 }
 
 LexiconLoad loadLexiconFile(const std::string& path) {
-  std::string text;
-  std::string error;
-  if (!readWholeFile(path, &text, &error)) {
-    LexiconLoad load;
-    load.diagnostics.error(path, 0, 0, error);
-    return load;
-  }
-  return readLexicon(text, path);
+  return text::loadTextFile<LexiconLoad>(path, readLexicon);
 }
 
 Lexicon predictedLexicon(const std::vector<DecodedUtterance>& predicted) {
@@ -121,6 +103,7 @@ GroundedScores scoreGrounded(const GoldAnnotation& gold,
   s.word.gold = gold.topicalWordCount();
   for (std::size_t i = 0; i < n; ++i) {
     const GoldUtterance& g = gold.utterances[i];
+    if (g.topics.empty()) ++s.nullGold;
     const bool have = i < predicted.size() && predicted[i].words == g.words &&
                       predicted[i].wordTopics.size() == g.words.size();
     if (!have) {

@@ -6,56 +6,17 @@
 #include <set>
 #include <unordered_map>
 
-#include "gwb/atomic_file.h"
+#include "text_lines.h"
 
 namespace gwb {
 
 namespace {
 
-struct Line {
-  std::string_view text;  // without the line terminator
-  int number = 0;         // 1-based
-};
-
-// Splits on \n, dropping a trailing \r. A final newline does not start another line.
-std::vector<Line> splitLines(std::string_view text) {
-  std::vector<Line> lines;
-  int number = 0;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back(Line{line, ++number});
-    start = end + 1;
-  }
-  return lines;
-}
-
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
-
-struct Token {
-  std::string_view text;
-  int column = 0;  // 1-based
-};
-
-std::vector<Token> splitTokens(std::string_view line) {
-  std::vector<Token> tokens;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && isSpace(line[i])) ++i;
-    const std::size_t start = i;
-    while (i < line.size() && !isSpace(line[i])) ++i;
-    if (i > start)
-      tokens.push_back(Token{line.substr(start, i - start), static_cast<int>(start) + 1});
-  }
-  return tokens;
-}
-
-bool isBlank(std::string_view line) {
-  return std::all_of(line.begin(), line.end(), [](char c) { return isSpace(c); });
-}
+using text::isBlank;
+using text::Line;
+using text::splitLines;
+using text::splitTokens;
+using text::Token;
 
 // Orders cues so that every order seen on an object is respected (Kahn's algorithm, the
 // earliest-seen ready cue first). Cues caught in a cycle follow in order of first appearance.
@@ -255,15 +216,9 @@ SocialCorpusLoad readSocialCorpus(std::string_view text, const std::string& sour
 }
 
 SocialCorpusLoad loadSocialCorpusFile(const std::string& path) {
-  std::string text;
-  std::string error;
-  if (!readWholeFile(path, &text, &error)) {
-    SocialCorpusLoad load;
-    load.corpus.source = path;
-    load.diagnostics.error(path, 0, 0, error);
-    return load;
-  }
-  return readSocialCorpus(text, path);
+  auto load = text::loadTextFile<SocialCorpusLoad>(path, readSocialCorpus);
+  load.corpus.source = path;  // also when the file could not be read
+  return load;
 }
 
 std::vector<std::string> socialTokens(const SocialUtterance& utterance,
@@ -339,15 +294,9 @@ GoldAnnotationLoad readGoldAnnotation(std::string_view text, const std::string& 
 }
 
 GoldAnnotationLoad loadGoldAnnotationFile(const std::string& path) {
-  std::string text;
-  std::string error;
-  if (!readWholeFile(path, &text, &error)) {
-    GoldAnnotationLoad load;
-    load.gold.source = path;
-    load.diagnostics.error(path, 0, 0, error);
-    return load;
-  }
-  return readGoldAnnotation(text, path);
+  auto load = text::loadTextFile<GoldAnnotationLoad>(path, readGoldAnnotation);
+  load.gold.source = path;  // also when the file could not be read
+  return load;
 }
 
 void alignGoldWithCorpus(GoldAnnotation& gold, const SocialCorpus& corpus,
@@ -441,14 +390,7 @@ RecordingsLoad readRecordings(std::string_view text, const std::string& sourceNa
 }
 
 RecordingsLoad loadRecordingsFile(const std::string& path) {
-  std::string text;
-  std::string error;
-  if (!readWholeFile(path, &text, &error)) {
-    RecordingsLoad load;
-    load.diagnostics.error(path, 0, 0, error);
-    return load;
-  }
-  return readRecordings(text, path);
+  return text::loadTextFile<RecordingsLoad>(path, readRecordings);
 }
 
 void checkRecordings(const std::vector<Recording>& recordings, const SocialCorpus& corpus,

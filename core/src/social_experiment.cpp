@@ -142,6 +142,7 @@ SocialExperimentResult runSocialExperiment(const SocialCorpus& corpus, const Gol
       recordings.empty() ? wholeCorpusRecording(corpus) : recordings;
   InductionControl control;
   control.observer = options.observer;
+  control.cancel = options.cancel;
 
   const auto sentencesOf = [&](bool perRecording) {
     std::vector<std::vector<std::string>> sentences;
@@ -170,6 +171,10 @@ SocialExperimentResult runSocialExperiment(const SocialCorpus& corpus, const Gol
     InductionResult r = induceGrammar(
         std::move(build.grammar), sentencesOf(kind == SocialGrammarKind::Discourse), io, control);
     diag.append(r.diagnostics);
+    if (r.stopReason == StopReason::Cancelled) {
+      diag.error("", 0, 0, std::string(socialModelName(options.model)) + ": cancelled");
+      return std::nullopt;
+    }
     if (!r.ok()) {
       diag.error("", 0, 0, std::string(socialModelName(options.model)) + ": " + r.message);
       return std::nullopt;
@@ -218,6 +223,7 @@ SocialExperimentResult runSocialExperiment(const SocialCorpus& corpus, const Gol
                      "decoded as the null topic");
   }
   result.decoded = std::move(decoding.utterances);
+  if (options.topicFromWords) labelTopicFromWords(result.decoded);
   result.scores = scoreGrounded(gold, result.decoded, goldDictionary);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

@@ -2,26 +2,15 @@
 
 #include <sstream>
 
-#include "gwb/atomic_file.h"
 #include "gwb/social_corpus.h"
+#include "text_lines.h"
 
 namespace gwb {
 
 namespace {
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
-
-std::vector<std::string_view> splitFields(std::string_view line) {
-  std::vector<std::string_view> fields;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && isSpace(line[i])) ++i;
-    const std::size_t start = i;
-    while (i < line.size() && !isSpace(line[i])) ++i;
-    if (i > start) fields.push_back(line.substr(start, i - start));
-  }
-  return fields;
-}
+using text::isSpace;
+using text::splitFields;
 
 std::optional<std::string> normaliseLabel(std::string_view label) {
   if (label == "?" || label == "NA") return std::nullopt;
@@ -54,14 +43,9 @@ TopicAnnotationsLoad readTopicAnnotations(std::string_view text, const std::stri
   int headerLine = 0;
   int lineNumber = 0;
   std::size_t columns = 0;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    ++lineNumber;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  for (const text::Line& numbered : text::splitLines(text)) {
+    const std::string_view line = numbered.text;
+    lineNumber = numbered.number;
     // A comment starts with '#', but a line may well start with the null-topic label "##".
     const bool comment =
         !line.empty() && line.front() == '#' &&
@@ -119,15 +103,9 @@ TopicAnnotationsLoad readTopicAnnotations(std::string_view text, const std::stri
 }
 
 TopicAnnotationsLoad loadTopicAnnotationsFile(const std::string& path) {
-  std::string text;
-  std::string error;
-  if (!readWholeFile(path, &text, &error)) {
-    TopicAnnotationsLoad load;
-    load.annotations.source = path;
-    load.diagnostics.error(path, 0, 0, error);
-    return load;
-  }
-  return readTopicAnnotations(text, path);
+  TopicAnnotationsLoad load = text::loadTextFile<TopicAnnotationsLoad>(path, readTopicAnnotations);
+  load.annotations.source = path;  // also when the file could not be read
+  return load;
 }
 
 std::string topicAnnotationsText(const TopicAnnotations& annotations) {

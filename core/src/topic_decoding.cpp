@@ -54,6 +54,18 @@ std::vector<DecodedUtterance> decodeSocialTree(const ParseTree& tree) {
   return utterances;
 }
 
+std::size_t labelTopicFromWords(std::vector<DecodedUtterance>& utterances) {
+  std::size_t changed = 0;
+  for (DecodedUtterance& u : utterances) {
+    if (u.topic == kNullTopic) continue;
+    if (std::find(u.wordTopics.begin(), u.wordTopics.end(), u.topic) != u.wordTopics.end())
+      continue;
+    u.topic = kNullTopic;
+    ++changed;
+  }
+  return changed;
+}
+
 DecodedUtterance nullDecoding(const std::vector<std::string>& words) {
   DecodedUtterance u;
   u.topic = kNullTopic;

@@ -53,6 +53,25 @@ TEST(GroundedMetricsTest, ScoresAHandMadeExample) {
   EXPECT_DOUBLE_EQ(s.lexicon.precision(), 50.0);
 }
 
+TEST(GroundedMetricsTest, LabelAccuracyCountsEveryGoldLabelAndEveryNone) {
+  // Gold: dog | None | dog+pig | None | car — 4 topic labels, 2 None utterances: 6 items.
+  const GoldAnnotationLoad gold =
+      readGoldAnnotation(".dog ## a\n## b\n.dog .pig ## c\n## d\n.car ## e\n", "g");
+  ASSERT_TRUE(gold.ok());
+  const std::vector<DecodedUtterance> predicted = {
+      decoded("dog", {"a"}, {"dog"}),  // right: 1 item
+      decoded(N, {"b"}, {N}),          // right None: 1 item
+      decoded("pig", {"c"}, {"pig"}),  // one of two labels right: 1 item of 2
+      decoded("car", {"d"}, {"car"}),  // wrong
+      decoded(N, {"e"}, {N}),          // missed
+  };
+  const GroundedScores s = scoreGrounded(gold.gold, predicted, goldLexicon(gold.gold));
+  EXPECT_EQ(s.nullGold, 2u);
+  EXPECT_EQ(s.correctUtterances, 3u);
+  EXPECT_DOUBLE_EQ(s.accuracy(), 60.0);       // 3 of 5 utterances
+  EXPECT_DOUBLE_EQ(s.labelAccuracy(), 50.0);  // 3 of 6 items
+}
+
 TEST(GroundedMetricsTest, MissingOrMismatchedPredictionsCountAsWrong) {
   const GoldAnnotationLoad gold = readGoldAnnotation("## a\n.dog ## dog.dog\n", "g");
   ASSERT_TRUE(gold.ok());

@@ -1,5 +1,6 @@
 #include "gwb/social_experiment.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -160,6 +161,36 @@ TEST(SocialExperimentTest, EveryModelRunsAndThreadsDoNotChangeTheResult) {
     EXPECT_EQ(topics[0], topics[1]) << socialModelName(model);
     EXPECT_EQ(energy[0], energy[1]) << socialModelName(model);
   }
+}
+
+TEST(SocialExperimentTest, TopicFromWordsRelabelsOnlyUtterancesWithoutATopicalWord) {
+  const SocialCorpus corpus = tinyCorpus();
+  const GoldAnnotation gold = tinyGold();
+  const Lexicon dictionary = goldLexicon(gold);
+  SocialExperimentOptions options;
+  options.model = SocialModel::Vb;
+  options.cues = corpus.cueOrder;
+  options.iterations = 3;
+  const SocialExperimentResult parse =
+      runSocialExperiment(corpus, gold, dictionary, tinyRecordings(corpus), options);
+  options.topicFromWords = true;
+  const SocialExperimentResult words =
+      runSocialExperiment(corpus, gold, dictionary, tinyRecordings(corpus), options);
+  ASSERT_TRUE(parse.ok() && words.ok());
+  ASSERT_EQ(parse.decoded.size(), words.decoded.size());
+  std::size_t utterancesNone = 0;
+  for (std::size_t i = 0; i < parse.decoded.size(); ++i) {
+    const DecodedUtterance& p = parse.decoded[i];
+    const DecodedUtterance& w = words.decoded[i];
+    EXPECT_EQ(w.wordTopics, p.wordTopics) << i;  // word topics are untouched
+    const bool hasTopicalWord =
+        std::find(p.wordTopics.begin(), p.wordTopics.end(), p.topic) != p.wordTopics.end();
+    EXPECT_EQ(w.topic, hasTopicalWord ? p.topic : std::string(kNullTopic)) << i;
+    utterancesNone += w.topic == kNullTopic ? 1 : 0;
+  }
+  // The scores are those of the relabelled utterances.
+  EXPECT_EQ(words.scores.topic.predicted, parse.decoded.size() - utterancesNone);
+  EXPECT_EQ(words.scores.word.correct, parse.scores.word.correct);
 }
 
 TEST(SocialExperimentTest, BadOptionsAreReported) {

@@ -79,5 +79,21 @@ TEST(TopicDecodingTest, NullDecodingMarksEverythingNonTopical) {
   EXPECT_EQ(u.wordTopics, (std::vector<std::string>{kNullTopic, kNullTopic}));
 }
 
+TEST(TopicDecodingTest, TopicFromWordsKeepsATopicOnlyWithAWordOfIt) {
+  // (topic, word topics) → expected topic: the gold annotation's rule, written out by hand.
+  std::vector<DecodedUtterance> utterances = {
+      {"dog", {"a", "puppy"}, {kNullTopic, "dog"}},          // a dog word: stays dog
+      {"dog", {"look", "there"}, {kNullTopic, kNullTopic}},  // no topical word: None
+      {kNullTopic, {"hi"}, {kNullTopic}},                    // None stays None
+      {"pig", {}, {}},                                       // no words at all: None
+      {"car", {"vroom", "car"}, {"car", "car"}},             // all topical: stays car
+  };
+  EXPECT_EQ(labelTopicFromWords(utterances), 2u);
+  EXPECT_EQ(dump(utterances),
+            "dog: a/None puppy/dog\nNone: look/None there/None\nNone: hi/None\nNone:\n"
+            "car: vroom/car car/car\n");
+  EXPECT_EQ(labelTopicFromWords(utterances), 0u);  // applying it again changes nothing
+}
+
 }  // namespace
 }  // namespace gwb

@@ -72,7 +72,14 @@ struct GroundedScores {
   PrecisionRecall lexicon;
   std::vector<bool> utteranceCorrect;  // per utterance (accuracy's sense)
   std::vector<bool> wordCorrect;       // per token: predicted topic == gold topic (None too)
-  double accuracy() const;             // percent
+  std::size_t nullGold = 0;            // utterances whose gold topic is None
+  double accuracy() const;             // percent of utterances
+  // Accuracy over gold labels, the paper's (Johnson et al.'s) figure: every gold topic label is
+  // an item (a two-topic utterance counts twice) and so is every None utterance; the items right
+  // are the topical utterances labelled with one of their topics plus the None utterances
+  // labelled None — (topic.correct + correct None) / (topic.gold + nullGold). With the topics
+  // of topicFromWords it gives the paper's accuracies (docs/grounded-learning.md).
+  double labelAccuracy() const;  // percent
 };
 
 // Scores `predicted` against `gold`, utterance by utterance. An utterance whose prediction is

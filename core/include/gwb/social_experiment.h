@@ -20,6 +20,7 @@
 // fixes a run. Everything else — threads, E-step chunking — leaves the result unchanged.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -58,7 +59,13 @@ struct SocialExperimentOptions {
   bool earleyx = false;
   // How topics are read off the learned grammar (topic_posterior.h).
   TopicDecodingMode decoding = TopicDecodingMode::Viterbi;
+  // Label an utterance None unless one of its words carries its topic (labelTopicFromWords),
+  // as the gold annotation does and the paper's scores imply.
+  bool topicFromWords = false;
   InductionObserver* observer = nullptr;  // progress of every training run
+  // Set it to stop training at the next sentence; the experiment then ends with an error
+  // ("cancelled") and no scores.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct SocialExperimentResult {

@@ -31,6 +31,13 @@ struct DecodedUtterance {
 // Every utterance of `tree`, left to right. An empty tree gives none.
 std::vector<DecodedUtterance> decodeSocialTree(const ParseTree& tree);
 
+// The utterance-topic rule of the paper's evaluation (the gold annotation's own rule: an
+// utterance is topical only when it has a topical word): an utterance whose topic is t but none
+// of whose words was drawn from Word.t becomes None. Word topics are left as they are. Applied
+// to our parses, this rule gives the paper's figures (docs/grounded-learning.md, Reproduction).
+// Returns how many utterances it changed.
+std::size_t labelTopicFromWords(std::vector<DecodedUtterance>& utterances);
+
 // What to predict for an utterance that did not parse: the null topic everywhere.
 DecodedUtterance nullDecoding(const std::vector<std::string>& words);
 
