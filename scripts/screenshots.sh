@@ -34,6 +34,38 @@ if [[ -d "$shared/data" ]]; then
   shot corpus.png "$grammar" "$shared/data/earleyx/data/socialall.ortho.yld" --root Discourse
   shot discourse.png "$grammar" --root Discourse --view stepper \
     --sentence "$(cat "$shared/data/social-cues/recordings/A12.concat")" --step word:30
+  # Research > Discourse segmentation: recording A12, gold against the authors' learned
+  # discourse grammar and the unlearned one, with the agreement table.
+  data="$shared/data/earleyx/data"
+  grammars="$shared/data/earleyx/grammars"
+  shot discourse-segmentation.png --view discourse --corpus "$data/socialall.ortho.yld" \
+    --gold "$data/gold.topic.ortho.yld" --recordings "$shared/data/social-cues/recordings.tsv" \
+    --decode "$grammars/unigram.discourse1.vb.iogrammar" \
+    --decode "$grammars/socialDiscourse.grammar" --recording A12 --utterance 40 --zoom 12
+  # Research > Topic transitions: the learned discourse grammar's matrix, clustered.
+  shot transitions.png --view transitions "$grammars/unigram.discourse1.vb.iogrammar" \
+    --counts-corpus "$data/socialall.ortho.yld" \
+    --recordings "$shared/data/social-cues/recordings.tsv" --order cluster
+  # Research > Grammar induction: two VB runs of the authors' unigram grammar on the corpus,
+  # from uniform + noise, with and without the sparse Word.t prior, curves overlaid.
+  shot induction.png --view induction --induce-grammar "$grammars/unigram.grammar" \
+    --induce-corpus "$data/socialall.ortho.yld" \
+    --induce "label=sparse Word.t prior 0.001;prior=Word.* -> _* except Word.None=0.001;iterations=15;init=uniform;threads=2" \
+    --induce "label=flat prior 1;iterations=15;init=uniform;threads=2" --run
+  # Research > Experiments: a few rows of Tables 2-4 (20 iterations), the paper's beside ours.
+  GWB_SHARED_DIR="$shared" shot experiments.png --view experiments \
+    --experiment "model=vb;cues=all;iterations=20;seeds=1-2;threads=2" \
+    --experiment "model=discourse;cues=all;iterations=20;seeds=1;threads=2" \
+    --experiment "model=discourse+init;cues=all;iterations=20;seeds=1;threads=2" \
+    --experiment "model=vb;cues=none;iterations=20;seeds=1-2;threads=2" \
+    --experiment "model=vb;cues=drop:kid.eyes;iterations=20;seeds=1;threads=2" --run
+  # Dynamic Syntax > DS stepper: "john likes mary" after two words, tree #8 (an unfixed node
+  # with a LINKed tree) selected; then "a man likes mary" parsed, its success path in red.
+  dylan="$shared/data/dylan/2013-english-ttr"
+  shot ds-stepper.png --view ds --ds-grammar "$dylan" --ds-sentence "john likes mary" \
+    --ds-step word:2 --ds-select 8
+  shot ds-stepper-complete.png --view ds --ds-grammar "$dylan" --ds-sentence "a man likes mary" \
+    --ds-step end
 else
   echo "$0: $shared/data not found; skipping the corpus and discourse screenshots" >&2
 fi

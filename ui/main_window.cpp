@@ -24,18 +24,24 @@
 #include <QUrl>
 
 #include "gwb/grammar_io.h"
+#include "gwb/topic_transitions.h"
 #include "ui/app_settings.h"
 #include "ui/corpus_document.h"
 #include "ui/corpus_view.h"
 #include "ui/diagnostics_panel.h"
+#include "ui/ds_stepper_view.h"
+#include "ui/discourse_view.h"
+#include "ui/experiment_panel.h"
 #include "ui/grammar_document.h"
 #include "ui/grammar_editor.h"
 #include "ui/grammar_view.h"
+#include "ui/induction_panel.h"
 #include "ui/nonterminal_panel.h"
 #include "ui/qt_conversions.h"
 #include "ui/start_page.h"
 #include "ui/stepper_view.h"
 #include "ui/text_format.h"
+#include "ui/transition_view.h"
 
 // The icon and other resources are compiled into the static gwb_ui library, whose resource
 // object the linker would drop unless something refers to it; registering must happen
@@ -184,6 +190,16 @@ void MainWindow::createMenus() {
   viewMenu->addAction(nonterminalDock_->toggleViewAction());
   viewMenu->addAction(diagnosticsDock_->toggleViewAction());
 
+  researchMenu_ = menuBar()->addMenu(tr("&Research"));
+  researchMenu_->addAction(tr("&Discourse segmentation\u2026"), this,
+                           [this] { showDiscourseView(); });
+  researchMenu_->addAction(tr("&Topic transitions\u2026"), this, [this] { showTransitionView(); });
+  researchMenu_->addAction(tr("&Grammar induction\u2026"), this, [this] { showInductionPanel(); });
+  researchMenu_->addAction(tr("&Experiments\u2026"), this, [this] { showExperimentPanel(); });
+
+  QMenu* dsMenu = menuBar()->addMenu(tr("&Dynamic Syntax"));
+  dsMenu->addAction(tr("DS &stepper\u2026"), this, [this] { openDsStepper(); });
+
   QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
   QAction* aboutAction =
       helpMenu->addAction(tr("&About Grammar Workbench"), this, &MainWindow::showAbout);
@@ -295,6 +311,87 @@ bool MainWindow::openCorpus(const QString& path) {
       tr("Opened %1: %2").arg(name, countText(count, tr("utterance"), tr("utterances"))),
       kStatusMessageMs);
   return true;
+}
+
+DiscourseView* MainWindow::showDiscourseView() {
+  if (!discourseView_) {
+    discourseView_ = new DiscourseView(this);
+    discourseView_->setWindowFlag(Qt::Window);
+    discourseView_->resize(1280, 800);
+    // "Open in Earley stepper" from a parse: the grammar in a tab, the utterance in its stepper.
+    connect(discourseView_, &DiscourseView::parseRequested, this,
+            [this](const QString& grammarPath, const QString& root, const QString& text) {
+              if (!openGrammar(grammarPath, root)) return;
+              sendToStepper(text, tabs_->currentIndex());
+              raise();
+              activateWindow();
+            });
+  }
+  discourseView_->show();
+  discourseView_->raise();
+  return discourseView_;
+}
+
+TransitionView* MainWindow::showTransitionView() {
+  if (!transitionView_) {
+    transitionView_ = new TransitionView(this);
+    transitionView_->setWindowFlag(Qt::Window);
+    transitionView_->resize(1100, 900);
+    if (GrammarView* view = currentGrammarView()) {
+      if (gwb::topicTransitions(*view->document().grammar()))
+        transitionView_->setGrammar(view->document().grammar(), view->document().displayName());
+    }
+  }
+  transitionView_->show();
+  transitionView_->raise();
+  return transitionView_;
+}
+
+InductionPanel* MainWindow::showInductionPanel() {
+  if (!inductionPanel_) {
+    inductionPanel_ = new InductionPanel(this);
+    inductionPanel_->setWindowFlag(Qt::Window);
+    inductionPanel_->setWindowTitle(tr("Grammar Induction \u2014 Grammar Workbench"));
+    inductionPanel_->resize(1280, 800);
+    // Start from the grammar in front, if it is a file.
+    if (GrammarView* view = currentGrammarView()) {
+      const QString path = view->document().filePath();
+      if (!path.startsWith(QLatin1Char(':'))) {
+        InductionSettings settings = inductionPanel_->settings();
+        settings.grammarPath = path;
+        settings.root = view->document().startSymbolName();
+        inductionPanel_->setSettings(settings);
+      }
+    }
+  }
+  inductionPanel_->show();
+  inductionPanel_->raise();
+  return inductionPanel_;
+}
+
+ExperimentPanel* MainWindow::showExperimentPanel() {
+  if (!experimentPanel_) {
+    experimentPanel_ = new ExperimentPanel(this);
+    experimentPanel_->setWindowFlag(Qt::Window);
+    experimentPanel_->setWindowTitle(tr("Experiments \u2014 Grammar Workbench"));
+    experimentPanel_->resize(1280, 800);
+  }
+  experimentPanel_->show();
+  experimentPanel_->raise();
+  return experimentPanel_;
+}
+
+DsStepperView* MainWindow::openDsStepper(const QString& grammarDirectory,
+                                         const QString& sentence) {
+  auto* view = new DsStepperView(tabs_);
+  if (!grammarDirectory.isEmpty()) view->setGrammarDirectory(grammarDirectory);
+  if (!sentence.isEmpty()) view->setSentence(sentence);
+  const int index = tabs_->addTab(view, tr("DS stepper"));
+  tabs_->setTabToolTip(index, tr("Dynamic Syntax stepper: %1").arg(view->grammarDirectory()));
+  central_->setCurrentWidget(tabs_);
+  tabs_->setCurrentIndex(index);
+  if (!sentence.isEmpty() && !view->grammarDirectory().isEmpty()) view->parse();
+  return view;
 }
 
 CorpusView* MainWindow::corpusViewAt(int index) const {

@@ -33,9 +33,14 @@ namespace gwb::ui {
 class AppSettings;
 class CorpusView;
 class DiagnosticsPanel;
+class DsStepperView;
+class DiscourseView;
+class ExperimentPanel;
 class GrammarView;
+class InductionPanel;
 class NonterminalPanel;
 class StartPage;
+class TransitionView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -61,6 +66,12 @@ class MainWindow : public QMainWindow {
   bool sendToStepper(const QString& text, int grammarTab = -1);
   CorpusView* corpusViewAt(int index) const;
 
+  // Dynamic Syntax > DS stepper: a new tab with the DS stepper (ds_stepper_view.h), its grammar
+  // folder and sentence set when given (an empty folder keeps the default); with both given,
+  // the sentence is parsed at once.
+  DsStepperView* openDsStepper(const QString& grammarDirectory = QString(),
+                               const QString& sentence = QString());
+
   // Workspaces (see workspace.h). capture/apply work in memory; apply first settles unsaved
   // edits (false if the user cancels), closes every tab, then opens and restores each
   // document, reporting documents that could not be opened in *error.
@@ -84,6 +95,16 @@ class MainWindow : public QMainWindow {
   DiagnosticsPanel* diagnosticsPanel() const { return diagnosticsPanel_; }
   NonterminalPanel* nonterminalPanel() const { return nonterminalPanel_; }
   QMenu* recentFilesMenu() const { return recentMenu_; }
+  // The Research menu (discourse segmentation, topic transitions, ...).
+  QMenu* researchMenu() const { return researchMenu_; }
+  // The research windows, created on first use and shown (each is one top-level window).
+  // The transition view starts with the current grammar when it is a discourse grammar.
+  DiscourseView* showDiscourseView();
+  TransitionView* showTransitionView();
+  // Research > Grammar induction / Experiments: the EM/VB panel with live free-energy curves
+  // and the grounded-learning experiment runner, likewise one top-level window each.
+  InductionPanel* showInductionPanel();
+  ExperimentPanel* showExperimentPanel();
 
   // Closes a tab; a grammar with unsaved edits asks first (see setUnsavedChangesPrompt).
   // Returns false when the user chose to keep it open.
@@ -138,6 +159,11 @@ class MainWindow : public QMainWindow {
   NonterminalPanel* nonterminalPanel_ = nullptr;
 
   QMenu* recentMenu_ = nullptr;
+  QMenu* researchMenu_ = nullptr;
+  QPointer<DiscourseView> discourseView_;
+  QPointer<TransitionView> transitionView_;
+  QPointer<InductionPanel> inductionPanel_;
+  QPointer<ExperimentPanel> experimentPanel_;
   QAction* saveAction_ = nullptr;
   QAction* saveAsAction_ = nullptr;
   QAction* closeAction_ = nullptr;

@@ -1,0 +1,306 @@
+// The DS stepper end to end, offscreen: it parses on its worker with the shared DyLan grammar;
+// the drawing has one box per visible DAG node and follows the steps; toolbar actions and
+// their shortcuts step by action and by word; clicking a DAG node shows that node's tree and
+// record type (compared with the core's own texts); exports write files that read back; and the
+// full breadth-first DAG of a 10-word sentence lays out fast enough to stay interactive.
+#include "ui/ds_stepper_view.h"
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+
+#include <QAction>
+#include <QFile>
+#include <QGraphicsItem>
+#include <QGraphicsScene>
+#include <QImage>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <gtest/gtest.h>
+
+#include "gwb/ds/ds_grammar.h"
+#include "gwb/ds/ds_parser.h"
+#include "shared_data.h"
+#include "ui/app_settings.h"
+#include "ui/ds_dag_model.h"
+#include "ui/ds_dag_view.h"
+#include "ui/ds_record_format.h"
+#include "ui/ds_tree_model.h"
+#include "ui/ds_tree_view.h"
+#include "ui/graph_layout.h"
+#include "ui/main_window.h"
+
+namespace gwb::ui {
+namespace {
+
+namespace ds = gwb::ds;
+
+class DsStepperViewTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    GWB_REQUIRE_SHARED(actions, "data/dylan/2013-english-ttr/computational-actions.txt");
+    directory_ = gwb::testing::sharedPath("data/dylan/2013-english-ttr");
+    view_.resize(1200, 760);
+    view_.show();
+    view_.setGrammarDirectory(QString::fromStdString(directory_));
+  }
+
+  // The same parse, done here by the core.
+  ds::DsParseResult coreParse(const std::string& sentence) {
+    static std::shared_ptr<ds::DsGrammarLoad> load;
+    if (!load) load = std::make_shared<ds::DsGrammarLoad>(ds::loadDsGrammar(directory_));
+    return ds::DsParser(load->grammar).parse(sentence);
+  }
+
+  void parse(const QString& sentence) {
+    view_.setSentence(sentence);
+    ASSERT_TRUE(view_.parse());
+    ASSERT_TRUE(view_.waitForParse());
+    ASSERT_TRUE(view_.dagModel()->result() != nullptr) << view_.statusText().toStdString();
+  }
+
+  int drawnNodes() const {
+    int count = 0;
+    for (QGraphicsItem* item : view_.dagView()->graphScene()->items())
+      if (item->data(DsGraphCanvas::kItemIdKey).isValid()) ++count;
+    return count;
+  }
+
+  QAction* actionNamed(const QString& prefix) const {
+    for (QAction* a : view_.actions())
+      if (a->text().contains(prefix)) return a;
+    return nullptr;
+  }
+
+  std::string directory_;
+  DsStepperView view_;
+};
+
+TEST_F(DsStepperViewTest, DrawsTheVisibleDagAndFollowsTheSteps) {
+  parse(QStringLiteral("john likes mary"));
+  const ds::DsParseResult core = coreParse("john likes mary");
+  DsDagModel* model = view_.dagModel();
+  EXPECT_EQ(model->edgeCount(), static_cast<int>(core.dag.edges().size()));
+  EXPECT_EQ(model->visibleEdges(), 0);
+  EXPECT_EQ(drawnNodes(), 1);
+
+  // Right arrow: one action; Ctrl+Right: to the end of the word.
+  QTest::keyClick(view_.dagView(), Qt::Key_Right);
+  EXPECT_EQ(model->visibleEdges(), 1);
+  EXPECT_EQ(drawnNodes(), model->visibleNodes());
+  QTest::keyClick(view_.dagView(), Qt::Key_Right, Qt::ControlModifier);
+  const ds::DagEdge& last = core.dag.edges()[static_cast<std::size_t>(model->visibleEdges() - 1)];
+  EXPECT_TRUE(last.lexical);
+  EXPECT_EQ(last.word, "john");
+  EXPECT_EQ(drawnNodes(), model->visibleNodes());
+  // The newest node is selected and its tree shown.
+  EXPECT_EQ(view_.selectedNode(), last.to);
+  EXPECT_EQ(view_.treeModel()->dump(), core.dag.node(last.to).tree->toString());
+  const int afterJohn = model->visibleEdges();
+  QTest::keyClick(view_.dagView(), Qt::Key_Left);
+  EXPECT_EQ(model->visibleEdges(), afterJohn - 1);
+  QTest::keyClick(view_.dagView(), Qt::Key_Left, Qt::ControlModifier);
+  EXPECT_EQ(model->visibleEdges(), 0);
+
+  actionNamed(QStringLiteral("End"))->trigger();
+  EXPECT_EQ(model->visibleEdges(), model->edgeCount());
+  EXPECT_EQ(drawnNodes(), static_cast<int>(core.dag.nodes().size()));
+  // At the end the final tree is selected and the record pane shows the core's result.
+  EXPECT_EQ(view_.selectedNode(), core.finalNode);
+  ASSERT_TRUE(core.rootFormula);
+  EXPECT_NE(view_.recordText().indexOf(QString::fromStdString(formatFormula(core.rootFormula))), -1)
+      << view_.recordText().toStdString();
+  EXPECT_NE(view_.recordText().indexOf(QString::fromStdString(core.rootFormula->text())), -1);
+  EXPECT_TRUE(view_.statusText().contains(QStringLiteral("PARSED")));
+
+  actionNamed(QStringLiteral("Start"))->trigger();
+  EXPECT_EQ(model->visibleEdges(), 0);
+  EXPECT_EQ(drawnNodes(), 1);
+  // Going forward again reuses the cached layouts.
+  const int layouts = view_.dagView()->layoutsComputed();
+  actionNamed(QStringLiteral("End"))->trigger();
+  EXPECT_EQ(view_.dagView()->layoutsComputed(), layouts);
+  EXPECT_TRUE(view_.dagView()->lastDrawingWasCached());
+}
+
+TEST_F(DsStepperViewTest, ClickingANodeShowsItsTreeAndRecordType) {
+  parse(QStringLiteral("a man likes mary"));
+  const ds::DsParseResult core = coreParse("a man likes mary");
+  view_.dagModel()->toEnd();
+  QApplication::processEvents();
+  DsDagView* dag = view_.dagView();
+  dag->zoomToFit();
+  for (const int id : {3, 10, static_cast<int>(core.dag.nodes().size()) - 1}) {
+    SCOPED_TRACE(id);
+    const QRectF rect = dag->nodeRect(id);
+    ASSERT_FALSE(rect.isEmpty());
+    const QPoint at = dag->mapFromScene(rect.center());
+    QTest::mouseClick(dag->viewport(), Qt::LeftButton, Qt::NoModifier, at);
+    EXPECT_EQ(view_.selectedNode(), id);
+    const ds::DsTree& tree = *core.dag.node(id).tree;
+    EXPECT_EQ(view_.treeModel()->dump(), tree.toString());
+    // The record pane holds the core's maximal semantics (or root formula), formatted.
+    const ds::FormulaPtr semantics = core.dag.node(id).complete
+                                         ? tree.find(ds::NodeAddress())->formula()
+                                         : ds::maximalSemantics(tree);
+    ASSERT_TRUE(semantics);
+    EXPECT_NE(view_.recordText().indexOf(QString::fromStdString(formatFormula(semantics))), -1)
+        << view_.recordText().toStdString();
+    // The tree pane draws one box per node of the tree, the pointer's among them.
+    EXPECT_FALSE(
+        view_.treeView()->nodeRect(QString::fromStdString(tree.pointer().toString())).isEmpty());
+  }
+}
+
+TEST_F(DsStepperViewTest, ExportsReadBack) {
+  parse(QStringLiteral("john likes mary"));
+  view_.dagModel()->nextWord();
+  view_.dagModel()->nextWord();
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  QString error;
+  const QString dot = dir.filePath(QStringLiteral("dag.dot"));
+  ASSERT_TRUE(view_.exportDag(dot, &error)) << error.toStdString();
+  QFile dotFile(dot);
+  ASSERT_TRUE(dotFile.open(QIODevice::ReadOnly));
+  int nodes = 0, edges = 0;
+  ASSERT_TRUE(parseDot(dotFile.readAll(), &nodes, &edges));
+  EXPECT_EQ(nodes, view_.dagModel()->visibleNodes());
+  EXPECT_EQ(edges, view_.dagModel()->visibleEdges());
+
+  for (const bool dag : {true, false}) {
+    const QString base = dag ? QStringLiteral("dag") : QStringLiteral("tree");
+    const QString svg = dir.filePath(base + QStringLiteral(".svg"));
+    const QString png = dir.filePath(base + QStringLiteral(".png"));
+    ASSERT_TRUE(dag ? view_.exportDag(svg, &error) : view_.exportTree(svg, &error));
+    ASSERT_TRUE(dag ? view_.exportDag(png, &error) : view_.exportTree(png, &error));
+    QFile svgFile(svg);
+    ASSERT_TRUE(svgFile.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(svgFile.readAll().contains("<svg"));
+    QImage image;
+    ASSERT_TRUE(image.load(png));
+    EXPECT_GT(image.width(), 100);
+    EXPECT_GT(image.height(), 30);
+  }
+  const QString treeDot = dir.filePath(QStringLiteral("tree.dot"));
+  ASSERT_TRUE(view_.exportTree(treeDot, &error));
+  QFile treeFile(treeDot);
+  ASSERT_TRUE(treeFile.open(QIODevice::ReadOnly));
+  ASSERT_TRUE(parseDot(treeFile.readAll(), &nodes, &edges));
+  const ds::DsTree* tree = view_.treeModel()->tree();
+  ASSERT_TRUE(tree);
+  EXPECT_EQ(nodes, static_cast<int>(tree->size()));
+  EXPECT_EQ(edges, static_cast<int>(tree->size()) - 1);
+  EXPECT_FALSE(view_.exportDag(dir.filePath(QStringLiteral("dag.txt")), &error));
+  EXPECT_FALSE(error.isEmpty());
+}
+
+TEST_F(DsStepperViewTest, BadGrammarFolderIsReportedNotFatal) {
+  view_.setGrammarDirectory(QStringLiteral("/nonexistent/grammar"));
+  view_.setSentence(QStringLiteral("john likes mary"));
+  EXPECT_FALSE(view_.parse());
+  EXPECT_TRUE(view_.statusText().contains(QStringLiteral("/nonexistent/grammar")));
+  view_.setGrammarDirectory(QString::fromStdString(directory_));
+  parse(QStringLiteral("john likes zzz"));
+  EXPECT_TRUE(view_.statusText().contains(QStringLiteral("FAILED")));
+}
+
+TEST_F(DsStepperViewTest, TenWordSentenceStaysInteractive) {
+  const QString sentence = QStringLiteral("the big man likes a fat girl from london slowly");
+  parse(sentence);
+  DsDagModel* model = view_.dagModel();
+  ASSERT_TRUE(model->succeeded()) << view_.statusText().toStdString();
+  // Word by word, then the whole DAG: one layout per new step count.
+  double worst = 0.0;
+  while (model->nextWord()) worst = std::max(worst, view_.dagView()->lastLayoutMilliseconds());
+  const double full = view_.dagView()->lastLayoutMilliseconds();
+  std::cout << "[ DS layout ] \"" << sentence.toStdString() << "\": " << model->nodeCount()
+            << " trees, " << model->edgeCount() << " edges; full DAG layout " << full
+            << " ms (worst word step " << worst << " ms)\n";
+  EXPECT_EQ(drawnNodes(), model->nodeCount());
+  EXPECT_LT(full, 1500.0);
+  // Stepping back and forth through laid-out steps is cached: no new layout at all.
+  const int layouts = view_.dagView()->layoutsComputed();
+  const auto start = std::chrono::steady_clock::now();
+  while (model->previousWord()) {
+  }
+  while (model->nextWord()) {
+  }
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(view_.dagView()->layoutsComputed(), layouts);
+  // Every action step once (each prefix laid out): no step is slow, and Graphviz survives
+  // every prefix's shape.
+  model->toStart();
+  double worstAction = 0.0;
+  while (model->stepForward()) {
+    if (!view_.dagView()->lastDrawingWasCached())
+      worstAction = std::max(worstAction, view_.dagView()->lastLayoutMilliseconds());
+    ASSERT_TRUE(view_.dagView()->geometry().ok());
+  }
+  EXPECT_LT(worstAction, 1500.0);
+  std::cout << "[ DS layout ] slowest layout over all " << model->edgeCount()
+            << " action steps: " << worstAction << " ms\n";
+  std::cout << "[ DS layout ] 22 cached word steps back and forth (DAG, tree and record redrawn): "
+            << ms << " ms\n";
+}
+
+TEST_F(DsStepperViewTest, ReferenceSentencesLayOutQuickly) {
+  GWB_REQUIRE_SHARED(reference, "reference/dylan/parses-2013-english-ttr.tsv");
+  std::ifstream in(reference);
+  std::string line;
+  std::getline(in, line);  // header
+  double worst = 0.0;
+  std::string worstSentence;
+  int worstNodes = 0;
+  while (std::getline(in, line)) {
+    const std::size_t a = line.find('\t');
+    const std::size_t b = line.find('\t', a + 1);
+    const std::string sentence = line.substr(a + 1, b - a - 1);
+    parse(QString::fromStdString(sentence));
+    view_.dagModel()->toEnd();
+    EXPECT_EQ(drawnNodes(), view_.dagModel()->nodeCount()) << sentence;
+    const double ms = view_.dagView()->lastLayoutMilliseconds();
+    if (view_.dagModel()->nodeCount() > worstNodes) {
+      worstNodes = view_.dagModel()->nodeCount();
+      worst = ms;
+      worstSentence = sentence;
+    }
+  }
+  std::cout << "[ DS layout ] largest reference DAG \"" << worstSentence << "\": " << worstNodes
+            << " trees, full layout " << worst << " ms\n";
+  EXPECT_LT(worst, 1000.0);
+}
+
+TEST(DsStepperMenuTest, DynamicSyntaxMenuOpensAStepperTab) {
+  GWB_REQUIRE_SHARED(actions, "data/dylan/2013-english-ttr/computational-actions.txt");
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  QSettings store(dir.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+  AppSettings settings(store);
+  MainWindow window(settings);
+  const int before = window.documentTabs()->count();
+  QAction* open = nullptr;
+  for (QAction* menu : window.menuBar()->actions())
+    if (menu->menu() != nullptr &&
+        menu->text().remove(QLatin1Char('&')) == QStringLiteral("Dynamic Syntax"))
+      open = menu->menu()->actions().value(0);
+  ASSERT_TRUE(open != nullptr);
+  open->trigger();
+  EXPECT_EQ(window.documentTabs()->count(), before + 1);
+  EXPECT_TRUE(qobject_cast<DsStepperView*>(window.documentTabs()->currentWidget()) != nullptr);
+
+  const QString grammar =
+      QString::fromStdString(gwb::testing::sharedPath("data/dylan/2013-english-ttr"));
+  DsStepperView* view = window.openDsStepper(grammar, QStringLiteral("john likes mary"));
+  EXPECT_EQ(window.documentTabs()->currentWidget(), view);
+  ASSERT_TRUE(view->waitForParse());
+  EXPECT_TRUE(view->dagModel()->succeeded()) << view->statusText().toStdString();
+}
+
+}  // namespace
+}  // namespace gwb::ui

@@ -1,0 +1,129 @@
+// DsStepperView: the workbench's Dynamic Syntax stepper (Eshghi, Hough & Purver 2013): parse a
+// sentence with a DyLan grammar and watch the parse DAG grow, action by action or word by
+// word, back and forth.
+//
+// Top: the grammar folder (with a chooser), the sentence, the strategy (breadth-first, with an
+// optional beam, or best-first) and Parse. Toolbar: start, previous word, previous action, next
+// action, next word, end (Home, Ctrl+Left, Left, Right, Ctrl+Right, End), zoom and fit, and
+// exports of the DAG and of the tree (DOT, SVG, PNG). Below, full width (the DAG grows to the
+// right): the DAG (DsDagView); below it the partial tree of the selected node (DsTreeView) beside
+// its record type — the root record type of a complete tree, otherwise the tree's maximal
+// semantics — formatted field by field.
+// Stepping selects the newest node (at the end, the final tree of the result); clicking a DAG
+// node selects it.
+//
+// Grammars load and sentences parse on a worker thread; the loaded grammar is kept for the next
+// parse with the same folder. Errors (a folder that is not a grammar, an unknown word) show in
+// the status line; the view stays usable.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <QString>
+#include <QWidget>
+
+#include "gwb/ds/ds_grammar.h"
+#include "gwb/ds/ds_parser.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QSpinBox;
+class QThread;
+class QToolButton;
+class QAction;
+
+namespace gwb::ui {
+
+class DsDagModel;
+class DsDagView;
+class DsTreeModel;
+class DsTreeView;
+
+class DsStepperView : public QWidget {
+  Q_OBJECT
+  Q_DISABLE_COPY_MOVE(DsStepperView)
+
+ public:
+  explicit DsStepperView(QWidget* parent = nullptr);
+  ~DsStepperView() override;
+
+  // The DyLan 2013 English TTR grammar in the shared data folder, if it can be found
+  // ($GWB_SHARED_DIR, or ../shared beside the source tree); empty otherwise.
+  static QString defaultGrammarDirectory();
+
+  void setGrammarDirectory(const QString& directory);
+  QString grammarDirectory() const;
+  void setSentence(const QString& sentence);
+  QString sentence() const;
+  void setBestFirst(bool bestFirst);
+  void setBeam(int beam);  // breadth-first: trees kept after each word (0: all)
+
+  // Starts parsing the sentence (loading the grammar first if needed); false if a parse is
+  // already running. waitForParse blocks (processing events) until it is done.
+  bool parse();
+  bool isParsing() const { return worker_ != nullptr; }
+  bool waitForParse(int milliseconds = 60000);
+
+  DsDagModel* dagModel() const { return dagModel_; }
+  DsTreeModel* treeModel() const { return treeModel_; }
+  DsDagView* dagView() const { return dagView_; }
+  DsTreeView* treeView() const { return treeView_; }
+
+  void selectNode(int id);
+  int selectedNode() const { return selected_; }
+  // The record-type pane's text, and the status line's.
+  QString recordText() const;
+  QString statusText() const;
+
+  // Exports; the format follows the suffix (.dot, .svg, .png). Files are written atomically.
+  bool exportDag(const QString& path, QString* error = nullptr) const;
+  bool exportTree(const QString& path, QString* error = nullptr) const;
+
+  // Steps ("end", "word:K" or a number of actions), as --ds-step gives them.
+  void goToStep(const QString& step);
+
+ signals:
+  void parseFinished();
+
+ private:
+  void buildUi();
+  void onParseDone();
+  void onStepChanged();
+  void updateStatus();
+  void updateActions();
+  void chooseGrammar();
+  void showExportDialog(bool dag, const QString& suffix);
+
+  DsDagModel* dagModel_ = nullptr;
+  DsTreeModel* treeModel_ = nullptr;
+  DsDagView* dagView_ = nullptr;
+  DsTreeView* treeView_ = nullptr;
+  QPlainTextEdit* recordPane_ = nullptr;
+  QLineEdit* grammarEdit_ = nullptr;
+  QLineEdit* sentenceEdit_ = nullptr;
+  QComboBox* strategyBox_ = nullptr;
+  QSpinBox* beamBox_ = nullptr;
+  QLabel* statusLabel_ = nullptr;
+  QLabel* treeTitle_ = nullptr;
+  QAction* startAction_ = nullptr;
+  QAction* previousWordAction_ = nullptr;
+  QAction* previousAction_ = nullptr;
+  QAction* nextAction_ = nullptr;
+  QAction* nextWordAction_ = nullptr;
+  QAction* endAction_ = nullptr;
+
+  // The loaded grammar and the folder it came from; the worker's products.
+  std::shared_ptr<const gwb::ds::DsGrammar> grammar_;
+  QString loadedDirectory_;
+  QThread* worker_ = nullptr;
+  struct Job;
+  std::shared_ptr<Job> job_;
+  QString error_;
+  double parseMs_ = 0.0;
+  int selected_ = -1;
+};
+
+}  // namespace gwb::ui

@@ -1,0 +1,43 @@
+// TopicPalette: one colour per topic, the same in every row, recording and view.
+//
+// Topics get colours from a fixed list of 32 well-separated colours (Trubetskoy's 20 distinct
+// colours, then d3's; no greys, so none is confused with the null topic's grey), in the
+// order of the topic list the palette is built from — the discourse view passes the corpus's
+// objects, most frequent gold topic first — so a topic keeps its colour for as long as the
+// corpus is loaded. Topics past the list
+// (or not in it, e.g. a label only an annotation file uses) take golden-angle hues derived from
+// a hash of the name: stable across runs, though not guaranteed distinct. The null topic is
+// always a light grey; a missing label ('?' in an annotation file) is drawn as white.
+// Labels that hold several topics ("dog+pig", raw gold) are split by topicsOfLabel().
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <QColor>
+#include <QHash>
+#include <QString>
+
+namespace gwb::ui {
+
+class TopicPalette {
+ public:
+  TopicPalette() = default;
+  // `topics` in the order they take colours; the null topic among them is ignored.
+  explicit TopicPalette(const std::vector<std::string>& topics);
+
+  QColor color(const std::string& topic) const;
+  static QColor nullTopicColor();
+  static QColor missingLabelColor();
+  // The fixed colours (32), for tests and legends.
+  static const std::vector<QColor>& baseColors();
+  // "dog+pig" → {"dog", "pig"}; "None" → {"None"}.
+  static std::vector<std::string> topicsOfLabel(const std::string& label);
+  const std::vector<std::string>& topics() const { return topics_; }
+
+ private:
+  std::vector<std::string> topics_;
+  QHash<QString, QColor> colors_;
+};
+
+}  // namespace gwb::ui
