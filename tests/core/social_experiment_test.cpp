@@ -1,6 +1,7 @@
 #include "gwb/social_experiment.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -204,6 +205,34 @@ TEST(SocialExperimentTest, BadOptionsAreReported) {
   options.cues = {};
   options.threads = 0;
   EXPECT_FALSE(runSocialExperiment(corpus, gold, goldLexicon(gold), {}, options).ok());
+}
+
+// A cancel flag already set stops the first training run: an error naming the model and no
+// scores; the same options without the flag run to the end.
+TEST(SocialExperimentTest, ACancelledExperimentEndsWithAnErrorAndNoScores) {
+  const SocialCorpus corpus = tinyCorpus();
+  const GoldAnnotation gold = tinyGold();
+  for (SocialModel model : {SocialModel::Vb, SocialModel::DiscourseInit}) {
+    SocialExperimentOptions options;
+    options.model = model;
+    options.iterations = 3;
+    std::atomic<bool> cancel{true};
+    options.cancel = &cancel;
+    const SocialExperimentResult cancelled =
+        runSocialExperiment(corpus, gold, goldLexicon(gold), tinyRecordings(corpus), options);
+    EXPECT_FALSE(cancelled.ok());
+    bool namesCancel = false;
+    for (const Diagnostic& d : cancelled.diagnostics)
+      namesCancel = namesCancel || toString(d).find("cancelled") != std::string::npos;
+    EXPECT_TRUE(namesCancel);
+    EXPECT_TRUE(cancelled.decoded.empty());
+
+    cancel = false;
+    const SocialExperimentResult finished =
+        runSocialExperiment(corpus, gold, goldLexicon(gold), tinyRecordings(corpus), options);
+    EXPECT_TRUE(finished.ok());
+    EXPECT_EQ(finished.decoded.size(), corpus.utterances.size());
+  }
 }
 
 }  // namespace
