@@ -9,6 +9,12 @@
 //   InsideOutsideVb/socialDiscourse/recordings/1/threads:N
 //                                                     one VB iteration of the discourse grammar
 //                                                     over the 24 recordings, each one string.
+//   InsideOutsideVb/unigram/socialall/steady/threads:N
+//                                                     the time of one iteration in a run's steady
+//                                                     state: the mean of iterations 3-6 of a
+//                                                     6-iteration run, as the run's records give
+//                                                     it (compile, E-step, M-step; the run's own
+//                                                     setup and first-touch effects left out).
 // The grammar is loaded outside the timing loop; each run copies it, compiles it, runs the
 // iteration(s) and re-estimates. Counters: sentences, tokens, tokens/s, iterations,
 // peak_rss_MiB.
@@ -112,6 +118,30 @@ void vbUnigram(benchmark::State& state, int threads) {
   runInduction(state, *corpus, options);
 }
 
+void vbUnigramSteady(benchmark::State& state, int threads) {
+  const Corpus* corpus = prepared(state, "unigram", "data/earleyx/grammars/unigram.grammar",
+                                  "Sentence", {"data/earleyx/data/socialall.ortho.yld"});
+  if (!corpus) return;
+  gwb::InductionOptions options;
+  options.method = gwb::InductionMethod::Vb;
+  options.maxIterations = 6;
+  options.threads = threads;
+  for (auto _ : state) {
+    const gwb::InductionResult result =
+        gwb::induceGrammar(corpus->grammar, corpus->sentences, options);
+    if (!result.ok() || result.records.size() != 6) {
+      state.SkipWithError(("induction failed: " + result.message).c_str());
+      return;
+    }
+    double seconds = 0.0;
+    for (std::size_t k = 2; k < result.records.size(); ++k) seconds += result.records[k].seconds;
+    state.SetIterationTime(seconds / static_cast<double>(result.records.size() - 2));
+  }
+  state.counters["sentences"] = static_cast<double>(corpus->sentences.size());
+  state.counters["tokens"] = static_cast<double>(corpus->tokens);
+  gwb::bench::reportPeakRss(state);
+}
+
 void vbRecordings(benchmark::State& state, int threads) {
   std::vector<std::string> inputs;
   std::ifstream table(gwb::bench::sharedPath("data/social-cues/recordings.tsv"));
@@ -143,6 +173,11 @@ const bool kRegistered = [] {
                                  [threads](benchmark::State& s) { vbUnigram(s, threads); })
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime()
+        ->Iterations(3);
+    benchmark::RegisterBenchmark(("InsideOutsideVb/unigram/socialall/steady" + suffix).c_str(),
+                                 [threads](benchmark::State& s) { vbUnigramSteady(s, threads); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseManualTime()
         ->Iterations(3);
     benchmark::RegisterBenchmark(("InsideOutsideVb/socialDiscourse/recordings/1" + suffix).c_str(),
                                  [threads](benchmark::State& s) { vbRecordings(s, threads); })
