@@ -3,11 +3,9 @@
 #include <chrono>
 
 #include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
 #include <QStringList>
-#include <QThread>
 
 #include "gwb/social_corpus.h"
 #include "gwb/social_grammar.h"
@@ -256,30 +254,18 @@ bool applyExperimentSpec(ExperimentSpec* spec, const QString& text, QString* err
 ExperimentJob::ExperimentJob(ExperimentSpec spec, QObject* parent)
     : QObject(parent), spec_(std::move(spec)) {}
 
-ExperimentJob::~ExperimentJob() {
-  cancel();
-  if (thread_) {
-    thread_->wait();
-    delete thread_;
-  }
-}
+ExperimentJob::~ExperimentJob() { cancel(); }
 
 void ExperimentJob::start() {
-  if (thread_) return;
-  thread_ = QThread::create([this] { run(); });
-  thread_->setObjectName(QStringLiteral("gwb-experiment"));
-  connect(thread_, &QThread::finished, this, [this] { emit finished(); });
-  thread_->start();
+  worker_.start(
+      this, QStringLiteral("gwb-experiment"), [this] { run(); }, [this] { emit finished(); });
 }
 
 void ExperimentJob::cancel() { cancel_.store(true); }
 
-bool ExperimentJob::isRunning() const { return thread_ != nullptr && thread_->isRunning(); }
+bool ExperimentJob::isRunning() const { return worker_.isRunning(); }
 
-bool ExperimentJob::wait(int milliseconds) {
-  if (!thread_) return true;
-  return thread_->wait(QDeadlineTimer(milliseconds));
-}
+bool ExperimentJob::wait(int milliseconds) { return worker_.wait(milliseconds); }
 
 void ExperimentJob::run() {
   gwb::SocialCorpusLoad corpus = gwb::loadSocialCorpusFile(toNativePath(spec_.corpusPath));

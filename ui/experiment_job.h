@@ -25,8 +25,7 @@
 
 #include "gwb/induction.h"
 #include "gwb/social_experiment.h"
-
-class QThread;
+#include "ui/worker_thread.h"
 
 namespace gwb::ui {
 
@@ -129,8 +128,8 @@ class ExperimentJob : public QObject {
 
   ExperimentSpec spec_;
   std::atomic<bool> cancel_{false};
-  QThread* thread_ = nullptr;
   QString error_;
+  WorkerThread worker_;  // last: joined before the members above are destroyed
 };
 
 }  // namespace gwb::ui

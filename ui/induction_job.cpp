@@ -4,9 +4,7 @@
 #include <sstream>
 #include <utility>
 
-#include <QDeadlineTimer>
 #include <QFileInfo>
-#include <QThread>
 
 #include "gwb/atomic_file.h"
 #include "gwb/earley_parser.h"
@@ -146,32 +144,18 @@ bool readInductionCorpus(const QString& path, std::vector<std::vector<std::strin
 InductionJob::InductionJob(InductionSettings settings, QObject* parent)
     : QObject(parent), settings_(std::move(settings)) {}
 
-InductionJob::~InductionJob() {
-  cancel();
-  if (thread_) {
-    thread_->wait();
-    delete thread_;
-  }
-}
+InductionJob::~InductionJob() { cancel(); }
 
 void InductionJob::start() {
-  if (thread_) return;
-  thread_ = QThread::create([this] { run(); });
-  thread_->setObjectName(QStringLiteral("gwb-induction"));
-  // The thread's finished() comes after every report the worker posted, so the UI sees the
-  // last iteration before the end.
-  connect(thread_, &QThread::finished, this, [this] { emit finished(); });
-  thread_->start();
+  worker_.start(
+      this, QStringLiteral("gwb-induction"), [this] { run(); }, [this] { emit finished(); });
 }
 
 void InductionJob::cancel() { cancel_.store(true); }
 
-bool InductionJob::isRunning() const { return thread_ != nullptr && thread_->isRunning(); }
+bool InductionJob::isRunning() const { return worker_.isRunning(); }
 
-bool InductionJob::wait(int milliseconds) {
-  if (!thread_) return true;
-  return thread_->wait(QDeadlineTimer(milliseconds));
-}
+bool InductionJob::wait(int milliseconds) { return worker_.wait(milliseconds); }
 
 void InductionJob::run() {
   gwb::InductionResult failed;

@@ -27,8 +27,7 @@
 #include <QStringList>
 
 #include "gwb/induction.h"
-
-class QThread;
+#include "ui/worker_thread.h"
 
 namespace gwb::ui {
 
@@ -94,9 +93,9 @@ class InductionJob : public QObject {
 
   InductionSettings settings_;
   std::atomic<bool> cancel_{false};
-  QThread* thread_ = nullptr;
   gwb::InductionResult result_;
   std::size_t sentenceCount_ = 0;
+  WorkerThread worker_;  // last: joined before the members above are destroyed
 };
 
 // Reads a corpus as `gwb induce` does: one sentence per line, blank lines skipped. False and
