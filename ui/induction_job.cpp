@@ -1,12 +1,10 @@
 #include "ui/induction_job.h"
 
 #include <chrono>
-#include <sstream>
 #include <utility>
 
 #include <QFileInfo>
 
-#include "gwb/atomic_file.h"
 #include "gwb/earley_parser.h"
 #include "gwb/grammar_io.h"
 #include "ui/qt_conversions.h"
@@ -120,20 +118,12 @@ std::optional<gwb::InductionOptions> InductionSettings::coreOptions(QString* err
 
 bool readInductionCorpus(const QString& path, std::vector<std::vector<std::string>>* sentences,
                          QString* error) {
-  std::string text;
-  std::string why;
-  if (!gwb::readWholeFile(toNativePath(path), &text, &why)) {
-    if (error) *error = toQString(why);
+  gwb::SentenceFile file = gwb::readSentenceFile(toNativePath(path));
+  if (!file.ok()) {
+    if (error) *error = toQString(file.error);
     return false;
   }
-  sentences->clear();
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    std::vector<std::string> words = gwb::tokenize(line);
-    if (!words.empty()) sentences->push_back(std::move(words));
-  }
+  *sentences = std::move(file.sentences);
   if (sentences->empty()) {
     if (error) *error = QObject::tr("%1 holds no sentence").arg(path);
     return false;

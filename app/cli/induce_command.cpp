@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "gwb/atomic_file.h"
 #include "gwb/grammar_io.h"
 #include "gwb/induction.h"
 
@@ -151,27 +150,13 @@ int runInduce(const InduceSettings& s) {
     options.initFrom = &initial.grammar;
   }
 
-  std::string text;
-  std::string error;
-  if (!readWholeFile(s.input, &text, &error)) {
-    std::cerr << "gwb: " << error << '\n';
+  SentenceFile input = readSentenceFile(s.input);
+  if (!input.ok()) {
+    std::cerr << "gwb: " << input.error << '\n';
     return 1;
   }
-  std::vector<std::vector<std::string>> sentences;
-  std::size_t blank = 0;
-  {
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      std::vector<std::string> words = tokenize(line);
-      if (words.empty()) {
-        ++blank;
-        continue;
-      }
-      sentences.push_back(std::move(words));
-    }
-  }
+  const std::vector<std::vector<std::string>>& sentences = input.sentences;
+  const std::size_t blank = input.blankLines;
   if (blank > 0) std::cerr << "gwb: skipped " << blank << " blank line(s) of " << s.input << '\n';
 
   ConsoleObserver observer(method == InductionMethod::Vb, !s.quiet && isatty(STDERR_FILENO) != 0);

@@ -945,6 +945,29 @@ InductionResult induceGrammar(Grammar grammar,
   return result;
 }
 
+// ---- Input ----
+
+SentenceFile readSentenceFile(const std::string& path) {
+  SentenceFile file;
+  std::string text;
+  if (!readWholeFile(path, &text, &file.error)) {
+    if (file.error.empty()) file.error = "cannot read " + path;
+    return file;
+  }
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::vector<std::string> words = tokenize(line);
+    if (words.empty()) {
+      ++file.blankLines;
+    } else {
+      file.sentences.push_back(std::move(words));
+    }
+  }
+  return file;
+}
+
 // ---- Output ----
 
 bool writeInducedEarleyx(const Grammar& grammar, InductionMethod method, std::ostream& out,

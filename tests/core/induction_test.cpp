@@ -791,3 +791,28 @@ TEST(InductionTest, SaveWritesAllFourFiles) {
 
 }  // namespace
 }  // namespace gwb
+
+namespace gwb {
+namespace {
+
+TEST(SentenceFileTest, TokenizesLinesSkipsAndCountsBlanksAndNamesAnUnreadableFile) {
+  const std::string path = ::testing::TempDir() + "gwb_sentence_file_test.txt";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "the  dog barks\r\n\r\n   \nmom.eyes # ## a piggie\nlast";
+  }
+  const SentenceFile file = readSentenceFile(path);
+  ASSERT_TRUE(file.ok()) << file.error;
+  EXPECT_EQ(file.blankLines, 2u);
+  const std::vector<std::vector<std::string>> expected = {
+      {"the", "dog", "barks"}, {"mom.eyes", "#", "##", "a", "piggie"}, {"last"}};
+  EXPECT_EQ(file.sentences, expected);
+  std::remove(path.c_str());
+
+  const SentenceFile missing = readSentenceFile(path);
+  EXPECT_FALSE(missing.ok());
+  EXPECT_NE(missing.error.find(path), std::string::npos) << missing.error;
+}
+
+}  // namespace
+}  // namespace gwb

@@ -244,6 +244,16 @@ InductionResult induceGrammar(Grammar grammar,
                               const InductionOptions& options,
                               const InductionControl& control = {});
 
+// Training data as `gwb induce` and the workbench read it: one sentence (or whole discourse) per
+// line, tokenized on white space, CR before LF dropped, blank lines skipped and counted.
+struct SentenceFile {
+  std::vector<std::vector<std::string>> sentences;
+  std::size_t blankLines = 0;
+  std::string error;  // the file cannot be read (names it); empty on success
+  bool ok() const { return error.empty(); }
+};
+SentenceFile readSentenceFile(const std::string& path);
+
 // ---- The pieces, for tests and for callers that drive iterations themselves. ----
 
 // The α of every rule (by RuleId): prior column, default, overrides. Errors (a prior ≤ 0) go to
