@@ -15,9 +15,13 @@
 //                                                     6-iteration run, as the run's records give
 //                                                     it (compile, E-step, M-step; the run's own
 //                                                     setup and first-touch effects left out).
+//   InsideOutsideVb/unigram/socialall/steady/speedup  the 2-thread speed-up of that steady-state
+//                                                     iteration, from 7 paired rounds (1 thread,
+//                                                     then 2, back to back; median ratio).
 // The grammar is loaded outside the timing loop; each run copies it, compiles it, runs the
 // iteration(s) and re-estimates. Counters: sentences, tokens, tokens/s, iterations,
 // peak_rss_MiB.
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -142,6 +146,62 @@ void vbUnigramSteady(benchmark::State& state, int threads) {
   gwb::bench::reportPeakRss(state);
 }
 
+// Paired rounds: each round runs the steady-state measurement on 1 thread, then on 2, back to
+// back, so that both see the same moment of a shared machine; the speed-up is the median of the
+// rounds' ratios. The benchmark's time is the 2-thread iteration. Counters (medians over rounds):
+// t1_ms, t2_ms, speedup (with speedup_min, speedup_max), and serial_ms, the 2-thread
+// iteration's time outside the E-step (compile, M-step, free energy).
+void vbUnigramSpeedup(benchmark::State& state) {
+  const Corpus* corpus = prepared(state, "unigram", "data/earleyx/grammars/unigram.grammar",
+                                  "Sentence", {"data/earleyx/data/socialall.ortho.yld"});
+  if (!corpus) return;
+  gwb::InductionOptions options;
+  options.method = gwb::InductionMethod::Vb;
+  options.maxIterations = 6;
+  const auto steady = [&](int threads, double* serial) {
+    options.threads = threads;
+    const gwb::InductionResult result =
+        gwb::induceGrammar(corpus->grammar, corpus->sentences, options);
+    if (!result.ok() || result.records.size() != 6) return -1.0;
+    double seconds = 0.0;
+    double outside = 0.0;
+    for (std::size_t k = 2; k < result.records.size(); ++k) {
+      seconds += result.records[k].seconds;
+      outside += result.records[k].seconds - result.records[k].expectationSeconds;
+    }
+    if (serial != nullptr) *serial = outside / 4.0;
+    return seconds / 4.0;
+  };
+  std::vector<double> t1, t2, ratio, serial;
+  for (auto _ : state) {
+    double outside = 0.0;
+    const double one = steady(1, nullptr);
+    const double two = steady(2, &outside);
+    if (one <= 0.0 || two <= 0.0) {
+      state.SkipWithError("induction failed");
+      return;
+    }
+    state.SetIterationTime(two);
+    t1.push_back(one * 1e3);
+    t2.push_back(two * 1e3);
+    serial.push_back(outside * 1e3);
+    ratio.push_back(one / two);
+  }
+  const auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  };
+  state.counters["t1_ms"] = median(t1);
+  state.counters["t2_ms"] = median(t2);
+  state.counters["serial_ms"] = median(serial);
+  state.counters["speedup"] = median(ratio);
+  state.counters["speedup_min"] = *std::min_element(ratio.begin(), ratio.end());
+  state.counters["speedup_max"] = *std::max_element(ratio.begin(), ratio.end());
+  state.counters["tokens"] = static_cast<double>(corpus->tokens);
+  gwb::bench::reportPeakRss(state);
+}
+
 void vbRecordings(benchmark::State& state, int threads) {
   std::vector<std::string> inputs;
   std::ifstream table(gwb::bench::sharedPath("data/social-cues/recordings.tsv"));
@@ -185,6 +245,10 @@ const bool kRegistered = [] {
         ->UseRealTime()
         ->Iterations(3);
   }
+  benchmark::RegisterBenchmark("InsideOutsideVb/unigram/socialall/steady/speedup", vbUnigramSpeedup)
+      ->Unit(benchmark::kMillisecond)
+      ->UseManualTime()
+      ->Iterations(7);
   return true;
 }();
 

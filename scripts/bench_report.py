@@ -87,6 +87,19 @@ def print_growth(rows):
               f"{lo:.0f} to {hi:.0f} tokens; Earleyx: about n^1.7).")
 
 
+def print_speedup(rows):
+    """The paired-rounds two-thread speed-up of induction (a `speedup` counter), if measured."""
+    for b in rows:
+        if "speedup" not in b or b.get("error_occurred"):
+            continue
+        name = b.get("run_name", b["name"])
+        print()
+        print(f"{name}: two-thread speed-up {b['speedup']:.2f}x (median of paired rounds; "
+              f"{b.get('speedup_min', 0):.2f} to {b.get('speedup_max', 0):.2f}); steady iteration "
+              f"{b.get('t1_ms', 0):.1f} ms on 1 thread, {b.get('t2_ms', 0):.1f} ms on 2, of which "
+              f"{b.get('serial_ms', 0):.1f} ms outside the E-step (target: 1.8x).")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True)
@@ -188,6 +201,7 @@ def main():
         print("\\* in-process getrusage peak: it includes every benchmark run before it in the "
               "same process.")
     print_growth(rows)
+    print_speedup(rows)
     print()
     print(f"JSON: {args.out}")
     return 0

@@ -7,17 +7,18 @@
 #include <condition_variable>
 #include <exception>
 #include <limits>
+#include <math.h>  // lgamma_r
 #include <mutex>
 #include <ostream>
 #include <random>
 #include <sstream>
-#include <thread>
 #include <unordered_map>
 
 #include <boost/math/special_functions/digamma.hpp>
 
 #include "gwb/atomic_file.h"
 #include "gwb/grammar_io.h"
+#include "parallel.h"
 
 namespace gwb {
 
@@ -388,11 +389,26 @@ double digamma(double x, SpecialFunctions kind) {
   return boost::math::digamma(x);
 }
 
+namespace {
+
+// log Γ(x). std::lgamma also writes the sign to the global `signgam`, a data race when the
+// M-step runs on several threads; glibc's lgamma_r returns it instead (the same value).
+double logGamma(double x) {
+#if defined(__GLIBC__)
+  int sign = 0;
+  return ::lgamma_r(x, &sign);
+#else
+  return std::lgamma(x);
+#endif
+}
+
+}  // namespace
+
 double logGammaDifference(double a, double c, SpecialFunctions kind) {
   if (kind == SpecialFunctions::Earleyx) return earleyxLogGamma(a + c) - earleyxLogGamma(a);
   if (c == 0.0) return 0.0;
   if (a >= 1e3) return stirlingLogGammaDifference(a, c);
-  return std::lgamma(a + c) - std::lgamma(a);
+  return logGamma(a + c) - logGamma(a);
 }
 
 // ---- Priors and initialisation ----
@@ -563,7 +579,6 @@ ExpectationResult runExpectationStep(const CompiledGrammar& grammar,
   std::size_t reduced = 0;
   bool stop = false;
   bool cancelled = false;
-  std::exception_ptr failure;
   std::mutex progressMutex;
   std::size_t done = 0;
 
@@ -630,19 +645,15 @@ ExpectationResult runExpectationStep(const CompiledGrammar& grammar,
         changed.notify_all();
       }
     } catch (...) {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!failure) failure = std::current_exception();
-      stop = true;
-      changed.notify_all();
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        stop = true;  // the other threads stop at their next chunk
+        changed.notify_all();
+      }
+      throw;  // runOnThreads hands the first one to the caller
     }
   };
-
-  std::vector<std::thread> pool;
-  pool.reserve(threads - 1);
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (std::thread& thread : pool) thread.join();
-  if (failure) std::rethrow_exception(failure);
+  parallel::runOnThreads(static_cast<int>(threads), worker);
   result.cancelled = cancelled;
   return result;
 }
@@ -653,15 +664,15 @@ namespace {
 
 // EM: relative frequencies per LHS over the rules that take part. Marks the rules it set.
 void emUpdate(Grammar& grammar, const std::vector<double>& counts,
-              const std::function<bool(RuleId)>& takesPart, std::vector<char>& updated) {
+              const std::vector<char>& takesPart, std::vector<char>& updated) {
   for (SymbolId lhs : grammar.lhsSymbols()) {
     double sum = 0.0;
     for (RuleId id : grammar.rulesWithLhs(lhs)) {
-      if (takesPart(id)) sum += counts[index(id)];
+      if (takesPart[index(id)] != 0) sum += counts[index(id)];
     }
     if (!(sum > 0.0)) continue;  // nothing observed: keep θ
     for (RuleId id : grammar.rulesWithLhs(lhs)) {
-      if (!takesPart(id)) continue;
+      if (takesPart[index(id)] == 0) continue;
       grammar.setProbability(id, counts[index(id)] / sum);
       updated[index(id)] = 1;
     }
@@ -671,22 +682,26 @@ void emUpdate(Grammar& grammar, const std::vector<double>& counts,
 // VB: mean-field weights and the free energies. Marks the rules it set.
 //   F = −log p(x) − Σ_r [lgΓ(α*) − lgΓ(α)] + Σ_X [lgΓ(Σα*) − lgΓ(Σα)] + Σ_r c_r log θ_new,
 // summed in that order (Earleyx's); F_var adds Σ_r c_r (log θ_E-step − log θ_new).
+// The rules' special functions run on `threads` threads; every sum is then taken on this
+// thread in rule order, so the result is the same for any thread count.
 void vbUpdate(Grammar& grammar, const std::vector<double>& counts,
               const std::vector<double>& priors, double negLogLikelihood, SpecialFunctions kind,
-              const std::function<bool(RuleId)>& takesPart, std::vector<char>& updated,
+              const std::vector<char>& takesPart, int threads, std::vector<char>& updated,
               MaximizationResult& out) {
-  double freeEnergy = negLogLikelihood;
-  double eStepCorrection = 0.0;
+  constexpr std::size_t kGrain = 2048;  // rules per thread at the least
+  const std::size_t ruleCount = grammar.ruleCount();
   struct LhsSums {
     double prior = 0.0;
     double count = 0.0;
     double posterior = 0.0;
     bool any = false;
+    double logGammaTerm = 0.0;  // lgΓ(Σα*) − lgΓ(Σα)
+    double digammaSum = 0.0;    // ψ(Σα*)
   };
   std::vector<LhsSums> sums(grammar.symbols().size());
   const auto sumsOf = [&](SymbolId lhs) -> LhsSums& { return sums[static_cast<std::size_t>(lhs)]; };
-  for (RuleId id = 0; id < static_cast<RuleId>(grammar.ruleCount()); ++id) {
-    if (!takesPart(id)) continue;
+  for (RuleId id = 0; id < static_cast<RuleId>(ruleCount); ++id) {
+    if (takesPart[index(id)] == 0) continue;
     const double prior = priors[index(id)];
     const double count = counts[index(id)];
     LhsSums& lhs = sumsOf(grammar.rule(id).lhs);
@@ -694,29 +709,52 @@ void vbUpdate(Grammar& grammar, const std::vector<double>& counts,
     lhs.count += count;
     lhs.posterior += prior + count;
     lhs.any = true;
-    freeEnergy -= logGammaDifference(prior, count, kind);
   }
-  for (SymbolId symbol : grammar.lhsSymbols()) {
-    const LhsSums& lhs = sumsOf(symbol);
+  const std::vector<SymbolId>& lhsSymbols = grammar.lhsSymbols();
+  for (SymbolId symbol : lhsSymbols) {
+    LhsSums& lhs = sumsOf(symbol);
     if (!lhs.any) continue;
-    freeEnergy += kind == SpecialFunctions::Earleyx
-                      ? earleyxLogGamma(lhs.posterior) - earleyxLogGamma(lhs.prior)
-                      : logGammaDifference(lhs.prior, lhs.count, kind);
+    lhs.logGammaTerm = kind == SpecialFunctions::Earleyx
+                           ? earleyxLogGamma(lhs.posterior) - earleyxLogGamma(lhs.prior)
+                           : logGammaDifference(lhs.prior, lhs.count, kind);
+    lhs.digammaSum = digamma(lhs.posterior, kind);
   }
-  for (RuleId id = 0; id < static_cast<RuleId>(grammar.ruleCount()); ++id) {
-    if (!takesPart(id)) continue;
-    const double prior = priors[index(id)];
-    const double posterior = prior + counts[index(id)];
-    const double logTheta =
-        digamma(posterior, kind) - digamma(sumsOf(grammar.rule(id).lhs).posterior, kind);
-    // Earleyx multiplies by α* − α rather than c (the same number but for rounding).
-    const double weight = kind == SpecialFunctions::Earleyx ? posterior - prior : counts[index(id)];
-    if (weight != 0.0) {
-      freeEnergy += weight * logTheta;
-      eStepCorrection += weight * (std::log(grammar.rule(id).probability) - logTheta);
+  // Per rule: lgΓ(α*) − lgΓ(α), log θ_new and log θ_E-step.
+  std::vector<double> logGammaTerms(ruleCount, 0.0);
+  std::vector<double> logTheta(ruleCount, 0.0);
+  std::vector<double> logThetaBefore(ruleCount, 0.0);
+  parallel::forEachRange(ruleCount, threads, kGrain, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t r = begin; r < end; ++r) {
+      if (takesPart[r] == 0) continue;
+      const auto id = static_cast<RuleId>(r);
+      const double prior = priors[r];
+      const double posterior = prior + counts[r];
+      logGammaTerms[r] = logGammaDifference(prior, counts[r], kind);
+      logTheta[r] = digamma(posterior, kind) - sumsOf(grammar.rule(id).lhs).digammaSum;
+      logThetaBefore[r] = std::log(grammar.rule(id).probability);
     }
-    grammar.setProbability(id, std::exp(logTheta));
-    updated[index(id)] = 1;
+  });
+
+  double freeEnergy = negLogLikelihood;
+  for (std::size_t r = 0; r < ruleCount; ++r) {
+    if (takesPart[r] != 0) freeEnergy -= logGammaTerms[r];
+  }
+  for (SymbolId symbol : lhsSymbols) {
+    const LhsSums& lhs = sumsOf(symbol);
+    if (lhs.any) freeEnergy += lhs.logGammaTerm;
+  }
+  double eStepCorrection = 0.0;
+  for (std::size_t r = 0; r < ruleCount; ++r) {
+    if (takesPart[r] == 0) continue;
+    // Earleyx multiplies by α* − α rather than c (the same number but for rounding).
+    const double weight =
+        kind == SpecialFunctions::Earleyx ? (priors[r] + counts[r]) - priors[r] : counts[r];
+    if (weight != 0.0) {
+      freeEnergy += weight * logTheta[r];
+      eStepCorrection += weight * (logThetaBefore[r] - logTheta[r]);
+    }
+    grammar.setProbability(static_cast<RuleId>(r), std::exp(logTheta[r]));
+    updated[r] = 1;
   }
   out.freeEnergy = freeEnergy;
   out.variationalFreeEnergy = freeEnergy + eStepCorrection;
@@ -729,10 +767,12 @@ MaximizationResult maximizationStep(Grammar& grammar, const std::vector<double>&
                                     const InductionOptions& options,
                                     const std::vector<char>* support) {
   const bool keep = options.unobservedRules == UnobservedRules::Keep;
-  const std::function<bool(RuleId)> takesPart = [&](RuleId id) {
-    if (!keep) return grammar.rule(id).probability > 0.0;
-    return counts[index(id)] > 0.0 || (support != nullptr && (*support)[index(id)] != 0);
-  };
+  std::vector<char> takesPart(grammar.ruleCount(), 0);
+  for (RuleId id = 0; id < static_cast<RuleId>(grammar.ruleCount()); ++id) {
+    takesPart[index(id)] =
+        !keep ? grammar.rule(id).probability > 0.0
+              : counts[index(id)] > 0.0 || (support != nullptr && (*support)[index(id)] != 0);
+  }
   std::vector<char> updated(grammar.ruleCount(), 0);
   MaximizationResult out;
   if (options.method == InductionMethod::Em) {
@@ -741,7 +781,7 @@ MaximizationResult maximizationStep(Grammar& grammar, const std::vector<double>&
     out.variationalFreeEnergy = kNaN;
   } else {
     vbUpdate(grammar, counts, priors, negLogLikelihood, options.specialFunctions, takesPart,
-             updated, out);
+             options.threads, updated, out);
   }
 
   for (RuleId id = 0; id < static_cast<RuleId>(grammar.ruleCount()); ++id) {
@@ -898,9 +938,11 @@ InductionResult induceGrammar(Grammar grammar,
       supportLiveRules = liveRuleCount();
     }
     ExpectationResult expected;
+    const auto expectationStart = std::chrono::steady_clock::now();
     if (!cancelled) {
       expected = runExpectationStep(*compiled, sentences, options, control, iteration);
     }
+    const auto expectationEnd = std::chrono::steady_clock::now();
     if (cancelled || expected.cancelled) {
       result.stopReason = StopReason::Cancelled;
       result.message = "cancelled during iteration " + std::to_string(iteration) +
@@ -928,6 +970,8 @@ InductionResult induceGrammar(Grammar grammar,
     record.failedSentences = std::move(expected.failedSentences);
     record.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    record.expectationSeconds =
+        std::chrono::duration<double>(expectationEnd - expectationStart).count();
 
     const double objective = record.objective;
     const std::optional<StopReason> stop =

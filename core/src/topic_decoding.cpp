@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <string_view>
-#include <thread>
 
 #include "gwb/earley_parser.h"
+#include "parallel.h"
 
 namespace gwb {
 
@@ -116,11 +116,7 @@ CorpusDecoding decodeSocialCorpus(const CompiledGrammar& grammar, const SocialCo
       decoded[s] = std::move(utterances);
     }
   };
-  const int workers = std::max(1, std::min<int>(threads, static_cast<int>(spans.size())));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < workers; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
+  parallel::runOnThreads(std::max(1, std::min<int>(threads, static_cast<int>(spans.size()))), work);
 
   CorpusDecoding out;
   for (std::size_t s = 0; s < spans.size(); ++s) {

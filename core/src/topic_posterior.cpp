@@ -5,12 +5,12 @@
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <thread>
 #include <unordered_map>
 
 #include "gwb/compiled_grammar.h"
 #include "gwb/earley_parser.h"
 #include "gwb/topic_transitions.h"
+#include "parallel.h"
 
 namespace gwb {
 
@@ -161,12 +161,8 @@ TopicEmissions topicEmissions(const Grammar& grammar, const SocialCorpus& corpus
       }
     }
   };
-  const int workers =
-      std::max(1, std::min<int>(threads, static_cast<int>(corpus.utterances.size())));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < workers; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
+  parallel::runOnThreads(
+      std::max(1, std::min<int>(threads, static_cast<int>(corpus.utterances.size()))), work);
   out.failures = failures;
   return out;
 }

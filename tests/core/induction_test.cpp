@@ -309,6 +309,8 @@ TEST(InductionTest, FreeEnergyByHandOnATwoRuleGrammar) {
   // (log ½ + 13/12) = log 96 − 3 log 2 = log 12. It is the default objective.
   EXPECT_NEAR(r.variationalFreeEnergy, std::log(12.0), 1e-14);
   EXPECT_EQ(r.objective, r.variationalFreeEnergy);
+  EXPECT_GT(r.expectationSeconds, 0.0);
+  EXPECT_LE(r.expectationSeconds, r.seconds);
   EXPECT_NEAR(result.grammar.rule(0).probability, std::exp(-7.0 / 12.0), 1e-15);
   EXPECT_NEAR(result.grammar.rule(1).probability, std::exp(-13.0 / 12.0), 1e-15);
   EXPECT_EQ(result.grammar.rule(0).prior, 1.0);  // the α used travels with the grammar

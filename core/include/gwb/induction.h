@@ -174,7 +174,7 @@ struct InductionOptions {
   // An E-step work unit is the fewest consecutive sentences with at least this many tokens
   // (one long discourse is a unit of its own). Part of the result's definition (the summation
   // order), so it is never derived from `threads`.
-  std::size_t chunkTokens = 256;
+  std::size_t chunkTokens = 1024;
   VbObjective vbObjective = VbObjective::Variational;
   SpecialFunctions specialFunctions = SpecialFunctions::Exact;
   UnobservedRules unobservedRules = UnobservedRules::Reestimate;
@@ -194,6 +194,7 @@ struct IterationRecord {
   std::size_t liveRules = 0;           // rules with θ > 0 after the M-step (Earleyx's numRules: in
                                        // Keep mode, the re-estimated rules that survived pruning)
   double seconds = 0.0;                // wall time of the iteration (compile, E-step, M-step)
+  double expectationSeconds = 0.0;     // the E-step's share of it (the part that runs in parallel)
   std::size_t failures = 0;            // sentences with no parse
   std::vector<std::size_t> failedSentences;  // their 0-based indices
   bool objectiveIncreased = false;           // the run stopped here because the objective went up
