@@ -20,6 +20,18 @@ bool BitSet::unite(const BitSet& other) {
   return changed;
 }
 
+CompiledGrammar::BitRows CompiledGrammar::BitRows::pack(const std::vector<BitSet>& sets) {
+  BitRows packed;
+  packed.rowOf.assign(sets.size(), -1);
+  for (std::size_t s = 0; s < sets.size(); ++s) {
+    if (sets[s].words().empty()) continue;
+    packed.wordsPerRow = sets[s].words().size();
+    packed.rowOf[s] = static_cast<std::int32_t>(packed.words.size() / packed.wordsPerRow);
+    packed.words.insert(packed.words.end(), sets[s].words().begin(), sets[s].words().end());
+  }
+  return packed;
+}
+
 std::string unknownWordSignature(const std::string& word) {
   std::string sig = "UNK";
   bool hasLower = false;
@@ -204,17 +216,7 @@ class CompiledGrammarBuilder {
     indexRules(cg);
     if (!computeClosures(cg)) return std::nullopt;
     computeFirstAndFollow(cg);
-    for (CompiledRule& r : cg.rules_) {
-      r.logProbability = std::log(r.probability);
-      r.logViterbiWeight = std::log(r.viterbiWeight);
-    }
-    for (auto& row : cg.leftCorner_)
-      for (ClosureEntry& e : row) e.logValue = std::log(e.value);
-    for (auto& column : cg.unitInto_)
-      for (CompiledGrammar::UnitEntry& e : column) {
-        e.logSum = std::log(e.sum);
-        e.logBest = std::log(e.best);
-      }
+    computeLogs(cg);
     for (SymbolId x : g_.lhsSymbols()) {
       for (RuleId id : g_.rulesWithLhs(x)) {
         const Rule& r = g_.rule(id);
@@ -228,8 +230,52 @@ class CompiledGrammarBuilder {
     return cg;
   }
 
+  // See CompiledGrammar::reweight. Checks the rules before changing anything.
+  bool reweight(CompiledGrammar& cg) {
+    if (cg.hasEpsilon_ || cg.symbolCount_ != g_.symbols().size() + 1 || !g_.start() ||
+        *g_.start() != cg.start_ || cg.rules_.rules.empty()) {
+      return false;
+    }
+    // Without ε-rules the compiled rules are the rules with probability > 0, in id order, and
+    // then the goal rule (compileRules).
+    const std::size_t compiledRules = cg.rules_.rules.size() - 1;
+    std::size_t next = 0;
+    for (RuleId id = 0; id < static_cast<RuleId>(g_.ruleCount()); ++id) {
+      const Rule& r = g_.rule(id);
+      if (r.rhs.empty()) return false;
+      if (r.probability <= 0.0) continue;
+      if (next == compiledRules) return false;
+      const CompiledRule& c = cg.rules_.rules[next++];
+      if (c.source != id || c.lhs != r.lhs || c.rhs.size() != r.rhs.size()) return false;
+    }
+    if (next != compiledRules) return false;
+
+    cg.grammar_ = &g_;
+    for (std::size_t k = 0; k < compiledRules; ++k) {
+      CompiledRule& c = cg.rules_.rules[k];
+      // As compileRules with every ε-probability 0: p / (1 − 0) is p.
+      c.probability = g_.rule(c.source).probability;
+      c.viterbiWeight = c.probability;
+    }
+    if (!computeClosures(cg)) return false;
+    computeLogs(cg);
+    return true;
+  }
+
  private:
   bool isNt(SymbolId s) const { return g_.symbols().isNonterminal(s); }
+
+  void computeLogs(CompiledGrammar& cg) {
+    for (CompiledRule& r : cg.rules_.rules) {
+      r.logProbability = std::log(r.probability);
+      r.logViterbiWeight = std::log(r.viterbiWeight);
+    }
+    for (ClosureEntry& e : cg.leftCorner_.values) e.logValue = std::log(e.value);
+    for (CompiledGrammar::UnitEntry& e : cg.unitInto_.values) {
+      e.logSum = std::log(e.sum);
+      e.logBest = std::log(e.best);
+    }
+  }
 
   bool computeNullable(CompiledGrammar& cg) {
     const std::size_t n = cg.symbolCount_;
@@ -323,6 +369,15 @@ class CompiledGrammarBuilder {
   }
 
   bool compileRules(CompiledGrammar& cg) {
+    std::vector<CompiledRule>& rules = cg.rules_.rules;
+    std::vector<SymbolId>& symbols = cg.rules_.symbols;
+    rules.clear();
+    symbols.clear();
+    rules.reserve(g_.ruleCount() + 1);
+    std::vector<std::size_t> offsets;  // where each rule's rhs starts in `symbols`
+    offsets.reserve(g_.ruleCount() + 1);
+    std::vector<SymbolId> rhs;
+    std::vector<int> nullablePositions;
     for (RuleId id = 0; id < static_cast<RuleId>(g_.ruleCount()); ++id) {
       const Rule& r = g_.rule(id);
       if (r.rhs.empty()) continue;
@@ -330,11 +385,10 @@ class CompiledGrammarBuilder {
         diagnostics_.error(file_, r.sourceLine, 0,
                            "a rule of " + g_.symbols().name(r.lhs) + " has " +
                                std::to_string(r.rhs.size()) + " symbols on its right; at most " +
-                               std::to_string(CompiledGrammar::kMaxRuleLength) +
-                               " are supported");
+                               std::to_string(CompiledGrammar::kMaxRuleLength) + " are supported");
         return false;
       }
-      std::vector<int> nullablePositions;
+      nullablePositions.clear();
       for (std::size_t k = 0; k < r.rhs.size(); ++k)
         if (isNt(r.rhs[k]) && cg.nullable_[static_cast<std::size_t>(r.rhs[k])] > 0.0)
           nullablePositions.push_back(static_cast<int>(k));
@@ -369,33 +423,62 @@ class CompiledGrammarBuilder {
             c.probability *= 1.0 - cg.nullable_[static_cast<std::size_t>(
                                        r.rhs[static_cast<std::size_t>(nullablePositions[k])])];
         c.probability /= 1.0 - cg.nullable_[static_cast<std::size_t>(r.lhs)];
+        rhs.clear();
         for (std::size_t k = 0; k < r.rhs.size(); ++k)
-          if (!(c.dropped & (std::uint32_t{1} << k))) c.rhs.push_back(r.rhs[k]);
-        if (c.rhs.empty() || c.probability <= 0.0) continue;
-        c.unit = c.rhs.size() == 1 && isNt(c.rhs[0]);
-        c.lexical = c.rhs.size() == 1 && !isNt(c.rhs[0]);
-        cg.rules_.push_back(std::move(c));
+          if (!(c.dropped & (std::uint32_t{1} << k))) rhs.push_back(r.rhs[k]);
+        if (rhs.empty() || c.probability <= 0.0) continue;
+        c.unit = rhs.size() == 1 && isNt(rhs[0]);
+        c.lexical = rhs.size() == 1 && !isNt(rhs[0]);
+        c.rhs = ConstSpan<SymbolId>(nullptr, rhs.size());  // pointed into `symbols` below
+        offsets.push_back(symbols.size());
+        symbols.insert(symbols.end(), rhs.begin(), rhs.end());
+        rules.push_back(c);
       }
     }
     CompiledRule goal;
     goal.lhs = cg.goal_;
-    goal.rhs = {cg.start_};
+    goal.rhs = ConstSpan<SymbolId>(nullptr, 1);
+    offsets.push_back(symbols.size());
+    symbols.push_back(cg.start_);
     goal.probability = 1.0 - cg.nullable_[static_cast<std::size_t>(cg.start_)];
     goal.viterbiWeight = 1.0;
     goal.unit = true;
-    cg.rules_.push_back(goal);
+    rules.push_back(goal);
+    symbols.shrink_to_fit();
+    rules.shrink_to_fit();
+    for (std::size_t k = 0; k < rules.size(); ++k)
+      rules[k].rhs = ConstSpan<SymbolId>(symbols.data() + offsets[k], rules[k].rhs.size());
     return true;
   }
 
+  // Counting sort of the rules into rows: lexical rules by their terminal, the others by LHS.
   void indexRules(CompiledGrammar& cg) {
-    cg.predictable_.assign(cg.symbolCount_, {});
-    cg.lexicon_.assign(cg.symbolCount_, {});
-    for (std::int32_t id = 0; id < static_cast<std::int32_t>(cg.rules_.size()); ++id) {
-      const CompiledRule& r = cg.rules_[static_cast<std::size_t>(id)];
+    const std::vector<CompiledRule>& rules = cg.rules_.rules;
+    const std::size_t n = cg.symbolCount_;
+    std::vector<std::size_t> lexicalCount(n + 1, 0);
+    std::vector<std::size_t> predictableCount(n + 1, 0);
+    for (const CompiledRule& r : rules) {
       if (r.lexical) {
-        cg.lexicon_[static_cast<std::size_t>(r.rhs[0])].push_back({r.lhs, id});
+        ++lexicalCount[static_cast<std::size_t>(r.rhs[0]) + 1];
       } else {
-        cg.predictable_[static_cast<std::size_t>(r.lhs)].push_back(id);
+        ++predictableCount[static_cast<std::size_t>(r.lhs) + 1];
+      }
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+      lexicalCount[k + 1] += lexicalCount[k];
+      predictableCount[k + 1] += predictableCount[k];
+    }
+    cg.lexicon_.start = lexicalCount;
+    cg.predictable_.start = predictableCount;
+    cg.lexicon_.values.assign(lexicalCount[n], LexicalEntry{});
+    cg.predictable_.values.assign(predictableCount[n], 0);
+    cg.unitRules_.clear();
+    for (std::int32_t id = 0; id < static_cast<std::int32_t>(rules.size()); ++id) {
+      const CompiledRule& r = rules[static_cast<std::size_t>(id)];
+      if (r.lexical) {
+        cg.lexicon_.values[lexicalCount[static_cast<std::size_t>(r.rhs[0])]++] = {r.lhs, id};
+      } else {
+        cg.predictable_.values[predictableCount[static_cast<std::size_t>(r.lhs)]++] = id;
       }
       if (r.unit) cg.unitRules_.push_back(id);
     }
@@ -412,12 +495,13 @@ class CompiledGrammarBuilder {
         }
       row.push_back({to, w});
     };
-    for (const CompiledRule& r : cg.rules_) {
+    for (const CompiledRule& r : cg.rules_.rules) {
       if (r.lexical || !isNtOrGoal(cg, r.rhs[0])) continue;
       addEdge(leftCorner[static_cast<std::size_t>(r.lhs)], r.rhs[0], r.probability);
       if (r.unit) addEdge(unit[static_cast<std::size_t>(r.lhs)], r.rhs[0], r.probability);
     }
-    if (!sumClosure(leftCorner, n, cg.leftCorner_)) {
+    std::vector<std::vector<ClosureEntry>> leftCornerRows;
+    if (!sumClosure(leftCorner, n, leftCornerRows)) {
       diagnostics_.error(file_, 0, 0,
                          "the left-corner relation diverges: I - P_L is singular or its inverse "
                          "is not positive (improper left recursion)");
@@ -432,16 +516,17 @@ class CompiledGrammarBuilder {
     }
     // Symbols outside a relation still have R(Z, Z) = 1.
     for (std::size_t z = 0; z < n; ++z) {
-      if (cg.leftCorner_[z].empty() && (z == static_cast<std::size_t>(cg.goal_) ||
+      if (leftCornerRows[z].empty() && (z == static_cast<std::size_t>(cg.goal_) ||
                                         g_.symbols().isNonterminal(static_cast<SymbolId>(z))))
-        cg.leftCorner_[z].push_back({static_cast<SymbolId>(z), 1.0});
+        leftCornerRows[z].push_back({static_cast<SymbolId>(z), 1.0});
     }
     // Best unit chains (max product) by Dijkstra on −log weights from every unit source.
-    cg.unitInto_.assign(n, {});
+    cg.leftCorner_ = CompiledGrammar::Rows<ClosureEntry>::pack(leftCornerRows);
+    std::vector<std::vector<CompiledGrammar::UnitEntry>> unitInto(n);
     cg.unitChainLast_.assign(n, {});
     std::vector<std::vector<std::pair<SymbolId, std::int32_t>>> unitRules(n);
-    for (std::int32_t id = 0; id < static_cast<std::int32_t>(cg.rules_.size()); ++id) {
-      const CompiledRule& r = cg.rules_[static_cast<std::size_t>(id)];
+    for (std::int32_t id = 0; id < static_cast<std::int32_t>(cg.rules_.rules.size()); ++id) {
+      const CompiledRule& r = cg.rules_.rules[static_cast<std::size_t>(id)];
       if (r.unit) unitRules[static_cast<std::size_t>(r.lhs)].push_back({r.rhs[0], id});
     }
     std::vector<double> best(n, 0.0);
@@ -452,7 +537,7 @@ class CompiledGrammarBuilder {
                             g_.symbols().isNonterminal(static_cast<SymbolId>(z));
       if (!isSymbol) continue;
       if (unitRows[z].empty()) {
-        cg.unitInto_[z].push_back({static_cast<SymbolId>(z), 1.0, 1.0});
+        unitInto[z].push_back({static_cast<SymbolId>(z), 1.0, 1.0});
         continue;
       }
       seen.clear();
@@ -468,7 +553,8 @@ class CompiledGrammarBuilder {
         if (p < best[u]) continue;
         for (const auto& [v, rule] : unitRules[u]) {
           const auto vi = static_cast<std::size_t>(v);
-          const double candidate = p * cg.rules_[static_cast<std::size_t>(rule)].viterbiWeight;
+          const double candidate =
+              p * cg.rules_.rules[static_cast<std::size_t>(rule)].viterbiWeight;
           if (candidate > best[vi]) {
             if (best[vi] == 0.0) seen.push_back(vi);
             best[vi] = candidate;
@@ -479,7 +565,7 @@ class CompiledGrammarBuilder {
       }
       for (const ClosureEntry& e : unitRows[z]) {
         const auto y = static_cast<std::size_t>(e.symbol);
-        cg.unitInto_[y].push_back({static_cast<SymbolId>(z), e.value, best[y]});
+        unitInto[y].push_back({static_cast<SymbolId>(z), e.value, best[y]});
         if (y != z) cg.unitChainLast_[z].push_back({e.symbol, lastRule[y]});
       }
       for (std::size_t s : seen) {
@@ -488,6 +574,7 @@ class CompiledGrammarBuilder {
       }
       std::sort(cg.unitChainLast_[z].begin(), cg.unitChainLast_[z].end());
     }
+    cg.unitInto_ = CompiledGrammar::Rows<CompiledGrammar::UnitEntry>::pack(unitInto);
     return true;
   }
 
@@ -496,43 +583,45 @@ class CompiledGrammarBuilder {
   void computeFirstAndFollow(CompiledGrammar& cg) {
     const std::size_t n = cg.symbolCount_;
     cg.endBit_ = n;
-    cg.first_.assign(n, BitSet());
-    cg.follow_.assign(n, BitSet());
+    std::vector<BitSet> first(n);
+    std::vector<BitSet> follow(n);
     for (std::size_t s = 0; s < n; ++s) {
       if (static_cast<SymbolId>(s) == cg.goal_ || isNt(static_cast<SymbolId>(s))) {
-        cg.first_[s] = BitSet(n + 1);
-        cg.follow_[s] = BitSet(n + 1);
+        first[s] = BitSet(n + 1);
+        follow[s] = BitSet(n + 1);
       }
     }
-    for (const CompiledRule& r : cg.rules_)
+    for (const CompiledRule& r : cg.rules_.rules)
       if (!isNtOrGoal(cg, r.rhs[0]))
-        cg.first_[static_cast<std::size_t>(r.lhs)].set(static_cast<std::size_t>(r.rhs[0]));
+        first[static_cast<std::size_t>(r.lhs)].set(static_cast<std::size_t>(r.rhs[0]));
     for (bool changed = true; changed;) {
       changed = false;
-      for (const CompiledRule& r : cg.rules_)
+      for (const CompiledRule& r : cg.rules_.rules)
         if (isNtOrGoal(cg, r.rhs[0]))
-          changed |= cg.first_[static_cast<std::size_t>(r.lhs)].unite(
-              cg.first_[static_cast<std::size_t>(r.rhs[0])]);
+          changed |= first[static_cast<std::size_t>(r.lhs)].unite(
+              first[static_cast<std::size_t>(r.rhs[0])]);
     }
-    cg.follow_[static_cast<std::size_t>(cg.goal_)].set(cg.endBit_);
+    follow[static_cast<std::size_t>(cg.goal_)].set(cg.endBit_);
     for (bool changed = true; changed;) {
       changed = false;
-      for (const CompiledRule& r : cg.rules_) {
+      for (const CompiledRule& r : cg.rules_.rules) {
         for (std::size_t k = 0; k < r.rhs.size(); ++k) {
           const SymbolId y = r.rhs[k];
           if (!isNtOrGoal(cg, y)) continue;
-          BitSet& follow = cg.follow_[static_cast<std::size_t>(y)];
+          BitSet& into = follow[static_cast<std::size_t>(y)];
           if (k + 1 == r.rhs.size()) {
-            changed |= follow.unite(cg.follow_[static_cast<std::size_t>(r.lhs)]);
+            changed |= into.unite(follow[static_cast<std::size_t>(r.lhs)]);
           } else if (isNtOrGoal(cg, r.rhs[k + 1])) {
-            changed |= follow.unite(cg.first_[static_cast<std::size_t>(r.rhs[k + 1])]);
-          } else if (!follow.test(static_cast<std::size_t>(r.rhs[k + 1]))) {
-            follow.set(static_cast<std::size_t>(r.rhs[k + 1]));
+            changed |= into.unite(first[static_cast<std::size_t>(r.rhs[k + 1])]);
+          } else if (!into.test(static_cast<std::size_t>(r.rhs[k + 1]))) {
+            into.set(static_cast<std::size_t>(r.rhs[k + 1]));
             changed = true;
           }
         }
       }
     }
+    cg.first_ = CompiledGrammar::BitRows::pack(first);
+    cg.follow_ = CompiledGrammar::BitRows::pack(follow);
   }
 
   const Grammar& g_;
@@ -544,6 +633,11 @@ std::optional<CompiledGrammar> CompiledGrammar::compile(const Grammar& grammar,
                                                         Diagnostics& diagnostics,
                                                         const std::string& sourceName) {
   return CompiledGrammarBuilder(grammar, diagnostics, sourceName).build();
+}
+
+bool CompiledGrammar::reweight(const Grammar& grammar) {
+  Diagnostics ignored;  // on failure the caller compiles afresh, which reports the problem
+  return CompiledGrammarBuilder(grammar, ignored, "grammar").reweight(*this);
 }
 
 std::vector<std::int32_t> CompiledGrammar::bestUnitChain(SymbolId from, SymbolId to) const {
@@ -563,14 +657,14 @@ std::vector<std::int32_t> CompiledGrammar::bestUnitChain(SymbolId from, SymbolId
 }
 
 bool CompiledGrammar::canStartWith(SymbolId nonterminal, SymbolId terminal) const {
-  const BitSet& first = first_[static_cast<std::size_t>(nonterminal)];
-  return terminal >= 0 && first.test(static_cast<std::size_t>(terminal));
+  return terminal >= 0 &&
+         first_.test(static_cast<std::size_t>(nonterminal), static_cast<std::size_t>(terminal));
 }
 
 bool CompiledGrammar::canBeFollowedBy(SymbolId nonterminal, SymbolId terminal) const {
   if (terminal < 0 && terminal != kEndOfInput) return false;
-  const BitSet& follow = follow_[static_cast<std::size_t>(nonterminal)];
-  return follow.test(terminal == kEndOfInput ? endBit_ : static_cast<std::size_t>(terminal));
+  return follow_.test(static_cast<std::size_t>(nonterminal),
+                      terminal == kEndOfInput ? endBit_ : static_cast<std::size_t>(terminal));
 }
 
 bool CompiledGrammar::ruleCanStartWith(std::int32_t id, SymbolId terminal) const {

@@ -148,8 +148,7 @@ EarleyChart::EarleyChart(const EarleyChart& other)
     if (s.itemCount > 0)
       s.items = storage_.store(std::vector<EarleyItem>(s.items, s.items + s.itemCount));
     if (s.waitingCount > 0)
-      s.waiting =
-          storage_.store(std::vector<WaitingEntry>(s.waiting, s.waiting + s.waitingCount));
+      s.waiting = storage_.store(std::vector<WaitingEntry>(s.waiting, s.waiting + s.waitingCount));
   }
 }
 
@@ -217,8 +216,8 @@ std::string EarleyChart::itemText(ItemRef ref) const {
   out += r.lhs == grammar_->goal() ? std::string("GOAL") : symbols.name(r.lhs);
   out += " ->";
   // Show the source rule with dropped (ε) symbols marked, and the dot among the kept ones.
-  const std::vector<SymbolId> sourceRhs =
-      r.source >= 0 ? grammar_->grammar().rule(r.source).rhs : r.rhs;
+  const ConstSpan<SymbolId> sourceRhs =
+      r.source >= 0 ? ConstSpan<SymbolId>(grammar_->grammar().rule(r.source).rhs) : r.rhs;
   int kept = 0;
   for (std::size_t k = 0; k <= sourceRhs.size(); ++k) {
     const bool dropped = r.source >= 0 && k < sourceRhs.size() && (r.dropped >> k & 1u);
@@ -314,8 +313,7 @@ class EarleyRun {
     chart_.mode_ = Numeric::kMode;
     chart_.reset(n + 1);
     chart_.words_ = words;
-    const bool reuse = scratch_ != nullptr && scratch_->clean &&
-                       scratch_->mode == Numeric::kMode &&
+    const bool reuse = scratch_ != nullptr && scratch_->clean && scratch_->mode == Numeric::kMode &&
                        predictionMass_.size() == g_.symbolCount();
     if (scratch_ != nullptr) scratch_->clean = false;
     if (!reuse) {

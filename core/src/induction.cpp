@@ -916,6 +916,7 @@ InductionResult induceGrammar(Grammar grammar,
   };
 
   double previous = kInfinity;
+  std::optional<CompiledGrammar> compiled;  // of `grammar`, which stays where it is
   for (int iteration = 1;; ++iteration) {
     if (control.cancel != nullptr && control.cancel->load()) {
       result.stopReason = StopReason::Cancelled;
@@ -923,10 +924,15 @@ InductionResult induceGrammar(Grammar grammar,
       break;
     }
     const auto start = std::chrono::steady_clock::now();
-    Diagnostics compileDiagnostics;
-    const auto compiled = CompiledGrammar::compile(grammar, compileDiagnostics, "grammar");
+    // Only probabilities change between iterations: reweight the last iteration's compiled
+    // grammar in place unless rules died (or it has ε-rules), and compile afresh otherwise.
+    if (!compiled || !compiled->reweight(grammar)) {
+      compiled.reset();
+      Diagnostics compileDiagnostics;
+      compiled = CompiledGrammar::compile(grammar, compileDiagnostics, "grammar");
+      if (!compiled) diagnostics.append(compileDiagnostics);
+    }
     if (!compiled) {
-      diagnostics.append(compileDiagnostics);
       result.stopReason = StopReason::Failed;
       result.message =
           "the grammar of iteration " + std::to_string(iteration) + " does not compile";

@@ -3,10 +3,12 @@
 #include "gwb/compiled_grammar.h"
 
 #include <cmath>
+#include <random>
 
 #include <gtest/gtest.h>
 
 #include "brute_force_oracle.h"
+#include "gwb/earley_parser.h"
 
 namespace gwb {
 namespace {
@@ -105,6 +107,160 @@ TEST(CompiledGrammarTest, UnknownWordSignaturesFollowEarleyx) {
                {"Boobies", "UNK-INITs"},
                {"-", "UNK-DASH"}};
   for (const auto& c : cases) EXPECT_EQ(unknownWordSignature(c.word), c.signature) << c.word;
+}
+
+// Bit for bit: every weight, closure entry, unit chain and look-ahead of `a` equals `b`'s.
+void expectSameCompilation(const CompiledGrammar& a, const CompiledGrammar& b) {
+  ASSERT_EQ(a.rules().size(), b.rules().size());
+  for (std::size_t k = 0; k < a.rules().size(); ++k) {
+    const CompiledRule& x = a.rules()[k];
+    const CompiledRule& y = b.rules()[k];
+    EXPECT_EQ(x.lhs, y.lhs);
+    EXPECT_EQ(std::vector<SymbolId>(x.rhs.begin(), x.rhs.end()),
+              std::vector<SymbolId>(y.rhs.begin(), y.rhs.end()));
+    EXPECT_EQ(x.source, y.source);
+    EXPECT_EQ(x.probability, y.probability) << a.ruleText(static_cast<std::int32_t>(k));
+    EXPECT_EQ(x.viterbiWeight, y.viterbiWeight);
+    EXPECT_EQ(x.logProbability, y.logProbability);
+    EXPECT_EQ(x.logViterbiWeight, y.logViterbiWeight);
+  }
+  ASSERT_EQ(a.symbolCount(), b.symbolCount());
+  for (std::size_t z = 0; z < a.symbolCount(); ++z) {
+    const auto s = static_cast<SymbolId>(z);
+    ASSERT_EQ(a.leftCorner(s).size(), b.leftCorner(s).size());
+    for (std::size_t k = 0; k < a.leftCorner(s).size(); ++k) {
+      EXPECT_EQ(a.leftCorner(s)[k].symbol, b.leftCorner(s)[k].symbol);
+      EXPECT_EQ(a.leftCorner(s)[k].value, b.leftCorner(s)[k].value);
+      EXPECT_EQ(a.leftCorner(s)[k].logValue, b.leftCorner(s)[k].logValue);
+    }
+    ASSERT_EQ(a.unitInto(s).size(), b.unitInto(s).size());
+    for (std::size_t k = 0; k < a.unitInto(s).size(); ++k) {
+      EXPECT_EQ(a.unitInto(s)[k].from, b.unitInto(s)[k].from);
+      EXPECT_EQ(a.unitInto(s)[k].sum, b.unitInto(s)[k].sum);
+      EXPECT_EQ(a.unitInto(s)[k].best, b.unitInto(s)[k].best);
+      EXPECT_EQ(a.unitInto(s)[k].logSum, b.unitInto(s)[k].logSum);
+      EXPECT_EQ(a.unitInto(s)[k].logBest, b.unitInto(s)[k].logBest);
+    }
+    for (std::size_t t = 0; t < a.symbolCount(); ++t)
+      EXPECT_EQ(a.bestUnitChain(s, static_cast<SymbolId>(t)),
+                b.bestUnitChain(s, static_cast<SymbolId>(t)));
+  }
+  EXPECT_EQ(a.unitRules(), b.unitRules());
+}
+
+// Left recursion, a unit cycle whose best chain flips with the weights, lexical rules.
+constexpr const char* kReweightGrammar =
+    "S -> L 0.3 | A 0.3 | A L 0.4\nL -> L 'x' 0.4 | 'x' 0.6\n"
+    "A -> B 0.3 | 'a' 0.2 | C 0.5\nB -> A 0.4 | 'b' 0.6\nC -> B 0.9 | 'c' 0.1\n";
+
+// New probabilities for every rule, renormalised per left-hand side.
+void drawProbabilities(Grammar& g, std::mt19937_64& random) {
+  for (SymbolId lhs : g.lhsSymbols()) {
+    double sum = 0.0;
+    for (RuleId id : g.rulesWithLhs(lhs)) {
+      g.setProbability(id, 0.05 + static_cast<double>(random() % 1000) / 1000.0);
+      sum += g.rule(id).probability;
+    }
+    for (RuleId id : g.rulesWithLhs(lhs)) g.setProbability(id, g.rule(id).probability / sum);
+  }
+}
+
+TEST(CompiledGrammarTest, ReweightEqualsAFreshCompileBitForBit) {
+  Grammar g = testing::grammarFromText(kReweightGrammar);
+  Diagnostics d;
+  auto reweighted = compile(g, d);
+  ASSERT_TRUE(reweighted);
+  std::mt19937_64 random(7);
+  const std::vector<std::string> words = {"a", "x", "x"};
+  for (int round = 0; round < 20; ++round) {
+    SCOPED_TRACE(round);
+    drawProbabilities(g, random);
+    ASSERT_TRUE(reweighted->reweight(g));
+    const auto fresh = compile(g, d);
+    ASSERT_TRUE(fresh);
+    expectSameCompilation(*reweighted, *fresh);
+    // And parses agree, inside and Viterbi.
+    ParseOptions options;
+    options.viterbi = true;
+    const ParseResult x = EarleyParser(*reweighted).parse(words, options);
+    const ParseResult y = EarleyParser(*fresh).parse(words, options);
+    ASSERT_TRUE(x.success && y.success);
+    EXPECT_EQ(x.logProbability, y.logProbability);
+    EXPECT_EQ(x.viterbiLogProbability, y.viterbiLogProbability);
+  }
+}
+
+TEST(CompiledGrammarTest, ReweightRefusesChangedRulesAndEpsilonGrammars) {
+  Grammar g = testing::grammarFromText(kReweightGrammar);
+  Diagnostics d;
+  auto cg = compile(g, d);
+  ASSERT_TRUE(cg);
+  const double before = cg->rule(0).probability;
+  // A rule dies (probability 0): the compiled rules change, so it refuses and changes nothing.
+  Grammar pruned = g;
+  pruned.setProbability(0, 0.0);
+  EXPECT_FALSE(cg->reweight(pruned));
+  EXPECT_EQ(cg->rule(0).probability, before);
+  // Compiled from the pruned grammar, it refuses the rule coming back.
+  auto fromPruned = compile(pruned, d);
+  ASSERT_TRUE(fromPruned);
+  EXPECT_FALSE(fromPruned->reweight(g));
+  EXPECT_TRUE(fromPruned->reweight(pruned));
+  // Another grammar altogether.
+  EXPECT_FALSE(cg->reweight(testing::grammarFromText("S -> 'a' 1.0\n")));
+  // ε-rules fold probabilities into compiled rules: always compiled afresh.
+  const Grammar epsilon = testing::grammarFromText("S -> A 'b' 1.0\nA -> 'a' 0.6 | 0.4\n");
+  auto withEpsilon = compile(epsilon, d);
+  ASSERT_TRUE(withEpsilon);
+  EXPECT_FALSE(withEpsilon->reweight(epsilon));
+  EXPECT_FALSE(d.hasErrors());
+}
+
+TEST(CompiledGrammarTest, ReweightReportsAClosureThatNowDiverges) {
+  Grammar g = testing::grammarFromText("S -> A 1.0\nA -> B 0.5 | 'a' 0.5\nB -> A 0.5 | 'b' 0.5\n");
+  Diagnostics d;
+  auto cg = compile(g, d);
+  ASSERT_TRUE(cg);
+  // A <-> B with mass 1 each way: I − P_U is singular.
+  g.setProbability(1, 1.0);
+  g.setProbability(2, 1e-300);
+  g.setProbability(3, 1.0);
+  g.setProbability(4, 1e-300);
+  EXPECT_FALSE(cg->reweight(g));
+  Diagnostics fresh;
+  EXPECT_FALSE(compile(g, fresh));
+  EXPECT_TRUE(fresh.hasErrors());
+}
+
+// Right-hand sides are views into the compiled grammar's own storage: a copy must view its
+// own, a move keeps the storage (and the views) valid.
+TEST(CompiledGrammarTest, CopiesAndMovesKeepRightHandSidesValid) {
+  const Grammar g = testing::grammarFromText(kReweightGrammar);
+  Diagnostics d;
+  auto original = compile(g, d);
+  ASSERT_TRUE(original);
+  std::vector<std::vector<SymbolId>> expected;
+  for (const CompiledRule& r : original->rules()) expected.emplace_back(r.rhs.begin(), r.rhs.end());
+  const SymbolId* originalStorage = original->rule(0).rhs.data();
+
+  CompiledGrammar copy = *original;
+  CompiledGrammar assigned = *compile(testing::grammarFromText("S -> 'a' 1.0\n"), d);
+  assigned = *original;
+  original.reset();  // the views of the copies must not point into freed memory (ASan checks)
+  for (const CompiledGrammar* cg : {&copy, &assigned}) {
+    ASSERT_EQ(cg->rules().size(), expected.size());
+    EXPECT_NE(cg->rule(0).rhs.data(), originalStorage);
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+      const ConstSpan<SymbolId> rhs = cg->rule(static_cast<std::int32_t>(k)).rhs;
+      EXPECT_EQ(std::vector<SymbolId>(rhs.begin(), rhs.end()), expected[k]);
+    }
+  }
+  const SymbolId* copyStorage = copy.rule(0).rhs.data();
+  const CompiledGrammar moved = std::move(copy);
+  EXPECT_EQ(moved.rule(0).rhs.data(), copyStorage);
+  ParseOptions options;
+  EXPECT_TRUE(EarleyParser(moved).parse({"a", "x"}, options).success);
+  EXPECT_TRUE(EarleyParser(assigned).parse({"a", "x"}, options).success);
 }
 
 }  // namespace

@@ -17,29 +17,9 @@
 #include <cstddef>
 #include <vector>
 
+#include "gwb/const_span.h"
+
 namespace gwb {
-
-// A read-only view of `size` consecutive T (C++17 has no std::span).
-template <typename T>
-class ConstSpan {
- public:
-  ConstSpan() = default;
-  ConstSpan(const T* data, std::size_t size) : data_(data), size_(size) {}
-  explicit ConstSpan(const std::vector<T>& v) : data_(v.data()), size_(v.size()) {}
-
-  const T* begin() const { return data_; }
-  const T* end() const { return data_ + size_; }
-  const T* data() const { return data_; }
-  std::size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  const T& operator[](std::size_t k) const { return data_[k]; }
-  const T& front() const { return data_[0]; }
-  const T& back() const { return data_[size_ - 1]; }
-
- private:
-  const T* data_ = nullptr;
-  std::size_t size_ = 0;
-};
 
 class ChartStorage {
  public:

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "gwb/const_span.h"
 #include "gwb/diagnostic.h"
 #include "gwb/grammar.h"
 
@@ -44,6 +45,7 @@ class BitSet {
   bool test(std::size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1u; }
   // this |= other; returns whether anything changed.
   bool unite(const BitSet& other);
+  const std::vector<std::uint64_t>& words() const { return words_; }
 
  private:
   std::vector<std::uint64_t> words_;
@@ -51,7 +53,7 @@ class BitSet {
 
 struct CompiledRule {
   SymbolId lhs = kNoSymbol;
-  std::vector<SymbolId> rhs;   // never empty
+  ConstSpan<SymbolId> rhs;     // never empty; stored in the compiled grammar
   double probability = 0.0;    // inside weight (dropped nullable symbols folded in)
   double viterbiWeight = 0.0;  // max-product weight
   double logProbability = 0.0;
@@ -75,6 +77,70 @@ struct LexicalEntry {
 };
 
 class CompiledGrammar {
+  // Compiled rules with their right-hand sides stored back to back in `symbols`; each rule's
+  // rhs views that array. A copy views its own copy; a move keeps the array where it is.
+  struct RuleTable {
+    std::vector<CompiledRule> rules;
+    std::vector<SymbolId> symbols;
+
+    RuleTable() = default;
+    RuleTable(const RuleTable& other) : rules(other.rules), symbols(other.symbols) {
+      rebase(other);
+    }
+    RuleTable& operator=(const RuleTable& other) {
+      if (this != &other) {
+        rules = other.rules;
+        symbols = other.symbols;
+        rebase(other);
+      }
+      return *this;
+    }
+    RuleTable(RuleTable&&) noexcept = default;
+    RuleTable& operator=(RuleTable&&) noexcept = default;
+    ~RuleTable() = default;
+
+   private:
+    void rebase(const RuleTable& other) {
+      for (CompiledRule& r : rules)
+        r.rhs = ConstSpan<SymbolId>(symbols.data() + (r.rhs.data() - other.symbols.data()),
+                                    r.rhs.size());
+    }
+  };
+  // Row k is values[start[k], start[k + 1]).
+  template <typename T>
+  struct Rows {
+    std::vector<std::size_t> start;
+    std::vector<T> values;
+    ConstSpan<T> row(std::size_t k) const {
+      return ConstSpan<T>(values.data() + start[k], start[k + 1] - start[k]);
+    }
+    // Packs one vector per row.
+    static Rows pack(const std::vector<std::vector<T>>& rows) {
+      Rows packed;
+      packed.start.reserve(rows.size() + 1);
+      packed.start.push_back(0);
+      for (const std::vector<T>& row : rows)
+        packed.start.push_back(packed.start.back() + row.size());
+      packed.values.reserve(packed.start.back());
+      for (const std::vector<T>& row : rows)
+        packed.values.insert(packed.values.end(), row.begin(), row.end());
+      return packed;
+    }
+  };
+  // Bit sets of the symbols that have one (nonterminals and GOAL), packed row after row.
+  struct BitRows {
+    std::size_t wordsPerRow = 0;
+    std::vector<std::int32_t> rowOf;  // by symbol; -1: no set (a terminal)
+    std::vector<std::uint64_t> words;
+    bool test(std::size_t symbol, std::size_t bit) const {
+      const std::int32_t row = rowOf[symbol];
+      return row >= 0 &&
+             ((words[static_cast<std::size_t>(row) * wordsPerRow + (bit >> 6)] >> (bit & 63)) & 1u);
+    }
+    // Packs `sets` (by symbol; an empty set: no row), all of one size.
+    static BitRows pack(const std::vector<BitSet>& sets);
+  };
+
  public:
   // The longest right-hand side an item's dot can walk (EarleyItem::dot is 16 bits).
   static constexpr int kMaxRuleLength = 32767;
@@ -84,27 +150,39 @@ class CompiledGrammar {
   static std::optional<CompiledGrammar> compile(const Grammar& grammar, Diagnostics& diagnostics,
                                                 const std::string& sourceName = "grammar");
 
+  // Brings this up to date after only the probabilities of `grammar`'s rules changed, as each
+  // iteration of EM or VB does: the same rules, the same ones with probability 0, no ε-rules.
+  // Re-derives the weights and closures in place and keeps every table that depends on the
+  // rules alone (and its memory: threads that parse with this keep those in their caches); the
+  // result equals compile(grammar) bit for bit. Returns false, and then this must be compiled
+  // afresh before it is used again, when those conditions do not hold (checked before anything
+  // changes) or a closure diverges under the new probabilities (compile() says why).
+  // `grammar` must outlive this, as for compile().
+  bool reweight(const Grammar& grammar);
+
   const Grammar& grammar() const { return *grammar_; }
   const SymbolTable& symbols() const { return grammar_->symbols(); }
   std::size_t symbolCount() const { return symbolCount_; }
   SymbolId goal() const { return goal_; }
   SymbolId start() const { return start_; }
-  std::int32_t goalRule() const { return static_cast<std::int32_t>(rules_.size()) - 1; }
+  std::int32_t goalRule() const { return static_cast<std::int32_t>(rules_.rules.size()) - 1; }
 
-  const std::vector<CompiledRule>& rules() const { return rules_; }
-  const CompiledRule& rule(std::int32_t id) const { return rules_[static_cast<std::size_t>(id)]; }
+  const std::vector<CompiledRule>& rules() const { return rules_.rules; }
+  const CompiledRule& rule(std::int32_t id) const {
+    return rules_.rules[static_cast<std::size_t>(id)];
+  }
   // Non-lexical compiled rules of a nonterminal (these are the ones predicted as items).
-  const std::vector<std::int32_t>& predictableRules(SymbolId lhs) const {
-    return predictable_[static_cast<std::size_t>(lhs)];
+  ConstSpan<std::int32_t> predictableRules(SymbolId lhs) const {
+    return predictable_.row(static_cast<std::size_t>(lhs));
   }
   // Lexical rules X → w for a terminal w.
-  const std::vector<LexicalEntry>& lexicalRules(SymbolId terminal) const {
-    return lexicon_[static_cast<std::size_t>(terminal)];
+  ConstSpan<LexicalEntry> lexicalRules(SymbolId terminal) const {
+    return lexicon_.row(static_cast<std::size_t>(terminal));
   }
 
   // Closures: row Z lists every Y with R(Z, Y) > 0 (Z itself included, R(Z, Z) ≥ 1).
-  const std::vector<ClosureEntry>& leftCorner(SymbolId z) const {
-    return leftCorner_[static_cast<std::size_t>(z)];
+  ConstSpan<ClosureEntry> leftCorner(SymbolId z) const {
+    return leftCorner_.row(static_cast<std::size_t>(z));
   }
   // Column Y of R_U: every Z with R_U(Z, Y) > 0, with R_U(Z, Y) and the Viterbi (max-product)
   // unit-chain weight from Z down to Y.
@@ -115,8 +193,8 @@ class CompiledGrammar {
     double logSum = 0.0;
     double logBest = 0.0;
   };
-  const std::vector<UnitEntry>& unitInto(SymbolId y) const {
-    return unitInto_[static_cast<std::size_t>(y)];
+  ConstSpan<UnitEntry> unitInto(SymbolId y) const {
+    return unitInto_.row(static_cast<std::size_t>(y));
   }
   // Every compiled unit rule, by increasing id (a few among tens of thousands of rules).
   const std::vector<std::int32_t>& unitRules() const { return unitRules_; }
@@ -158,11 +236,15 @@ class CompiledGrammar {
   SymbolId goal_ = kNoSymbol;
   SymbolId start_ = kNoSymbol;
   bool hasEpsilon_ = false;
-  std::vector<CompiledRule> rules_;
-  std::vector<std::vector<std::int32_t>> predictable_;
-  std::vector<std::vector<LexicalEntry>> lexicon_;
-  std::vector<std::vector<ClosureEntry>> leftCorner_;
-  std::vector<std::vector<UnitEntry>> unitInto_;
+  // The parser's hot tables live in a few large arrays (right-hand sides back to back, rule
+  // lists in compressed rows) rather than one small heap block per rule or symbol: parsing
+  // reads them with fewer cache misses, and no other allocation lands between them, where a
+  // thread writing its own data would evict them from the caches of threads reading them.
+  RuleTable rules_;
+  Rows<std::int32_t> predictable_;
+  Rows<LexicalEntry> lexicon_;
+  Rows<ClosureEntry> leftCorner_;
+  Rows<UnitEntry> unitInto_;
   std::vector<std::int32_t> unitRules_;
   // best unit chain: for (from, to), the last unit rule on the best path into `to`.
   std::vector<std::vector<std::pair<SymbolId, std::int32_t>>> unitChainLast_;
@@ -170,8 +252,8 @@ class CompiledGrammar {
   std::vector<double> nullViterbi_;
   std::vector<RuleId> bestNullRule_;
   std::vector<std::vector<std::pair<RuleId, double>>> nullCounts_;
-  std::vector<BitSet> first_;
-  std::vector<BitSet> follow_;  // terminal index space + 1 bit for end of input
+  BitRows first_;
+  BitRows follow_;  // terminal index space + 1 bit for end of input
   std::size_t endBit_ = 0;
   std::vector<SymbolId> unknownPreterminals_;
 
