@@ -4,13 +4,16 @@
 // terminal `the` as `_the`, and a nonterminal may well be called `the` too), but share one dense
 // id space, so that parser tables can be plain vectors indexed by SymbolId. Ids are assigned in
 // order of first appearance and never change; names are stored once.
+//
+// Lookup by name goes through one flat open-addressing table per name space (ids, probed
+// linearly from the name's hash; at most half full), not a node-based hash map: parsing threads
+// look up every word, and flat tables keep those reads in a few contiguous arrays.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace gwb {
@@ -37,14 +40,22 @@ class SymbolTable {
   bool isTerminal(SymbolId id) const { return kind(id) == SymbolKind::Terminal; }
   bool isNonterminal(SymbolId id) const { return kind(id) == SymbolKind::Nonterminal; }
   std::size_t size() const { return names_.size(); }
-  std::size_t terminalCount() const { return terminals_.size(); }
-  std::size_t nonterminalCount() const { return nonterminals_.size(); }
+  std::size_t terminalCount() const { return terminals_.count; }
+  std::size_t nonterminalCount() const { return nonterminals_.count; }
 
  private:
+  struct NameIndex {
+    std::vector<SymbolId> slots;  // a power of two of them; kNoSymbol: empty
+    std::size_t count = 0;
+  };
+  // The slot holding `name` in `index`, or the empty slot where it would go.
+  std::size_t slotOf(const NameIndex& index, std::string_view name) const;
+  void grow(NameIndex& index);
+
   std::vector<std::string> names_;
   std::vector<SymbolKind> kinds_;
-  std::unordered_map<std::string, SymbolId> terminals_;
-  std::unordered_map<std::string, SymbolId> nonterminals_;
+  NameIndex terminals_;
+  NameIndex nonterminals_;
 };
 
 }  // namespace gwb
