@@ -18,6 +18,10 @@
 //   InsideOutsideVb/unigram/socialall/steady/speedup  the 2-thread speed-up of that steady-state
 //                                                     iteration, from 7 paired rounds (1 thread,
 //                                                     then 2, back to back; median ratio).
+//   InsideOutsideVb/socialDiscourse/recordings/steady/speedup
+//                                                     the same for the discourse grammar over the
+//                                                     24 recordings (24 work units, 462-4,064
+//                                                     tokens each).
 // The grammar is loaded outside the timing loop; each run copies it, compiles it, runs the
 // iteration(s) and re-estimates. Counters: sentences, tokens, tokens/s, iterations,
 // peak_rss_MiB.
@@ -151,9 +155,7 @@ void vbUnigramSteady(benchmark::State& state, int threads) {
 // rounds' ratios. The benchmark's time is the 2-thread iteration. Counters (medians over rounds):
 // t1_ms, t2_ms, speedup (with speedup_min, speedup_max), and serial_ms, the 2-thread
 // iteration's time outside the E-step (compile, M-step, free energy).
-void vbUnigramSpeedup(benchmark::State& state) {
-  const Corpus* corpus = prepared(state, "unigram", "data/earleyx/grammars/unigram.grammar",
-                                  "Sentence", {"data/earleyx/data/socialall.ortho.yld"});
+void steadySpeedup(benchmark::State& state, const Corpus* corpus) {
   if (!corpus) return;
   gwb::InductionOptions options;
   options.method = gwb::InductionMethod::Vb;
@@ -202,7 +204,13 @@ void vbUnigramSpeedup(benchmark::State& state) {
   gwb::bench::reportPeakRss(state);
 }
 
-void vbRecordings(benchmark::State& state, int threads) {
+void vbUnigramSpeedup(benchmark::State& state) {
+  steadySpeedup(state, prepared(state, "unigram", "data/earleyx/grammars/unigram.grammar",
+                                "Sentence", {"data/earleyx/data/socialall.ortho.yld"}));
+}
+
+// The discourse grammar over the 24 recordings, each one string (one E-step work unit).
+const Corpus* recordings(benchmark::State& state) {
   std::vector<std::string> inputs;
   std::ifstream table(gwb::bench::sharedPath("data/social-cues/recordings.tsv"));
   std::string row;
@@ -211,10 +219,16 @@ void vbRecordings(benchmark::State& state, int threads) {
     inputs.push_back("data/social-cues/recordings/" + row.substr(0, row.find('\t')) + ".concat");
   if (inputs.empty()) {
     state.SkipWithError("no recordings (data/social-cues/recordings.tsv missing)");
-    return;
+    return nullptr;
   }
-  const Corpus* corpus = prepared(
-      state, "recordings", "data/earleyx/grammars/socialDiscourse.grammar", "Discourse", inputs);
+  return prepared(state, "recordings", "data/earleyx/grammars/socialDiscourse.grammar", "Discourse",
+                  inputs);
+}
+
+void vbRecordingsSpeedup(benchmark::State& state) { steadySpeedup(state, recordings(state)); }
+
+void vbRecordings(benchmark::State& state, int threads) {
+  const Corpus* corpus = recordings(state);
   if (!corpus) return;
   gwb::InductionOptions options;
   options.method = gwb::InductionMethod::Vb;
@@ -246,6 +260,11 @@ const bool kRegistered = [] {
         ->Iterations(3);
   }
   benchmark::RegisterBenchmark("InsideOutsideVb/unigram/socialall/steady/speedup", vbUnigramSpeedup)
+      ->Unit(benchmark::kMillisecond)
+      ->UseManualTime()
+      ->Iterations(7);
+  benchmark::RegisterBenchmark("InsideOutsideVb/socialDiscourse/recordings/steady/speedup",
+                               vbRecordingsSpeedup)
       ->Unit(benchmark::kMillisecond)
       ->UseManualTime()
       ->Iterations(7);
