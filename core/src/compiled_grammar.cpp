@@ -211,6 +211,7 @@ class CompiledGrammarBuilder {
     cg.symbolCount_ = n;
     cg.goal_ = static_cast<SymbolId>(n - 1);
     cg.start_ = *g_.start();
+    cg.sourceRuleCount_ = g_.ruleCount();
     if (!computeNullable(cg)) return std::nullopt;
     if (!compileRules(cg)) return std::nullopt;
     indexRules(cg);
@@ -232,8 +233,9 @@ class CompiledGrammarBuilder {
 
   // See CompiledGrammar::reweight. Checks the rules before changing anything.
   bool reweight(CompiledGrammar& cg) {
-    if (cg.hasEpsilon_ || cg.symbolCount_ != g_.symbols().size() + 1 || !g_.start() ||
-        *g_.start() != cg.start_ || cg.rules_.rules.empty()) {
+    if (cg.grammar_ != &g_ || cg.hasEpsilon_ || cg.symbolCount_ != g_.symbols().size() + 1 ||
+        cg.sourceRuleCount_ != g_.ruleCount() || !g_.start() || *g_.start() != cg.start_ ||
+        cg.rules_.rules.empty()) {
       return false;
     }
     // Without ε-rules the compiled rules are the rules with probability > 0, in id order, and
@@ -246,11 +248,13 @@ class CompiledGrammarBuilder {
       if (r.probability <= 0.0) continue;
       if (next == compiledRules) return false;
       const CompiledRule& c = cg.rules_.rules[next++];
-      if (c.source != id || c.lhs != r.lhs || c.rhs.size() != r.rhs.size()) return false;
+      if (c.source != id || c.lhs != r.lhs || c.rhs.size() != r.rhs.size() ||
+          !std::equal(c.rhs.begin(), c.rhs.end(), r.rhs.begin())) {
+        return false;
+      }
     }
     if (next != compiledRules) return false;
 
-    cg.grammar_ = &g_;
     for (std::size_t k = 0; k < compiledRules; ++k) {
       CompiledRule& c = cg.rules_.rules[k];
       // As compileRules with every ε-probability 0: p / (1 − 0) is p.

@@ -392,9 +392,9 @@ double digamma(double x, SpecialFunctions kind) {
 namespace {
 
 // log Γ(x). std::lgamma also writes the sign to the global `signgam`, a data race when the
-// M-step runs on several threads; glibc's lgamma_r returns it instead (the same value).
+// M-step runs on several threads; POSIX's lgamma_r returns it instead (the same value).
 double logGamma(double x) {
-#if defined(__GLIBC__)
+#if defined(__unix__) || defined(__APPLE__)  // POSIX systems: glibc, musl, the BSDs, macOS
   int sign = 0;
   return ::lgamma_r(x, &sign);
 #else

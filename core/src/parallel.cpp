@@ -24,8 +24,14 @@ void runOnThreads(int threads, const std::function<void()>& work) {
     }
   };
   std::vector<std::thread> pool;
-  pool.reserve(static_cast<std::size_t>(threads - 1));
-  for (int t = 1; t < threads; ++t) pool.emplace_back(guarded);
+  try {
+    pool.reserve(static_cast<std::size_t>(threads - 1));
+    for (int t = 1; t < threads; ++t) pool.emplace_back(guarded);
+  } catch (...) {
+    // No thread to be had: let those started finish (they use this frame), then report it.
+    for (std::thread& thread : pool) thread.join();
+    throw;
+  }
   guarded();
   for (std::thread& thread : pool) thread.join();
   if (failure) std::rethrow_exception(failure);

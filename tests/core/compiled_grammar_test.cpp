@@ -197,17 +197,30 @@ TEST(CompiledGrammarTest, ReweightRefusesChangedRulesAndEpsilonGrammars) {
   ASSERT_TRUE(cg);
   const double before = cg->rule(0).probability;
   // A rule dies (probability 0): the compiled rules change, so it refuses and changes nothing.
-  Grammar pruned = g;
-  pruned.setProbability(0, 0.0);
-  EXPECT_FALSE(cg->reweight(pruned));
+  g.setProbability(0, 0.0);
+  EXPECT_FALSE(cg->reweight(g));
   EXPECT_EQ(cg->rule(0).probability, before);
-  // Compiled from the pruned grammar, it refuses the rule coming back.
-  auto fromPruned = compile(pruned, d);
-  ASSERT_TRUE(fromPruned);
-  EXPECT_FALSE(fromPruned->reweight(g));
-  EXPECT_TRUE(fromPruned->reweight(pruned));
-  // Another grammar altogether.
-  EXPECT_FALSE(cg->reweight(testing::grammarFromText("S -> 'a' 1.0\n")));
+  // Compiled with the rule dead, it refuses the rule coming back.
+  auto withoutRule = compile(g, d);
+  ASSERT_TRUE(withoutRule);
+  EXPECT_TRUE(withoutRule->reweight(g));
+  g.setProbability(0, 0.25);
+  EXPECT_FALSE(withoutRule->reweight(g));
+  // A rule added (even with probability 0: it may be an unknown-word rule).
+  EXPECT_TRUE(cg->reweight(g));
+  Rule extra;
+  extra.lhs = *g.symbols().findNonterminal("A");
+  extra.rhs = {g.symbols().intern("a", SymbolKind::Terminal)};
+  extra.rhs.push_back(extra.rhs[0]);
+  extra.probability = 0.0;
+  g.addRule(extra);
+  EXPECT_FALSE(cg->reweight(g));
+  // Another grammar object, even an equal one: only the grammar compiled from is accepted.
+  const Grammar same = testing::grammarFromText(kReweightGrammar);
+  auto fresh = compile(same, d);
+  ASSERT_TRUE(fresh);
+  EXPECT_FALSE(fresh->reweight(testing::grammarFromText(kReweightGrammar)));
+  EXPECT_TRUE(fresh->reweight(same));
   // ε-rules fold probabilities into compiled rules: always compiled afresh.
   const Grammar epsilon = testing::grammarFromText("S -> A 'b' 1.0\nA -> 'a' 0.6 | 0.4\n");
   auto withEpsilon = compile(epsilon, d);

@@ -57,5 +57,20 @@ TEST(SymbolTableTest, ManyNamesShortAndLongSurviveGrowthAndCopies) {
   }
 }
 
+TEST(SymbolTableTest, AMovedFromTableIsEmptyAndUsable) {
+  SymbolTable symbols;
+  symbols.intern("dog", SymbolKind::Terminal);
+  symbols.intern("NP", SymbolKind::Nonterminal);
+  SymbolTable moved = std::move(symbols);
+  EXPECT_EQ(moved.findTerminal("dog"), 0);
+  // NOLINTNEXTLINE(bugprone-use-after-move): a moved-from table must still be usable
+  EXPECT_FALSE(symbols.findTerminal("dog"));
+  EXPECT_EQ(symbols.terminalCount(), 0u);
+  EXPECT_EQ(symbols.nonterminalCount(), 0u);
+  EXPECT_EQ(symbols.size(), 0u);
+  EXPECT_EQ(symbols.intern("cat", SymbolKind::Terminal), 0);
+  EXPECT_EQ(symbols.findTerminal("cat"), 0);
+}
+
 }  // namespace
 }  // namespace gwb

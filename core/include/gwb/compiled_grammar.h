@@ -89,9 +89,9 @@ class CompiledGrammar {
     }
     RuleTable& operator=(const RuleTable& other) {
       if (this != &other) {
-        rules = other.rules;
-        symbols = other.symbols;
-        rebase(other);
+        RuleTable copy(other);  // all or nothing: a failed copy leaves this as it was
+        rules.swap(copy.rules);
+        symbols.swap(copy.symbols);
       }
       return *this;
     }
@@ -150,8 +150,9 @@ class CompiledGrammar {
   static std::optional<CompiledGrammar> compile(const Grammar& grammar, Diagnostics& diagnostics,
                                                 const std::string& sourceName = "grammar");
 
-  // Brings this up to date after only the probabilities of `grammar`'s rules changed, as each
-  // iteration of EM or VB does: the same rules, the same ones with probability 0, no ε-rules.
+  // Brings this up to date after only the probabilities of the rules of the grammar it was
+  // compiled from changed, as each iteration of EM or VB does: `grammar` must be that same
+  // object, with the same rules, the same ones with probability 0, and no ε-rules.
   // Re-derives the weights and closures in place and keeps every table that depends on the
   // rules alone (and its memory: threads that parse with this keep those in their caches); the
   // result equals compile(grammar) bit for bit. Returns false, and then this must be compiled
@@ -232,7 +233,8 @@ class CompiledGrammar {
 
  private:
   const Grammar* grammar_ = nullptr;
-  std::size_t symbolCount_ = 0;  // grammar symbols + GOAL
+  std::size_t symbolCount_ = 0;      // grammar symbols + GOAL
+  std::size_t sourceRuleCount_ = 0;  // the grammar's rules when compiled (for reweight)
   SymbolId goal_ = kNoSymbol;
   SymbolId start_ = kNoSymbol;
   bool hasEpsilon_ = false;

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gwb {
@@ -45,8 +46,22 @@ class SymbolTable {
 
  private:
   struct NameIndex {
-    std::vector<SymbolId> slots;  // a power of two of them; kNoSymbol: empty
+    std::vector<SymbolId> ids;  // a power of two of them (or none); kNoSymbol: empty
     std::size_t count = 0;
+
+    NameIndex() = default;
+    NameIndex(const NameIndex&) = default;
+    NameIndex& operator=(const NameIndex&) = default;
+    // A moved-from index is empty, like a moved-from map.
+    NameIndex(NameIndex&& other) noexcept
+        : ids(std::move(other.ids)), count(std::exchange(other.count, 0)) {}
+    NameIndex& operator=(NameIndex&& other) noexcept {
+      ids = std::move(other.ids);
+      other.ids.clear();
+      count = std::exchange(other.count, 0);
+      return *this;
+    }
+    ~NameIndex() = default;
   };
   // The slot holding `name` in `index`, or the empty slot where it would go.
   std::size_t slotOf(const NameIndex& index, std::string_view name) const;
