@@ -1,5 +1,6 @@
 #include "ui/ds_stepper_view.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include <QAction>
@@ -11,6 +12,7 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QJsonObject>
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
@@ -37,6 +39,16 @@ namespace gwb::ui {
 namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+// The keys of state() (a workspace's "ds-stepper" view).
+const QString kSentenceKey = QStringLiteral("sentence");
+const QString kStrategyKey = QStringLiteral("strategy");
+const QString kBeamKey = QStringLiteral("beam");
+const QString kPositionKey = QStringLiteral("position");
+const QString kSelectedKey = QStringLiteral("selected");
+const QString kZoomKey = QStringLiteral("zoom");
+const QString kBestFirst = QStringLiteral("best-first");
+const QString kBreadthFirst = QStringLiteral("breadth-first");
 
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
@@ -246,6 +258,78 @@ void DsStepperView::setBestFirst(bool bestFirst) {
   strategyBox_->setCurrentIndex(bestFirst ? 1 : 0);
 }
 void DsStepperView::setBeam(int beam) { beamBox_->setValue(beam); }
+bool DsStepperView::bestFirst() const { return strategyBox_->currentIndex() == 1; }
+int DsStepperView::beam() const { return beamBox_->value(); }
+
+QJsonObject DsStepperView::state() const {
+  QJsonObject state{{kSentenceKey, sentence()},
+                    {kStrategyKey, bestFirst() ? kBestFirst : kBreadthFirst},
+                    {kBeamKey, beam()}};
+  if (pendingState_) {
+    // The restoring parse has not finished: what it will restore is still the place.
+    for (const QString& key : {kPositionKey, kSelectedKey, kZoomKey})
+      if (pendingState_->contains(key)) state.insert(key, pendingState_->value(key));
+    return state;
+  }
+  if (dagModel_->result() != nullptr) {
+    state.insert(kPositionKey, dagModel_->visibleEdges());
+    state.insert(kSelectedKey, selected_);
+  }
+  if (!dagView_->autoFit()) state.insert(kZoomKey, dagView_->zoom());
+  return state;
+}
+
+void DsStepperView::restoreState(const QJsonObject& state) {
+  setSentence(state.value(kSentenceKey).toString());
+  setBestFirst(state.value(kStrategyKey).toString() == kBestFirst);
+  setBeam(std::max(0, state.value(kBeamKey).toInt(0)));
+  notice_.clear();
+  if (sentence().trimmed().isEmpty()) {
+    if (const double zoom = state.value(kZoomKey).toDouble(0.0); zoom > 0.0)
+      dagView_->setZoom(zoom);
+    updateStatus();
+    return;
+  }
+  if (worker_ != nullptr) waitForParse();  // a parse of something else: let it finish first
+  if (!parse()) {
+    // parse() has put the reason (no grammar folder) in the status line; keep the settings.
+    notice_ = tr("the saved step and node were not restored");
+    updateStatus();
+    return;
+  }
+  pendingState_ = state;
+}
+
+void DsStepperView::applyPendingState() {
+  const QJsonObject state = *pendingState_;
+  pendingState_.reset();
+  QStringList notes;
+  if (dagModel_->result() == nullptr) {
+    // The grammar did not load: error_ says why.
+    notice_ = tr("the saved step and node were not restored");
+    updateStatus();
+    return;
+  }
+  const int total = dagModel_->edgeCount();
+  const int position = state.value(kPositionKey).toInt(0);
+  if (position > total) {
+    notes << tr("the saved step %1 is beyond the end of this parse (%2 steps): showing the end")
+                 .arg(position)
+                 .arg(total);
+  }
+  dagModel_->setVisibleEdges(std::clamp(position, 0, total));
+  if (state.contains(kSelectedKey)) {
+    const int node = state.value(kSelectedKey).toInt(-1);
+    if (node >= 0 && !dagModel_->isNodeVisible(node)) {
+      notes << tr("the saved node #%1 is not in this parse").arg(node);
+    } else if (node >= 0) {
+      selectNode(node);
+    }
+  }
+  if (const double zoom = state.value(kZoomKey).toDouble(0.0); zoom > 0.0) dagView_->setZoom(zoom);
+  notice_ = notes.join(QStringLiteral("; "));
+  updateStatus();
+}
 
 void DsStepperView::chooseGrammar() {
   const QString dir =
@@ -257,6 +341,7 @@ bool DsStepperView::parse() {
   if (worker_ != nullptr) return false;
   const QString directory = QDir::cleanPath(grammarDirectory());
   error_.clear();
+  notice_.clear();
   if (directory.isEmpty() ||
       !QFileInfo::exists(directory + QStringLiteral("/computational-actions.txt"))) {
     error_ = tr("%1 is not a DyLan grammar folder (no computational-actions.txt)")
@@ -305,6 +390,7 @@ void DsStepperView::onParseDone() {
   treeModel_->setTree(nullptr);
   dagModel_->setResult(job->result, job->words);
   onStepChanged();
+  if (pendingState_) applyPendingState();
   emit parseFinished();
 }
 
@@ -313,6 +399,7 @@ void DsStepperView::onStepChanged() {
   int select = dagModel_->latestNode();
   if (r != nullptr && dagModel_->visibleEdges() == dagModel_->edgeCount() && r->finalNode >= 0)
     select = r->finalNode;
+  notice_.clear();  // the user has moved on from the restored place
   selectNode(select);
   updateActions();
   updateStatus();
@@ -381,14 +468,20 @@ void DsStepperView::updateActions() {
 }
 
 void DsStepperView::updateStatus() {
+  // What a workspace could not restore, after the rest of the status.
+  const QString notice = notice_.isEmpty()
+                             ? QString()
+                             : QStringLiteral(" &nbsp; <i>(%1)</i>")
+                                   .arg(tr("Workspace: %1").arg(notice_).toHtmlEscaped());
   if (!error_.isEmpty()) {
     statusLabel_->setText(
-        QStringLiteral("<span style='color:#c01c1c'>%1</span>").arg(error_.toHtmlEscaped()));
+        QStringLiteral("<span style='color:#c01c1c'>%1</span>").arg(error_.toHtmlEscaped()) +
+        notice);
     return;
   }
   const gwb::ds::DsParseResult* r = dagModel_->result();
   if (r == nullptr) {
-    statusLabel_->setText(tr("Enter a sentence and press Parse."));
+    statusLabel_->setText(tr("Enter a sentence and press Parse.") + notice);
     return;
   }
   QString outcome = QString::fromLatin1(gwb::ds::outcomeName(r->outcome));
@@ -410,7 +503,8 @@ void DsStepperView::updateStatus() {
           .arg(dagModel_->nodeCount())
           .arg(parseMs_, 0, 'f', 1)
           .arg(dagView_->lastLayoutMilliseconds(), 0, 'f', 1)
-          .arg(dagView_->lastDrawingWasCached() ? tr(" (cached)") : QString()));
+          .arg(dagView_->lastDrawingWasCached() ? tr(" (cached)") : QString()) +
+      notice);
 }
 
 void DsStepperView::goToStep(const QString& step) {

@@ -15,11 +15,23 @@
 // Grammars load and sentences parse on a worker thread; the loaded grammar is kept for the next
 // parse with the same folder. Errors (a folder that is not a grammar, an unknown word) show in
 // the status line; the view stays usable.
+//
+// state()/restoreState() capture what a workspace file stores (workspace.h, kind "ds-stepper";
+// the grammar folder is the document's path, not part of the state): the sentence, the strategy,
+// the beam, the step ("position": edges shown), the selected DAG node and the DAG's zoom (only
+// when the user set one; otherwise the DAG keeps fitting itself). restoreState() parses the
+// sentence and, when that parse is done, steps to the saved position and selects the saved node.
+// It never fails: a folder that is not a grammar leaves the view with that error in the status
+// line; a position beyond the end of the new parse shows the end, and a node that is not shown
+// keeps the default selection, each with a note in the status line. While that parse runs,
+// state() still reports the saved position, node and zoom.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
+#include <QJsonObject>
 #include <QString>
 #include <QWidget>
 
@@ -60,6 +72,12 @@ class DsStepperView : public QWidget {
   QString sentence() const;
   void setBestFirst(bool bestFirst);
   void setBeam(int beam);  // breadth-first: trees kept after each word (0: all)
+  bool bestFirst() const;
+  int beam() const;
+
+  // The view's settings and place, for a workspace (see above).
+  QJsonObject state() const;
+  void restoreState(const QJsonObject& state);
 
   // Starts parsing the sentence (loading the grammar first if needed); false if a parse is
   // already running. waitForParse blocks (processing events) until it is done.
@@ -96,6 +114,7 @@ class DsStepperView : public QWidget {
   void updateActions();
   void chooseGrammar();
   void showExportDialog(bool dag, const QString& suffix);
+  void applyPendingState();
 
   DsDagModel* dagModel_ = nullptr;
   DsTreeModel* treeModel_ = nullptr;
@@ -124,6 +143,8 @@ class DsStepperView : public QWidget {
   QString error_;
   double parseMs_ = 0.0;
   int selected_ = -1;
+  std::optional<QJsonObject> pendingState_;  // restoreState(): applied after its parse
+  QString notice_;  // what restoreState() could not restore; shown after the status
 };
 
 }  // namespace gwb::ui

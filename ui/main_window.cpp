@@ -29,8 +29,8 @@
 #include "ui/corpus_document.h"
 #include "ui/corpus_view.h"
 #include "ui/diagnostics_panel.h"
-#include "ui/ds_stepper_view.h"
 #include "ui/discourse_view.h"
+#include "ui/ds_stepper_view.h"
 #include "ui/experiment_panel.h"
 #include "ui/grammar_document.h"
 #include "ui/grammar_editor.h"
@@ -381,8 +381,7 @@ ExperimentPanel* MainWindow::showExperimentPanel() {
   return experimentPanel_;
 }
 
-DsStepperView* MainWindow::openDsStepper(const QString& grammarDirectory,
-                                         const QString& sentence) {
+DsStepperView* MainWindow::openDsStepper(const QString& grammarDirectory, const QString& sentence) {
   auto* view = new DsStepperView(tabs_);
   if (!grammarDirectory.isEmpty()) view->setGrammarDirectory(grammarDirectory);
   if (!sentence.isEmpty()) view->setSentence(sentence);
@@ -722,12 +721,19 @@ Workspace MainWindow::captureWorkspace() const {
       d.kind = WorkspaceDocument::Kind::Corpus;
       d.path = corpus->document().filePath();
       d.view = corpus->state();
+    } else if (const auto* ds = qobject_cast<const DsStepperView*>(tabs_->widget(i))) {
+      d.kind = WorkspaceDocument::Kind::DsStepper;
+      const QString folder = ds->grammarDirectory();
+      d.path = folder.isEmpty() ? folder : QDir::cleanPath(QFileInfo(folder).absoluteFilePath());
+      d.view = ds->state();
     } else {
       continue;
     }
+    // The current tab, counted among the documents kept.
+    if (i == tabs_->currentIndex())
+      workspace.current = static_cast<int>(workspace.documents.size());
     workspace.documents.push_back(std::move(d));
   }
-  workspace.current = tabs_->count() > 0 ? tabs_->currentIndex() : -1;
   workspace.windowGeometry = saveGeometry();
   workspace.windowState = saveState();
   return workspace;
@@ -743,6 +749,12 @@ bool MainWindow::applyWorkspace(const Workspace& workspace, QString* error) {
   }
   QStringList missing;
   for (const WorkspaceDocument& d : workspace.documents) {
+    if (d.kind == WorkspaceDocument::Kind::DsStepper) {
+      // Always opens: a folder that is not a grammar, or a sentence that no longer parses, is
+      // explained in the tab's status line. The parse runs on the view's worker thread.
+      openDsStepper(d.path)->restoreState(d.view);
+      continue;
+    }
     const bool opened = d.kind == WorkspaceDocument::Kind::Corpus ? openCorpus(d.path)
                                                                   : openGrammar(d.path, d.root);
     if (!opened) {

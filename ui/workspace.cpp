@@ -14,12 +14,24 @@ namespace {
 const QString kFormat = QStringLiteral("grammar-workbench-workspace");
 
 QString kindName(WorkspaceDocument::Kind kind) {
-  return kind == WorkspaceDocument::Kind::Corpus ? QStringLiteral("corpus")
-                                                 : QStringLiteral("grammar");
+  switch (kind) {
+    case WorkspaceDocument::Kind::Corpus: return QStringLiteral("corpus");
+    case WorkspaceDocument::Kind::DsStepper: return QStringLiteral("ds-stepper");
+    case WorkspaceDocument::Kind::Grammar: break;
+  }
+  return QStringLiteral("grammar");
+}
+
+std::optional<WorkspaceDocument::Kind> kindFromName(const QString& name) {
+  for (const auto kind : {WorkspaceDocument::Kind::Grammar, WorkspaceDocument::Kind::Corpus,
+                          WorkspaceDocument::Kind::DsStepper}) {
+    if (name == kindName(kind)) return kind;
+  }
+  return std::nullopt;
 }
 
 QString storedPath(const QString& path, const QString& base) {
-  if (base.isEmpty() || path.startsWith(QLatin1Char(':'))) return path;
+  if (base.isEmpty() || path.isEmpty() || path.startsWith(QLatin1Char(':'))) return path;
   QString relative = QDir(base).relativeFilePath(path);
   // Only paths inside the base folder, or close beside it, travel well as relative paths.
   if (relative.startsWith(QLatin1String("../../../")) || QDir::isAbsolutePath(relative)) {
@@ -29,7 +41,8 @@ QString storedPath(const QString& path, const QString& base) {
 }
 
 QString resolvedPath(const QString& stored, const QString& base) {
-  if (stored.startsWith(QLatin1Char(':')) || QDir::isAbsolutePath(stored) || base.isEmpty())
+  if (stored.isEmpty() || stored.startsWith(QLatin1Char(':')) || QDir::isAbsolutePath(stored) ||
+      base.isEmpty())
     return stored;
   return QDir::cleanPath(QDir(base).absoluteFilePath(stored));
 }
@@ -79,12 +92,14 @@ std::optional<Workspace> Workspace::fromJson(const QJsonObject& json, const QStr
     const QJsonObject entry = documents[i].toObject();
     const QString kind = entry.value(QStringLiteral("kind")).toString();
     const QString path = entry.value(QStringLiteral("path")).toString();
-    if (path.isEmpty()) return fail(QObject::tr("document %1 has no path").arg(i + 1));
-    if (kind != QLatin1String("grammar") && kind != QLatin1String("corpus"))
+    // A DS stepper with no folder uses its default one; every file needs a path.
+    if (path.isEmpty() && kind != kindName(WorkspaceDocument::Kind::DsStepper))
+      return fail(QObject::tr("document %1 has no path").arg(i + 1));
+    const std::optional<WorkspaceDocument::Kind> known = kindFromName(kind);
+    if (!known)
       return fail(QObject::tr("document %1 has an unknown kind \"%2\"").arg(i + 1).arg(kind));
     WorkspaceDocument d;
-    d.kind = kind == QLatin1String("corpus") ? WorkspaceDocument::Kind::Corpus
-                                             : WorkspaceDocument::Kind::Grammar;
+    d.kind = *known;
     d.path = resolvedPath(path, baseDirectory);
     d.root = entry.value(QStringLiteral("root")).toString();
     d.view = entry.value(QStringLiteral("view")).toObject();

@@ -1,17 +1,29 @@
 // Workspace: what is open in the workbench and how it is shown, as a JSON file.
 //
-// A workspace lists the open documents in tab order — each with its kind (grammar or corpus),
-// its path, the start symbol it was opened with, and its views' settings (for a grammar: the
-// page shown, the rule filter and selection, the stepper's sentence, options, step, filters,
-// number format, breakpoints and selected item, the tree's zoom and collapsed nodes; for a
-// corpus: filter and selected rows) — plus the current tab and the window's layout. Paths are
-// written relative to the workspace file's folder when they lie below it, so a workspace can
-// travel with its grammars; built-in samples keep their ":/" path.
+// A workspace lists the open documents in tab order — each with its kind (grammar, corpus or
+// ds-stepper), its path, the start symbol it was opened with, and its views' settings (for a
+// grammar: the page shown, the rule filter and selection, the stepper's sentence, options, step,
+// filters, number format, breakpoints and selected item, the tree's zoom and collapsed nodes; for
+// a corpus: filter and selected rows; for a Dynamic Syntax stepper tab, kind "ds-stepper": its
+// path is the DyLan grammar folder and its view the sentence, the strategy ("breadth-first" or
+// "best-first"), the beam, the step ("position", edges shown), the selected DAG node and, when
+// the user zoomed, the DAG's zoom — see DsStepperView::state) — plus the current tab and the
+// window's layout. Paths are written relative to the workspace file's folder when they lie below
+// it, so a workspace can travel with its grammars; built-in samples keep their ":/" path.
 //
 //   {"format": "grammar-workbench-workspace", "version": 1, "current": 0,
 //    "documents": [{"kind": "grammar", "path": "../samples/pp-attachment.cfg", "root": "",
-//                   "view": {"page": "stepper", "stepper": {...}, "tree": {...}}}],
+//                   "view": {"page": "stepper", "stepper": {...}, "tree": {...}}},
+//                  {"kind": "ds-stepper", "path": "../shared/data/dylan/2013-english-ttr",
+//                   "view": {"sentence": "john likes mary", "strategy": "breadth-first",
+//                            "beam": 0, "position": 7, "selected": 5, "zoom": 1.25}}],
 //    "window": {"geometry": "<base64>", "state": "<base64>"}}
+//
+// The ds-stepper kind came after version 1 without a version change: every version-1 file still
+// reads, and only files holding a ds-stepper document are new (earlier programs reject them as an
+// unknown kind). A ds-stepper document may have an empty path (the stepper's default folder).
+// Opening one never fails the workspace: a folder that is not a grammar, or a sentence that no
+// longer parses as it did, leaves the tab open with the reason in its status line.
 //
 // Reading never throws: a malformed file gives nullopt and a message. Saving is atomic.
 #pragma once
@@ -26,9 +38,9 @@
 namespace gwb::ui {
 
 struct WorkspaceDocument {
-  enum class Kind { Grammar, Corpus };
+  enum class Kind { Grammar, Corpus, DsStepper };
   Kind kind = Kind::Grammar;
-  QString path;  // absolute (or ":/..." for a built-in sample)
+  QString path;  // absolute (or ":/..." for a built-in sample); DsStepper: the grammar folder
   QString root;  // start symbol option; empty: the format's default
   QJsonObject view;
   bool operator==(const WorkspaceDocument& o) const {

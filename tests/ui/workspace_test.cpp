@@ -1,6 +1,7 @@
 // Workspaces: the JSON format round-trips, bad files are reported, and a window restores
 // what another saved — documents, pages, the stepper's step and settings, tree and corpus
-// views — as well as the last session and, the first time, the teaching sample.
+// views, DS stepper tabs with their sentence, strategy, step and node — as well as the last
+// session and, the first time, the teaching sample.
 #include "ui/workspace.h"
 
 #include <memory>
@@ -17,6 +18,9 @@
 #include "shared_data.h"
 #include "ui/app_settings.h"
 #include "ui/corpus_view.h"
+#include "ui/ds_dag_model.h"
+#include "ui/ds_dag_view.h"
+#include "ui/ds_stepper_view.h"
 #include "ui/earley_stepper.h"
 #include "ui/grammar_document.h"
 #include "ui/grammar_view.h"
@@ -72,6 +76,51 @@ TEST(WorkspaceTest, JsonRoundTripsWithRelativePaths) {
                 .value(QStringLiteral("path"))
                 .toString(),
             QStringLiteral("/usr/share/x.cfg"));
+}
+
+TEST(WorkspaceTest, DsStepperDocumentsRoundTrip) {
+  const QString base = QStringLiteral("/home/teacher/course");
+  Workspace w = sampleWorkspace(base);
+  const QJsonObject view{{QStringLiteral("sentence"), QStringLiteral("john likes mary")},
+                         {QStringLiteral("strategy"), QStringLiteral("best-first")},
+                         {QStringLiteral("beam"), 4},
+                         {QStringLiteral("position"), 7},
+                         {QStringLiteral("selected"), 5},
+                         {QStringLiteral("zoom"), 1.25}};
+  w.documents.insert(w.documents.begin() + 1,
+                     {WorkspaceDocument::Kind::DsStepper,
+                      base + QStringLiteral("/dylan/2013-english-ttr"), QString(), view});
+  // No folder: the stepper's default one.
+  w.documents.push_back({WorkspaceDocument::Kind::DsStepper, QString(), QString(), {}});
+  w.current = 1;
+  const QJsonObject json = w.toJson(base);
+  const QJsonObject ds = json.value(QStringLiteral("documents")).toArray()[1].toObject();
+  EXPECT_EQ(ds.value(QStringLiteral("kind")).toString(), QStringLiteral("ds-stepper"));
+  EXPECT_EQ(ds.value(QStringLiteral("path")).toString(), QStringLiteral("dylan/2013-english-ttr"));
+  EXPECT_EQ(ds.value(QStringLiteral("view")).toObject(), view);
+  // Through the file's text, and read back from another folder.
+  const QJsonObject text = QJsonDocument::fromJson(QJsonDocument(json).toJson()).object();
+  const auto back = Workspace::fromJson(text, base);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, w);
+  const auto moved = Workspace::fromJson(text, QStringLiteral("/mnt/usb"));
+  ASSERT_TRUE(moved);
+  EXPECT_EQ(moved->documents[1].kind, WorkspaceDocument::Kind::DsStepper);
+  EXPECT_EQ(moved->documents[1].path, QStringLiteral("/mnt/usb/dylan/2013-english-ttr"));
+  EXPECT_EQ(moved->documents.back().path, QString());
+
+  // A version-1 file written before DS stepper documents existed still reads as it did.
+  const char* old = R"({"format": "grammar-workbench-workspace", "version": 1, "current": 1,
+      "documents": [{"kind": "grammar", "path": "g/a.cfg", "root": "S", "view": {}},
+                    {"kind": "corpus", "path": "c.txt", "view": {"filter": "x"}}]})";
+  QString error;
+  const auto older = Workspace::fromJson(QJsonDocument::fromJson(old).object(), base, &error);
+  ASSERT_TRUE(older) << error.toStdString();
+  ASSERT_EQ(older->documents.size(), 2u);
+  EXPECT_EQ(older->documents[0].kind, WorkspaceDocument::Kind::Grammar);
+  EXPECT_EQ(older->documents[0].path, base + QStringLiteral("/g/a.cfg"));
+  EXPECT_EQ(older->documents[1].kind, WorkspaceDocument::Kind::Corpus);
+  EXPECT_EQ(older->current, 1);
 }
 
 TEST(WorkspaceTest, MalformedWorkspacesAreReported) {
@@ -142,8 +191,16 @@ class WorkspaceWindowTest : public ::testing::Test {
       if (GrammarView* view = window.grammarViewAt(i)) {
         ASSERT_TRUE(view->stepperView()->waitForParse());
       }
+      if (DsStepperView* ds = dsViewAt(window, i)) {
+        ASSERT_TRUE(ds->waitForParse());
+      }
     }
   }
+  static DsStepperView* dsViewAt(const MainWindow& window, int index) {
+    return qobject_cast<DsStepperView*>(window.documentTabs()->widget(index));
+  }
+  // The shared DyLan grammar; empty (after skipping the test, or failing it under CI) if absent.
+  static QString dylanGrammar() { return DsStepperView::defaultGrammarDirectory(); }
   QTemporaryDir dir_;
   std::vector<std::unique_ptr<QSettings>> stores_;
   std::vector<std::unique_ptr<AppSettings>> settings_;
@@ -274,6 +331,181 @@ TEST_F(WorkspaceWindowTest, MissingDocumentsAreReportedAndTheRestOpens) {
   EXPECT_TRUE(error.contains(QStringLiteral("gone.cfg"))) << error.toStdString();
   EXPECT_EQ(window_->documentCount(), 1);
   waitForParses(*window_);
+}
+
+#define GWB_REQUIRE_DYLAN(var)                                                         \
+  const QString var = dylanGrammar();                                                  \
+  if (var.isEmpty()) {                                                                 \
+    if (::gwb::testing::runningInCi()) FAIL() << "shared DyLan grammar missing in CI"; \
+    GTEST_SKIP() << "shared DyLan grammar not found (set GWB_SHARED_DIR)";             \
+  }
+
+// A DS stepper tab between a grammar and a corpus: another window reopens it in its place,
+// parses, and comes back to the same step and node with the same settings.
+TEST_F(WorkspaceWindowTest, DsStepperTabsAreRestored) {
+  GWB_REQUIRE_DYLAN(dylan);
+  ASSERT_TRUE(window_->openFile(dir_.filePath(QStringLiteral("pp-attachment.cfg"))));
+  DsStepperView* ds = window_->openDsStepper(dylan);
+  ASSERT_TRUE(window_->openFile(dir_.filePath(QStringLiteral("pp-attachment.txt"))));
+  // A second DS tab, best-first, left at its end with the default selection.
+  DsStepperView* best = window_->openDsStepper(dylan);
+  best->setBestFirst(true);
+  best->setSentence(QStringLiteral("a man likes mary"));
+  ASSERT_TRUE(best->parse());
+  ASSERT_TRUE(best->waitForParse());
+  best->goToStep(QStringLiteral("end"));
+
+  ds->setSentence(QStringLiteral("john likes mary"));
+  ds->setBeam(6);
+  ASSERT_TRUE(ds->parse());
+  ASSERT_TRUE(ds->waitForParse());
+  DsDagModel* model = ds->dagModel();
+  ASSERT_NE(model->result(), nullptr) << ds->statusText().toStdString();
+  model->toEnd();
+  const int middle = model->edgeCount() / 2;
+  ASSERT_GT(middle, 2);
+  while (model->visibleEdges() > middle) ASSERT_TRUE(model->stepBack());
+  // A node that stepping alone would not select.
+  const int node = 1;
+  ASSERT_NE(ds->selectedNode(), node);
+  ds->selectNode(node);
+  ASSERT_EQ(ds->selectedNode(), node);
+  ds->dagView()->setZoom(1.25);
+  window_->documentTabs()->setCurrentIndex(1);
+
+  const QString path = dir_.filePath(QStringLiteral("ds.gwb-workspace"));
+  QString error;
+  ASSERT_TRUE(window_->saveWorkspace(path, &error)) << error.toStdString();
+  const Workspace saved = window_->captureWorkspace();
+  ASSERT_EQ(saved.documents.size(), 4u);
+  EXPECT_EQ(saved.documents[1].kind, WorkspaceDocument::Kind::DsStepper);
+  EXPECT_EQ(saved.documents[1].path, dylan);
+  EXPECT_EQ(saved.current, 1);
+
+  auto other = makeWindow(QStringLiteral("second.ini"));
+  ASSERT_TRUE(other->loadWorkspace(path, &error)) << error.toStdString();
+  EXPECT_TRUE(error.isEmpty()) << error.toStdString();
+  ASSERT_EQ(other->documentCount(), 4);
+  EXPECT_NE(other->grammarViewAt(0), nullptr);
+  EXPECT_NE(other->corpusViewAt(2), nullptr);
+  EXPECT_EQ(other->documentTabs()->currentIndex(), 1);
+  DsStepperView* again = dsViewAt(*other, 1);
+  DsStepperView* bestAgain = dsViewAt(*other, 3);
+  ASSERT_NE(again, nullptr);
+  ASSERT_NE(bestAgain, nullptr);
+  waitForParses(*other);
+  ASSERT_NE(again->dagModel()->result(), nullptr) << again->statusText().toStdString();
+  EXPECT_EQ(again->grammarDirectory(), dylan);
+  EXPECT_EQ(again->sentence(), QStringLiteral("john likes mary"));
+  EXPECT_FALSE(again->bestFirst());
+  EXPECT_EQ(again->beam(), 6);
+  EXPECT_EQ(again->dagModel()->edgeCount(), model->edgeCount());
+  EXPECT_EQ(again->dagModel()->visibleEdges(), middle);
+  EXPECT_EQ(again->selectedNode(), node);
+  EXPECT_EQ(again->dagView()->selectedNode(), node);
+  EXPECT_EQ(again->recordText(), ds->recordText());
+  EXPECT_DOUBLE_EQ(again->dagView()->zoom(), 1.25);
+  EXPECT_FALSE(again->dagView()->autoFit());
+  EXPECT_FALSE(again->statusText().contains(QStringLiteral("Workspace")))
+      << again->statusText().toStdString();
+  EXPECT_TRUE(bestAgain->bestFirst());
+  EXPECT_EQ(bestAgain->sentence(), QStringLiteral("a man likes mary"));
+  EXPECT_EQ(bestAgain->dagModel()->visibleEdges(), bestAgain->dagModel()->edgeCount());
+  EXPECT_EQ(bestAgain->selectedNode(), best->selectedNode());
+  EXPECT_TRUE(bestAgain->dagView()->autoFit());
+  const Workspace restored = other->captureWorkspace();
+  ASSERT_EQ(restored.documents.size(), saved.documents.size());
+  for (std::size_t i = 0; i < saved.documents.size(); ++i) {
+    EXPECT_EQ(restored.documents[i].kind, saved.documents[i].kind);
+    EXPECT_EQ(restored.documents[i].path, saved.documents[i].path);
+  }
+  EXPECT_EQ(restored.documents[1].view, saved.documents[1].view);
+  EXPECT_EQ(restored.documents[3].view, saved.documents[3].view);
+}
+
+QJsonObject dsView(const QString& sentence, int position, int selected) {
+  return QJsonObject{{QStringLiteral("sentence"), sentence},
+                     {QStringLiteral("strategy"), QStringLiteral("breadth-first")},
+                     {QStringLiteral("beam"), 0},
+                     {QStringLiteral("position"), position},
+                     {QStringLiteral("selected"), selected}};
+}
+
+// A DS stepper whose grammar folder is gone: the tab opens with the reason in its status line,
+// keeps its settings, and the rest of the workspace opens as usual.
+TEST_F(WorkspaceWindowTest, DsStepperTabWithAMissingFolderExplainsWhy) {
+  Workspace w;
+  w.documents.push_back({WorkspaceDocument::Kind::Grammar,
+                         dir_.filePath(QStringLiteral("pp-attachment.cfg")),
+                         QString(),
+                         {}});
+  w.documents.push_back({WorkspaceDocument::Kind::DsStepper,
+                         dir_.filePath(QStringLiteral("no-such-grammar")), QString(),
+                         dsView(QStringLiteral("john likes mary"), 4, 2)});
+  w.documents.push_back({WorkspaceDocument::Kind::Corpus,
+                         dir_.filePath(QStringLiteral("pp-attachment.txt")),
+                         QString(),
+                         {}});
+  w.current = 2;
+  QString error;
+  EXPECT_TRUE(window_->applyWorkspace(w, &error)) << error.toStdString();
+  ASSERT_EQ(window_->documentCount(), 3);
+  EXPECT_NE(window_->grammarViewAt(0), nullptr);
+  EXPECT_NE(window_->corpusViewAt(2), nullptr);
+  EXPECT_EQ(window_->documentTabs()->currentIndex(), 2);
+  DsStepperView* missing = dsViewAt(*window_, 1);
+  ASSERT_NE(missing, nullptr);
+  waitForParses(*window_);
+  EXPECT_EQ(missing->sentence(), QStringLiteral("john likes mary"));
+  EXPECT_EQ(missing->dagModel()->result(), nullptr);
+  EXPECT_TRUE(missing->statusText().contains(QStringLiteral("no-such-grammar")))
+      << missing->statusText().toStdString();
+  EXPECT_TRUE(missing->statusText().contains(QStringLiteral("not a DyLan grammar folder")))
+      << missing->statusText().toStdString();
+  EXPECT_TRUE(missing->statusText().contains(QStringLiteral("not restored")))
+      << missing->statusText().toStdString();
+  // Saved again, the tab keeps its folder and sentence.
+  const Workspace again = window_->captureWorkspace();
+  ASSERT_EQ(again.documents.size(), 3u);
+  EXPECT_EQ(again.documents[1].kind, WorkspaceDocument::Kind::DsStepper);
+  EXPECT_EQ(again.documents[1].path, dir_.filePath(QStringLiteral("no-such-grammar")));
+  EXPECT_EQ(again.documents[1].view.value(QStringLiteral("sentence")).toString(),
+            QStringLiteral("john likes mary"));
+}
+
+// With the grammar: a step beyond the end, a node the parse does not have, a sentence that no
+// longer parses. The tab shows what it can and says what it could not restore.
+TEST_F(WorkspaceWindowTest, DsStepperTabsRestoreWhatStillFits) {
+  GWB_REQUIRE_DYLAN(dylan);
+  struct Case {
+    const char* sentence;
+    int position;
+    int selected;
+    const char* status;  // expected in the status line
+    bool atEnd;
+  };
+  const Case cases[] = {
+      {"john likes mary", 100000, 2, "beyond the end", true},
+      {"john likes mary", 3, 99999, "node #99999 is not in this parse", false},
+      {"john likes zzzz", 100000, 3, "FAILED", true},
+  };
+  QString error;
+  for (const Case& c : cases) {
+    Workspace one;
+    one.documents.push_back({WorkspaceDocument::Kind::DsStepper, dylan, QString(),
+                             dsView(QString::fromLatin1(c.sentence), c.position, c.selected)});
+    ASSERT_TRUE(window_->applyWorkspace(one, &error)) << c.sentence;
+    ASSERT_EQ(window_->documentCount(), 1);
+    DsStepperView* view = dsViewAt(*window_, 0);
+    ASSERT_NE(view, nullptr);
+    ASSERT_TRUE(view->waitForParse());
+    const DsDagModel* model = view->dagModel();
+    ASSERT_NE(model->result(), nullptr) << view->statusText().toStdString();
+    EXPECT_TRUE(view->statusText().contains(QLatin1String(c.status)))
+        << c.sentence << ": " << view->statusText().toStdString();
+    EXPECT_EQ(model->visibleEdges(), c.atEnd ? model->edgeCount() : c.position) << c.sentence;
+    EXPECT_TRUE(model->isNodeVisible(view->selectedNode())) << c.sentence;
+  }
 }
 
 }  // namespace
