@@ -32,6 +32,7 @@
 #include "ui/qt_conversions.h"
 #include "ui/stepper_view.h"
 #include "ui/text_format.h"
+#include "ui/tree_chart_link.h"
 
 namespace gwb::ui {
 
@@ -149,7 +150,12 @@ GrammarView::GrammarView(std::unique_ptr<GrammarDocument> document, QWidget* par
               tree_->restoreState(*pendingTreeState_);
               pendingTreeState_.reset();
             }
+            updateTreeHighlight();
           });
+  connect(tree_, &ParseTreeView::showInChartRequested, this, &GrammarView::showTreeNodeInChart);
+  connect(stepper_, &StepperView::selectedItemChanged, this, &GrammarView::updateTreeHighlight);
+  // Another parse of the list, or a rebuilt drawing.
+  connect(tree_, &ParseTreeView::stateChanged, this, &GrammarView::updateTreeHighlight);
   pages_->setTabToolTip(0, tr("The rules, their probabilities and priors"));
   pages_->setTabToolTip(1, tr("Step through a probabilistic Earley parse of a sentence"));
   auto* layout = new QVBoxLayout(this);
@@ -410,6 +416,69 @@ int GrammarView::selectRulesAtLine(int line) {
   const std::vector<gwb::RuleId> rules = model_->rulesAtLine(line);
   if (!rules.empty()) selectRules(rules);
   return static_cast<int>(rules.size());
+}
+
+bool GrammarView::showTreeNodeInChart(int node) {
+  const std::shared_ptr<const ParseSession>& session = stepper_->session();
+  const gwb::ParseTree& tree = tree_->tree();
+  if (!session || !session->hasChart() || node < 0 || static_cast<std::size_t>(node) >= tree.size())
+    return false;
+  showPage(Page::Stepper);
+  const QString label = toQString(tree.node(node).label).toHtmlEscaped();
+  const TreeChartLink link = chartItemForNode(*session, tree, node);
+  const auto spanText = [](NodeSpan span) {
+    return QStringLiteral("[%1, %2]").arg(span.begin).arg(span.end);
+  };
+  switch (link.kind) {
+    case TreeChartLink::Kind::Word:
+      stepper_->showMessage(tr("<b>%1</b> is a word: it has no chart item of its own.").arg(label));
+      return false;
+    case TreeChartLink::Kind::Empty:
+      stepper_->showMessage(tr("<b>%1</b> %2 derives the empty string: the parser drops nullable "
+                               "symbols from its rules, so it has no chart item.")
+                                .arg(label, spanText(link.span)));
+      return false;
+    case TreeChartLink::Kind::NotFound:
+      stepper_->showMessage(
+          tr("No completed item for <b>%1</b> %2 in this chart.").arg(label, spanText(link.span)));
+      return false;
+    case TreeChartLink::Kind::Exact:
+    case TreeChartLink::Kind::UnitChain: break;
+  }
+  const QString itemText = session->itemText(link.item).toHtmlEscaped();
+  const std::size_t applied = stepper_->stepper()->applied();
+  if (!session->stateAfter(link.item, applied)) {
+    stepper_->showMessage(tr("<b>Not yet in the chart:</b> %1 is made at step %2; the stepper is "
+                             "at step %3 (F5 runs to the end).")
+                              .arg(itemText)
+                              .arg(firstStepWith(*session, link.item))
+                              .arg(applied));
+    return false;
+  }
+  // A filter that hides the item would leave the selection invisible: show every item.
+  if (!stepper_->chartModel()->indexOfItem(link.item).isValid())
+    stepper_->setFilter(ChartModel::Filter{});
+  stepper_->selectItem(link.item);
+  if (link.kind == TreeChartLink::Kind::Exact) {
+    stepper_->showMessage(tr("Showing %1, the item that built <b>%2</b> %3 in the tree.")
+                              .arg(itemText, label, spanText(link.span)));
+  } else {
+    stepper_->showMessage(
+        tr("<b>%1</b> %2 is the top of a unit chain, which the parser folds into completion "
+           "(R<sub>U</sub>): showing %3, the item of <b>%4</b> below it.")
+            .arg(label, spanText(link.span), itemText,
+                 toQString(tree.node(link.node).label).toHtmlEscaped()));
+  }
+  return true;
+}
+
+void GrammarView::updateTreeHighlight() {
+  const std::shared_ptr<const ParseSession>& session = stepper_->session();
+  const gwb::ItemRef item = stepper_->selectedItem();
+  // Only a tree of this session's sentence can be built from its chart.
+  const bool sameSentence = session && session->hasChart() && !tree_->tree().empty() &&
+                            tree_->tree().leaves() == session->words();
+  tree_->setHighlightedNode(sameSentence ? treeNodeForItem(*session, tree_->tree(), item) : -1);
 }
 
 }  // namespace gwb::ui

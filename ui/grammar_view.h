@@ -11,6 +11,13 @@
 // table sorts on any column by clicking its header (click a third time to return to file
 // order). The table is tuned for tens of thousands of rows: fixed row heights and column
 // widths computed from the font, never resize-to-contents over all rows.
+//
+// The stepper and the tree are linked (tree_chart_link.h): asking the tree to show a node in
+// the chart (Ctrl+click or its context menu) turns to the stepper page and selects the
+// completed item that built the node, as a click on its card would — or, if the stepper has
+// not made that item yet, says so in the stepper's status line. Selecting a completed item in
+// the chart highlights the node of the shown tree it built (and clears the highlight for any
+// other item).
 #pragma once
 
 #include <memory>
@@ -86,6 +93,10 @@ class GrammarView : public QWidget {
   // Selects the rules read from `line` of the file; returns how many there were.
   int selectRulesAtLine(int line);
 
+  // Shows the completed chart item of node `node` of the shown tree in the stepper (see the
+  // header comment). True if it was selected; otherwise the status line says why.
+  bool showTreeNodeInChart(int node);
+
  signals:
   // The number of rules shown after filtering changed.
   void visibleRuleCountChanged(int visible, int total);
@@ -98,6 +109,8 @@ class GrammarView : public QWidget {
   void setInitialColumnWidths();
   void showHeaderMenu(const QPoint& position);
   void onGrammarChanged();
+  // Highlights the tree node built by the chart's selected item (or none).
+  void updateTreeHighlight();
 
   std::unique_ptr<GrammarDocument> document_;
   GrammarTableModel* model_ = nullptr;

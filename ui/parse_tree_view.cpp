@@ -7,6 +7,7 @@
 #include <QBuffer>
 #include <QClipboard>
 #include <QComboBox>
+#include <QContextMenuEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGraphicsItem>
@@ -43,6 +44,8 @@ constexpr double kMinZoom = 0.02;
 constexpr double kMaxZoom = 8.0;
 // A click moves the mouse less than this (in pixels); more is a drag that pans.
 constexpr int kClickSlop = 4;
+const QColor kHighlightPen(0xb2, 0x45, 0x00);
+const QColor kHighlightFill(0xff, 0xd5, 0x4f);
 
 enum class NodeKind { Nonterminal, Word, Collapsed, Triangle };
 
@@ -51,14 +54,23 @@ class NodeItem : public QGraphicsItem {
  public:
   NodeItem(QString label, NodeKind kind, int original, QRectF box, const QFont& font)
       : label_(std::move(label)), kind_(kind), original_(original), box_(box), font_(font) {
-    setToolTip(kind == NodeKind::Collapsed     ? QObject::tr("Click to open this subtree")
-               : kind == NodeKind::Nonterminal ? QObject::tr("Click to collapse this subtree")
-                                               : QString());
+    setToolTip(
+        kind == NodeKind::Collapsed
+            ? QObject::tr("Click to open this subtree; Ctrl+click to show it in the chart")
+        : kind == NodeKind::Nonterminal
+            ? QObject::tr("Click to collapse this subtree; Ctrl+click to show it in the chart")
+            : QString());
     if (kind == NodeKind::Collapsed || kind == NodeKind::Nonterminal)
       setCursor(Qt::PointingHandCursor);
   }
   int original() const { return original_; }
   NodeKind kind() const { return kind_; }
+  bool highlighted() const { return highlighted_; }
+  void setHighlighted(bool on) {
+    if (on == highlighted_) return;
+    highlighted_ = on;
+    update();
+  }
   QRectF boundingRect() const override { return box_.adjusted(-1, -1, 1, 1); }
 
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* /*option*/,
@@ -68,9 +80,15 @@ class NodeItem : public QGraphicsItem {
     switch (kind_) {
       case NodeKind::Nonterminal:
       case NodeKind::Collapsed:
-        painter->setPen(QPen(QColor(0x5b, 0x6b, 0x82), 1));
-        painter->setBrush(kind_ == NodeKind::Collapsed ? QColor(0xfd, 0xe6, 0xc8)
-                                                       : QColor(0xe8, 0xee, 0xf7));
+        if (highlighted_) {
+          // The node of the chart item selected in the stepper.
+          painter->setPen(QPen(kHighlightPen, 2.5));
+          painter->setBrush(kHighlightFill);
+        } else {
+          painter->setPen(QPen(QColor(0x5b, 0x6b, 0x82), 1));
+          painter->setBrush(kind_ == NodeKind::Collapsed ? QColor(0xfd, 0xe6, 0xc8)
+                                                         : QColor(0xe8, 0xee, 0xf7));
+        }
         painter->drawRoundedRect(box_, 4, 4);
         painter->setPen(QColor(0x1f, 0x2a, 0x3a));
         painter->drawText(box_, Qt::AlignCenter, label_);
@@ -100,6 +118,7 @@ class NodeItem : public QGraphicsItem {
   int original_;
   QRectF box_;
   QFont font_;
+  bool highlighted_ = false;
 };
 
 QString yieldOf(const gwb::ParseTree& tree, int node) {
@@ -260,6 +279,7 @@ void ParseTreeView::showParse(int index) {
 
 void ParseTreeView::setTree(const gwb::ParseTree& tree, const QString& caption) {
   tree_ = tree;
+  highlighted_ = -1;
   collapsed_.assign(tree_.size(), false);
   caption_ = caption;
   captionLabel_->setText(caption);
@@ -401,6 +421,8 @@ void ParseTreeView::rebuildScene() {
     const TreeLayoutNode& node = layout_.nodes[i];
     const QRectF box(node.x - node.width / 2 + kMargin, node.y + kMargin, node.width, boxHeight);
     auto* item = new NodeItem(labels[i], kinds[i], originalOf[i], box, font());
+    item->setHighlighted(kinds[i] != NodeKind::Triangle && originalOf[i] == highlighted_ &&
+                         highlighted_ >= 0);
     scene_->addItem(item);
   }
   scene_->setSceneRect(
@@ -421,6 +443,34 @@ QRectF ParseTreeView::nodeRect(int node) const {
       return n->boundingRect().adjusted(1, 1, -1, -1);
   }
   return {};
+}
+
+void ParseTreeView::setHighlightedNode(int node) {
+  if (node < 0 || static_cast<std::size_t>(node) >= tree_.size()) node = -1;
+  if (node == highlighted_) return;
+  highlighted_ = node;
+  for (QGraphicsItem* item : scene_->items()) {
+    if (auto* n = dynamic_cast<NodeItem*>(item))
+      n->setHighlighted(n->kind() != NodeKind::Triangle && n->original() == node && node >= 0);
+  }
+  const QRectF box = nodeRect(node);
+  if (!box.isNull()) view_->ensureVisible(box, 24, 24);
+}
+
+void ParseTreeView::showNodeMenu(int node, const QPoint& globalPosition) {
+  if (node < 0 || tree_.node(node).terminal) return;
+  QMenu menu(this);
+  // The tab shows the equivalent gesture where a shortcut would be.
+  QAction* show = menu.addAction(tr("Show in chart\tCtrl+click"));
+  QAction* collapse = nullptr;
+  if (!tree_.node(node).children.empty())
+    collapse = menu.addAction(isCollapsed(node) ? tr("Open subtree") : tr("Collapse subtree"));
+  QAction* chosen = menu.exec(globalPosition);
+  if (chosen == show) {
+    emit showInChartRequested(node);
+  } else if (chosen != nullptr && chosen == collapse) {
+    toggleCollapsed(node);
+  }
 }
 
 double ParseTreeView::zoom() const { return view_->transform().m11(); }
@@ -454,7 +504,19 @@ bool ParseTreeView::eventFilter(QObject* watched, QEvent* event) {
       } else if (event->type() == QEvent::MouseButtonRelease && mouse->button() == Qt::LeftButton &&
                  (at - pressedAt_).manhattanLength() <= kClickSlop) {
         const int node = nodeAt(view_->mapToScene(at));
-        if (node >= 0) toggleCollapsed(node);
+        if (node >= 0 && mouse->modifiers().testFlag(Qt::ControlModifier)) {
+          // Ctrl+click links to the chart and leaves the subtree as it is.
+          if (!tree_.node(node).terminal) emit showInChartRequested(node);
+        } else if (node >= 0) {
+          toggleCollapsed(node);
+        }
+      }
+    } else if (event->type() == QEvent::ContextMenu) {
+      auto* menuEvent = static_cast<QContextMenuEvent*>(event);
+      const int node = nodeAt(view_->mapToScene(menuEvent->pos()));
+      if (node >= 0 && !tree_.node(node).terminal) {
+        showNodeMenu(node, menuEvent->globalPos());
+        return true;
       }
     }
   }

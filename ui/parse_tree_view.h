@@ -7,6 +7,12 @@
 // their children) and drawn in a QGraphicsScene: a box per nonterminal, the words in italics
 // below their preterminals. Click a nonterminal to collapse its subtree into a triangle (click
 // again to open it); drag to pan, Ctrl+wheel or the buttons to zoom, "Fit" to see it all.
+// Linked to the chart: Ctrl+click a nonterminal, or right-click it and choose "Show in chart",
+// to emit showInChartRequested(node) (GrammarView then selects the completed chart item that
+// built it). A plain click still only collapses. setHighlightedNode() marks one node's box
+// (GrammarView marks the node built by the chart item selected in the stepper); the mark
+// survives collapsing (a node hidden in a collapsed subtree is simply not drawn) and is
+// cleared whenever another tree is shown.
 // Exports: PNG, SVG and PDF of the drawing (what is collapsed stays collapsed), Penn Treebank
 // brackets and a LaTeX `forest` environment of the whole tree — every file written atomically.
 // state()/restoreState() keep zoom and collapsed nodes for the workspace.
@@ -66,6 +72,9 @@ class ParseTreeView : public QWidget {
   int nodeAt(const QPointF& scenePosition) const;
   // A node's box in scene coordinates.
   QRectF nodeRect(int node) const;
+  // The node whose box is highlighted (-1: none); setting it scrolls the box into view.
+  int highlightedNode() const { return highlighted_; }
+  void setHighlightedNode(int node);
 
   double zoom() const;
   void setZoom(double zoom);
@@ -86,6 +95,8 @@ class ParseTreeView : public QWidget {
 
  signals:
   void stateChanged();
+  // The user asked to see `node`'s chart item (Ctrl+click or the context menu).
+  void showInChartRequested(int node);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -97,9 +108,11 @@ class ParseTreeView : public QWidget {
   void applyAutoZoom();
   void showExportDialog();
   void copyBrackets();
+  void showNodeMenu(int node, const QPoint& globalPosition);
 
   gwb::ParseTree tree_;
   std::vector<bool> collapsed_;
+  int highlighted_ = -1;
   TreeLayout layout_;
   QString caption_;
   QString sentence_;

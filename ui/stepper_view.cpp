@@ -647,6 +647,7 @@ void StepperView::onParseFinished(std::shared_ptr<const ParseSession> session) {
 
 void StepperView::onMoved(std::size_t applied, std::size_t previous) {
   // Moving forward highlights what the move made; moving back highlights nothing new.
+  const gwb::ItemRef selectedBefore = model_->selectedItem();
   model_->setApplied(applied, previous < applied ? previous : applied);
   const gwb::ItemRef selected = model_->selectedItem();
   {
@@ -678,6 +679,7 @@ void StepperView::onMoved(std::size_t applied, std::size_t previous) {
   updateStatus();
   updateActions();
   emit appliedChanged(applied);
+  if (!(selected == selectedBefore)) emit selectedItemChanged(selected);
   emit stateChanged();
 }
 
@@ -686,6 +688,7 @@ void StepperView::onCurrentCellChanged(const QModelIndex& current) {
   model_->setSelectedItem(item);
   updateStripSpan();
   updateExplanation();
+  emit selectedItemChanged(item);
   emit stateChanged();
 }
 
@@ -718,9 +721,17 @@ void StepperView::selectItem(gwb::ItemRef item) {
   }
   updateStripSpan();
   updateExplanation();
+  emit selectedItemChanged(item);
+  emit stateChanged();
 }
 
 gwb::ItemRef StepperView::selectedItem() const { return model_->selectedItem(); }
+
+void StepperView::showMessage(const QString& html) {
+  statusLabel_->setText(html % QStringLiteral("<br>") % legendHtml());
+}
+
+QString StepperView::statusText() const { return statusLabel_->text(); }
 
 void StepperView::updateStripSpan() {
   const gwb::ItemRef item = model_->selectedItem();

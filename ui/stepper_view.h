@@ -92,9 +92,15 @@ class StepperView : public QWidget {
   QListWidget* breakpointList() const { return breakpointList_; }
   QToolBar* controls() const { return controls_; }
 
-  // Selects an item in the chart (it is scrolled into view; invalid: clears the selection).
+  // Selects an item in the chart as a click on its card does (it is scrolled into view, the
+  // span, antecedents and explanation follow; invalid: clears the selection). Only items that
+  // exist at the current step can be selected.
   void selectItem(gwb::ItemRef item);
   gwb::ItemRef selectedItem() const;
+  // Shows a message (rich text) in the status line until the next step.
+  void showMessage(const QString& html);
+  // The status line's text (rich text).
+  QString statusText() const;
 
   void setFilter(const ChartModel::Filter& filter);
   void setNumberFormat(NumberFormat format);
@@ -112,6 +118,8 @@ class StepperView : public QWidget {
   void sessionChanged(std::shared_ptr<const gwb::ui::ParseSession> session);
   // The step moved.
   void appliedChanged(std::size_t applied);
+  // The selected chart item changed (by a click, selectItem, or a step that removed it).
+  void selectedItemChanged(gwb::ItemRef item);
   // Something a workspace stores changed.
   void stateChanged();
 
