@@ -1,6 +1,7 @@
 #include "ui/ds_stepper_view.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 
 #include <QAction>
@@ -63,6 +64,7 @@ struct DsStepperView::Job {
   std::shared_ptr<const gwb::ds::DsGrammar> grammar;  // in: the loaded one (if same folder)
   std::vector<std::string> words;
   gwb::ds::DsParseOptions options;
+  std::atomic<bool> cancel{false};  // set when the view goes away mid-parse
   std::shared_ptr<const gwb::ds::DsParseResult> result;
   QString error;
   double parseMs = 0.0;
@@ -100,6 +102,7 @@ DsStepperView::DsStepperView(QWidget* parent)
 
 DsStepperView::~DsStepperView() {
   if (worker_ != nullptr) {
+    if (job_) job_->cancel = true;  // the search stops at its next tree
     worker_->wait();
     delete worker_;
   }
@@ -357,6 +360,7 @@ bool DsStepperView::parse() {
                                ? gwb::ds::SearchStrategy::BestFirst
                                : gwb::ds::SearchStrategy::BreadthFirst;
   job_->options.beam = beamBox_->value();
+  job_->options.cancel = &job_->cancel;
   std::shared_ptr<Job> job = job_;
   worker_ = QThread::create([job] { job->run(); });
   connect(worker_, &QThread::finished, this, &DsStepperView::onParseDone);

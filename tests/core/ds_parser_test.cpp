@@ -1,5 +1,6 @@
 #include "gwb/ds/ds_parser.h"
 
+#include <atomic>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -196,6 +197,37 @@ TEST(DsParserTest, KeepsABeamOfTreesPerWord) {
     ASSERT_TRUE(narrow.rootFormula && full.rootFormula);
     EXPECT_TRUE(
         equalUpToRelabelling(narrow.rootFormula->recordType(), full.rootFormula->recordType()));
+  }
+}
+
+TEST(DsParserTest, CancelStopsTheSearchAndSaysSo) {
+  const DsGrammarLoad load = loadDsGrammar(toyDir());
+  ASSERT_TRUE(load.ok());
+  const DsParser parser(load.grammar);
+  for (SearchStrategy strategy : {SearchStrategy::BreadthFirst, SearchStrategy::BestFirst}) {
+    std::atomic<bool> cancel{false};
+    DsParseOptions options;
+    options.strategy = strategy;
+    options.cancel = &cancel;
+    const DsParseResult free = parser.parse("ann sleeps quietly", options);
+    EXPECT_EQ(free.outcome, ParseOutcome::Parsed);
+    EXPECT_FALSE(free.cancelled);
+    EXPECT_GT(free.dag.nodes().size(), 3u);
+
+    cancel = true;
+    const DsParseResult stopped = parser.parse("ann sleeps quietly", options);
+    EXPECT_TRUE(stopped.cancelled);
+    EXPECT_FALSE(stopped.truncated);
+    EXPECT_NE(stopped.outcome, ParseOutcome::Parsed);
+    EXPECT_EQ(stopped.dag.nodes().size(), 1u);  // the axiom, and nothing after it
+
+    // The size bound is not a cancel, and says so apart.
+    DsParseOptions small;
+    small.strategy = strategy;
+    small.maxNodes = 2;
+    const DsParseResult bounded = parser.parse("ann sleeps quietly", small);
+    EXPECT_TRUE(bounded.truncated);
+    EXPECT_FALSE(bounded.cancelled);
   }
 }
 

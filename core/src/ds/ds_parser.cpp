@@ -165,11 +165,19 @@ class Search {
       breadthFirst(rootId);
     }
     finish();
+    // The loops stop at the bound before asking addChild for another tree, so say it here too.
+    if (atLimit()) result_.truncated = true;
+    result_.cancelled = cancelRequested();
     return std::move(result_);
   }
 
  private:
-  bool full() const { return result_.dag.nodes().size() >= options_.maxNodes; }
+  bool atLimit() const { return result_.dag.nodes().size() >= options_.maxNodes; }
+  bool cancelRequested() const {
+    return options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed);
+  }
+  // No more trees: the DAG is at its size bound or the caller cancelled.
+  bool full() const { return atLimit() || cancelRequested(); }
 
   // Adds the tree reached from `from` by `edge`; returns the node's id and whether it is new.
   std::pair<int, bool> addChild(int from, DsTree tree, DagEdge edge) {
@@ -189,7 +197,7 @@ class Search {
       return {it->second, false};
     }
     if (full()) {
-      result_.truncated = true;
+      if (atLimit()) result_.truncated = true;
       return {-1, false};
     }
     DagNode node;

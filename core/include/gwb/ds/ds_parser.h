@@ -24,6 +24,7 @@
 // word's entries in lexicon order — which is also how the first complete tree is chosen.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -42,6 +43,9 @@ struct DsParseOptions {
   SearchStrategy strategy = SearchStrategy::BreadthFirst;
   int beam = 0;                   // breadth-first: trees kept after each word (0: all)
   std::size_t maxNodes = 200000;  // safety bound on the DAG's size
+  // Set it (from any thread) to stop the search at the next tree; the result then holds the DAG
+  // built so far, with `cancelled` set.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct DagEdge {
@@ -103,6 +107,7 @@ struct DsParseResult {
   FormulaPtr maximalSemantics;  // of finalNode
   std::vector<int> path;        // edges from the axiom to finalNode
   bool truncated = false;       // the search stopped at maxNodes
+  bool cancelled = false;       // the search stopped because DsParseOptions::cancel was set
   ParseDag dag;
 };
 
