@@ -4,11 +4,8 @@
 #include <cmath>
 
 #include <QComboBox>
-#include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QDoubleValidator>
-#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
@@ -29,6 +26,7 @@
 #include "gwb/social_grammar.h"
 #include "ui/experiment_table.h"
 #include "ui/qt_conversions.h"
+#include "ui/worker_thread.h"
 
 namespace gwb::ui {
 
@@ -335,14 +333,11 @@ void ExperimentPanel::cancelRun() {
 bool ExperimentPanel::isBusy() const { return job_ != nullptr || !queue_.empty(); }
 
 bool ExperimentPanel::waitUntilIdle(int milliseconds) {
-  QDeadlineTimer deadline(milliseconds);
-  while (isBusy()) {
-    if (deadline.hasExpired()) return false;
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    if (job_) job_->wait(10);
-  }
-  QCoreApplication::processEvents();
-  return true;
+  return processEventsWhileBusy([this] { return isBusy(); },
+                                [this] {
+                                  if (job_) job_->wait(10);
+                                },
+                                milliseconds);
 }
 
 void ExperimentPanel::updateControls() {

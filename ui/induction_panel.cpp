@@ -5,11 +5,8 @@
 #include <limits>
 
 #include <QComboBox>
-#include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QDoubleValidator>
-#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -35,6 +32,7 @@
 #include "ui/free_energy_plot.h"
 #include "ui/induction_runs.h"
 #include "ui/qt_conversions.h"
+#include "ui/worker_thread.h"
 
 namespace gwb::ui {
 
@@ -576,14 +574,11 @@ void InductionPanel::cancelRun() {
 bool InductionPanel::isBusy() const { return job_ != nullptr || !queue_.empty(); }
 
 bool InductionPanel::waitUntilIdle(int milliseconds) {
-  QDeadlineTimer deadline(milliseconds);
-  while (isBusy()) {
-    if (deadline.hasExpired()) return false;
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    if (job_) job_->wait(10);
-  }
-  QCoreApplication::processEvents();
-  return true;
+  return processEventsWhileBusy([this] { return isBusy(); },
+                                [this] {
+                                  if (job_) job_->wait(10);
+                                },
+                                milliseconds);
 }
 
 int InductionPanel::selectedRunId() const {

@@ -2,7 +2,9 @@
 
 #include <utility>
 
+#include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QEventLoop>
 #include <QObject>
 #include <QThread>
 
@@ -29,6 +31,18 @@ bool WorkerThread::isRunning() const { return thread_ != nullptr && thread_->isR
 bool WorkerThread::wait(int milliseconds) {
   if (thread_ == nullptr) return true;
   return thread_->wait(QDeadlineTimer(milliseconds));
+}
+
+bool processEventsWhileBusy(const std::function<bool()>& busy,
+                            const std::function<void()>& waitOnJob, int milliseconds) {
+  QDeadlineTimer deadline(milliseconds);
+  while (busy()) {
+    if (deadline.hasExpired()) return false;
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    waitOnJob();
+  }
+  QCoreApplication::processEvents();
+  return true;
 }
 
 }  // namespace gwb::ui

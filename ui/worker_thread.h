@@ -32,4 +32,10 @@ class WorkerThread {
   QThread* thread_ = nullptr;
 };
 
+// For a panel that runs jobs one after another: processes the UI thread's events (the jobs'
+// reports and finished notices) while `busy()` holds, calling `waitOnJob()` between rounds to
+// give the running job's thread a moment. False if still busy after `milliseconds`.
+bool processEventsWhileBusy(const std::function<bool()>& busy,
+                            const std::function<void()>& waitOnJob, int milliseconds);
+
 }  // namespace gwb::ui
