@@ -10,6 +10,7 @@
 #include "gwb/atomic_file.h"
 #include "gwb/ds/ds_grammar.h"
 #include "gwb/ds/ds_parser.h"
+#include "gwb/ds/memory_budget.h"
 
 namespace gwb::cli {
 
@@ -24,6 +25,7 @@ struct DsParseSettings {
   std::string dag;
   bool trace = false;
   std::size_t maxTrees = 200000;
+  std::string maxMemory;  // empty: ds::defaultParseMemoryBudget()
 };
 
 // The path, one group per word as in DyLan's logs: `likes <- [completion, anticipation1, likes]`;
@@ -65,11 +67,22 @@ int runDsParse(const DsParseSettings& s) {
             << load.grammar.lexicon().size() << " words, " << load.grammar.entryCount()
             << " lexical entries (" << std::fixed << std::setprecision(1) << loadMs << " ms)\n";
 
+  std::size_t maxBytes = ds::defaultParseMemoryBudget();
+  if (!s.maxMemory.empty()) {
+    std::string error;
+    const auto parsed = ds::parseByteSize(s.maxMemory, &error);
+    if (!parsed) {
+      std::cerr << "error: --max-memory: " << error << '\n';
+      return 2;
+    }
+    maxBytes = *parsed;
+  }
   const ds::DsParser parser(load.grammar);
   ds::DsParseOptions options;
   options.strategy = s.bestFirst ? ds::SearchStrategy::BestFirst : ds::SearchStrategy::BreadthFirst;
   options.beam = s.beam;
   options.maxNodes = s.maxTrees;
+  options.maxBytes = maxBytes;
   std::string dot;
   bool allParsed = true;
   for (const std::string& sentence : s.sentences) {
@@ -83,13 +96,22 @@ int runDsParse(const DsParseSettings& s) {
         static_cast<std::size_t>(r.failedWord) < words.size())
       std::cout << " at word " << r.failedWord + 1 << " '"
                 << words[static_cast<std::size_t>(r.failedWord)] << "'";
-    if (r.truncated) std::cout << " (search stopped at " << s.maxTrees << " trees)";
+    if (r.memoryExhausted)
+      std::cout << " (search stopped at " << r.dag.nodes().size() << " trees: memory budget of "
+                << ds::formatBytes(maxBytes) << " reached)";
+    else if (r.truncated)
+      std::cout << " (search stopped at " << s.maxTrees << " trees)";
     std::cout << '\n';
+    if (r.truncated)
+      std::cerr << "warning: the search was truncated; the outcome holds for the trees explored ("
+                << (r.memoryExhausted ? "raise --max-memory" : "raise --max-trees")
+                << ", or use --beam or --best-first)\n";
     if (r.rootFormula) std::cout << "root:    " << r.rootFormula->text() << '\n';
     if (r.maximalSemantics) std::cout << "maximal: " << r.maximalSemantics->text() << '\n';
     if (!r.path.empty()) std::cout << "path:    " << describePath(r) << '\n';
     std::cout << "dag:     " << r.dag.nodes().size() << " trees, " << r.dag.edges().size()
-              << " edges, " << std::fixed << std::setprecision(3) << ms << " ms\n";
+              << " edges, " << std::fixed << std::setprecision(3) << ms << " ms, about "
+              << ds::formatBytes(r.approximateBytes) << '\n';
     if (s.trace && r.finalNode >= 0) {
       std::cout << "trace:\n";
       std::cout << "  axiom\n" << r.dag.node(0).tree->toString();
@@ -149,6 +171,10 @@ void addDsCommand(CLI::App& app, int& exitStatus) {
   parse->add_flag("--trace", s->trace, "print the tree after every step of the path");
   parse->add_option("--max-trees", s->maxTrees, "stop searching after this many trees")
       ->check(CLI::Range(1, 100000000));
+  parse->add_option("--max-memory", s->maxMemory,
+                    "stop searching when the parse DAG would pass this many bytes (512M, 3G, "
+                    "...; default: a quarter of physical memory, " +
+                        ds::formatBytes(ds::defaultParseMemoryBudget()) + " here)");
   parse->callback([s, &exitStatus] { exitStatus = runDsParse(*s); });
 }
 

@@ -231,6 +231,55 @@ TEST(DsParserTest, CancelStopsTheSearchAndSaysSo) {
   }
 }
 
+// The memory budget: a parse that fits gives the same DAG as without one; one that does not
+// stops before passing it, with truncated and memoryExhausted set. The estimate grows with the
+// trees, not only with their number: a longer sentence's trees cost more each.
+TEST(DsParserTest, AMemoryBudgetBoundsTheDagAndSaysSo) {
+  GWB_REQUIRE_SHARED(actions, "data/dylan/2013-english-ttr/computational-actions.txt");
+  const DsGrammarLoad load = loadDsGrammar(actions.substr(0, actions.rfind('/')));
+  ASSERT_TRUE(load.ok());
+  const DsParser parser(load.grammar);
+  const std::string sentence = "john likes mary who likes john who likes mary";
+  for (SearchStrategy strategy : {SearchStrategy::BreadthFirst, SearchStrategy::BestFirst}) {
+    SCOPED_TRACE(static_cast<int>(strategy));
+    DsParseOptions options;
+    options.strategy = strategy;
+    const DsParseResult free = parser.parse(sentence, options);
+    EXPECT_EQ(free.outcome, ParseOutcome::Parsed);
+    EXPECT_FALSE(free.truncated);
+    EXPECT_GT(free.approximateBytes, free.dag.nodes().size() * sizeof(DagNode));
+
+    options.maxBytes = free.approximateBytes;  // exactly enough
+    const DsParseResult enough = parser.parse(sentence, options);
+    EXPECT_FALSE(enough.truncated);
+    EXPECT_EQ(enough.dag.nodes().size(), free.dag.nodes().size());
+    EXPECT_EQ(enough.approximateBytes, free.approximateBytes);
+
+    options.maxBytes = free.approximateBytes / 3;
+    const DsParseResult bounded = parser.parse(sentence, options);
+    EXPECT_TRUE(bounded.truncated);
+    EXPECT_TRUE(bounded.memoryExhausted);
+    EXPECT_FALSE(bounded.cancelled);
+    EXPECT_LE(bounded.approximateBytes, options.maxBytes);
+    EXPECT_LT(bounded.dag.nodes().size(), free.dag.nodes().size());
+
+    // The tree limit alone is not the memory limit.
+    DsParseOptions few;
+    few.strategy = strategy;
+    few.maxNodes = 5;
+    const DsParseResult counted = parser.parse(sentence, few);
+    EXPECT_TRUE(counted.truncated);
+    EXPECT_FALSE(counted.memoryExhausted);
+  }
+  // Bytes per tree grow with the sentence (trees grow), which is why the tree limit alone does
+  // not bound memory.
+  const DsParseResult shortOne = parser.parse("john likes mary");
+  const DsParseResult longOne =
+      parser.parse("john likes mary who likes john who likes mary who likes john");
+  EXPECT_GT(longOne.approximateBytes / longOne.dag.nodes().size(),
+            shortOne.approximateBytes / shortOne.dag.nodes().size());
+}
+
 TEST(DsParserTest, ParsesWithALearnedProbabilisticLexicon) {
   // Eshghi, Hough & Purver 2013, Table 1: with the authors' top-1 and top-2 lexicons and the
   // 2013 seed grammar, 59% and 85% of the 100 test utterances are covered (every word parsed).
@@ -261,6 +310,26 @@ TEST(DsParserTest, ParsesWithALearnedProbabilisticLexicon) {
       }
     }
     EXPECT_EQ(covered, coverage) << "top-" << top;
+  }
+}
+
+// Every tree of every DAG has its pointer on one of its nodes (DsTree's invariant; the DAG
+// view and the DOT export draw the pointed node). The 2009 grammar's merge broke it.
+TEST(DsParserTest, EveryTreeOfEveryDyLanGrammarPointsAtANode) {
+  GWB_REQUIRE_SHARED(dylan, "data/dylan");
+  for (const char* folder : {"2009-english", "2013-english-ttr"}) {
+    const DsGrammarLoad load = loadDsGrammar(dylan + "/" + folder);
+    ASSERT_TRUE(load.ok()) << folder;
+    const DsParser parser(load.grammar);
+    for (const char* sentence : {"john likes mary", "mary likes john"}) {
+      const DsParseResult r = parser.parse(sentence);
+      EXPECT_EQ(r.outcome, ParseOutcome::Parsed) << folder << ": " << sentence;
+      for (const DagNode& n : r.dag.nodes())
+        ASSERT_NE(n.tree->find(n.tree->pointer()), nullptr)
+            << folder << ": " << sentence << ": tree " << n.id << "\n"
+            << n.tree->toString();
+      EXPECT_FALSE(r.dag.toDot(r.path).empty());
+    }
   }
 }
 

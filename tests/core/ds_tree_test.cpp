@@ -222,6 +222,53 @@ TEST(DsTreeTest, MergesAnUnfixedNodeWithItsDaughters) {
             "000 {ty(cn)}\n");
 }
 
+// The 2009 grammar's merge(Y) reaches from a LINKed tree up to the unfixed node it hangs
+// below; merging that node into its own subtree would leave the pointer on no node (the DS
+// stepper crashed drawing such a tree). It is refused and the tree is left as it was.
+TEST(DsTreeTest, RefusesToMergeANodeIntoItsOwnSubtree) {
+  DsTree tree = treeOf(
+      {{"0", {"?ty(t)"}}, {"0*", {"?Ex.tn(x)", "ty(e)", "fo(john)"}}, {"0*L", {"?ty(t)"}}}, "0*L");
+  const std::string before = tree.toString();
+  const auto revision = tree.revision();
+  EXPECT_FALSE(tree.merge(NodeAddress("0*"), NodeAddress("0*L")));
+  EXPECT_EQ(tree.toString(), before);
+  EXPECT_EQ(tree.revision(), revision);
+  EXPECT_NE(tree.find(tree.pointer()), nullptr);
+}
+
+TEST(DsTreeTest, TypesDeeperThanTheLimitAreRefusedWithAReason) {
+  std::string ok = "t";
+  for (int i = 1; i < kMaxTypeDepth; ++i) ok = "e>" + ok;
+  auto type = DsType::parse(ok);
+  ASSERT_TRUE(type);
+  EXPECT_EQ(type->depth(), kMaxTypeDepth);
+  EXPECT_TRUE(type->isGround());
+  EXPECT_FALSE(DsType::parse("e>" + ok));
+  std::string error;
+  EXPECT_FALSE(DsType::parse(std::string(100000, '(') + "e" + std::string(100000, ')'), &error));
+  EXPECT_NE(error.find("nested more than 100 deep"), std::string::npos) << error;
+  error.clear();
+  EXPECT_FALSE(DsType::parse("e>q", &error));
+  EXPECT_NE(error.find("found 'q'"), std::string::npos) << error;
+  EXPECT_FALSE(DsType::parse("Y>(e>X)")->isGround());
+}
+
+// `/\*` tries every node above; a chain of them used to retry the same (operator, node) pairs
+// exponentially often (32 stars over a tree 40 deep would never finish).
+TEST(DsTreeTest, RelatesChainsOfKleeneStarsInPolynomialTime) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> nodes;
+  std::string address = "0";
+  for (int i = 0; i < 40; ++i, address += "1") nodes.push_back({address, {}});
+  const DsTree tree = treeOf(nodes, "0");
+  std::string stars;
+  for (std::size_t i = 0; i < kMaxModalityOperators; ++i) stars += "/\\*";
+  const auto modality = Modality::parse("<" + stars + ">");
+  ASSERT_TRUE(modality);
+  EXPECT_TRUE(tree.relates(NodeAddress(address.substr(0, 40)), NodeAddress("0"), *modality));
+  EXPECT_FALSE(tree.relates(NodeAddress(address.substr(0, 40)), NodeAddress("00"), *modality));
+  EXPECT_FALSE(Modality::parse("<" + stars + "/\\*>"));
+}
+
 TEST(DsTreeTest, ChecksConditionsAtThePointer) {
   const DsTree root = treeOf({{"0", {"?ty(t)"}},
                               {"00", {"ty(e)", "fo([x==john:e|head==x:e])"}},

@@ -486,8 +486,7 @@ bool runEffect(const Effect& e, DsTree& tree, Bindings& b) {
       if (m.isMeta()) return false;
       auto from = m.apply(pointer);
       if (!from || !tree.contains(*from) || *from == pointer) return false;
-      tree.merge(*from, pointer);
-      return true;
+      return tree.merge(*from, pointer);
     }
     case EffectKind::Conjoin: {
       FormulaPtr addition = instantiateFormula(e.formula, b);

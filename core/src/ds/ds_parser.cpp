@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
+#include <functional>
 #include <queue>
 #include <unordered_map>
 #include <utility>
@@ -157,8 +159,11 @@ class Search {
     DagNode root;
     root.tree = std::make_shared<const DsTree>(std::move(axiom));
     root.complete = root.tree->isComplete();
+    bytes_ += root.tree->approximateBytes() + kNodeBytes;
+    const std::string rootKey = root.tree->key();
     const int rootId = result_.dag.addNode(std::move(root));
-    seen_[0].emplace(result_.dag.node(rootId).tree->key(), rootId);
+    seen_[0].emplace(hashKey(rootKey), rootId);
+    bytes_ += kSeenEntryBytes;
     if (options_.strategy == SearchStrategy::BestFirst) {
       bestFirst(rootId);
     } else {
@@ -168,11 +173,22 @@ class Search {
     // The loops stop at the bound before asking addChild for another tree, so say it here too.
     if (atLimit()) result_.truncated = true;
     result_.cancelled = cancelRequested();
+    result_.approximateBytes = bytes_;
     return std::move(result_);
   }
 
  private:
-  bool atLimit() const { return result_.dag.nodes().size() >= options_.maxNodes; }
+  // Per DAG node beyond its tree: the node and its tree's shared_ptr block, the edge into it
+  // (action name and closure inline or small), the out-edge list's slot.
+  static constexpr std::size_t kNodeBytes = sizeof(DagNode) + sizeof(DagEdge) + 64;
+  // One entry of a seen_ table (hash node plus bucket).
+  static constexpr std::size_t kSeenEntryBytes = 48;
+
+  static std::uint64_t hashKey(const std::string& key) { return std::hash<std::string>{}(key); }
+
+  bool atLimit() const {
+    return result_.dag.nodes().size() >= options_.maxNodes || result_.memoryExhausted;
+  }
   bool cancelRequested() const {
     return options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed);
   }
@@ -184,14 +200,17 @@ class Search {
     const DagNode& parent = result_.dag.node(from);
     const int level = parent.wordsConsumed + (edge.lexical ? 1 : 0);
     const double logProbability = parent.logProbability + edge.logProbability;
-    std::string key = tree.key();
+    const std::string key = tree.key();
+    const std::uint64_t hash = hashKey(key);
     auto& seen = seen_[static_cast<std::size_t>(level)];
-    auto it = seen.find(key);
     edge.from = from;
-    if (it != seen.end()) {
+    const auto [first, last] = seen.equal_range(hash);
+    for (auto it = first; it != last; ++it) {
+      if (result_.dag.node(it->second).tree->key() != key) continue;  // a hash collision
       // Keep the graph acyclic: within a word, only edges to later nodes.
       if (edge.lexical || it->second > from) {
         edge.to = it->second;
+        bytes_ += sizeof(DagEdge) + sizeof(int);
         result_.dag.addEdge(std::move(edge));
       }
       return {it->second, false};
@@ -200,6 +219,13 @@ class Search {
       if (atLimit()) result_.truncated = true;
       return {-1, false};
     }
+    const std::size_t cost = tree.approximateBytes() + kNodeBytes + kSeenEntryBytes;
+    if (options_.maxBytes > 0 && bytes_ + cost > options_.maxBytes) {
+      result_.memoryExhausted = true;
+      result_.truncated = true;
+      return {-1, false};
+    }
+    bytes_ += cost;
     DagNode node;
     node.tree = std::make_shared<const DsTree>(std::move(tree));
     node.wordsConsumed = level;
@@ -208,7 +234,7 @@ class Search {
     const int id = result_.dag.addNode(std::move(node));
     edge.to = id;
     result_.dag.addEdge(std::move(edge));
-    seen.emplace(std::move(key), id);
+    seen.emplace(hash, id);
     maxLevel_ = std::max(maxLevel_, level);
     return {id, true};
   }
@@ -267,6 +293,9 @@ class Search {
         result_.finalNode = level.front();
         return;
       }
+      // No tree is ever added at position w again: drop its table.
+      bytes_ -= std::min(bytes_, seen_[w].size() * kSeenEntryBytes);
+      std::unordered_multimap<std::uint64_t, int>().swap(seen_[w]);
       if (options_.beam > 0 && next.size() > static_cast<std::size_t>(options_.beam)) {
         std::stable_sort(next.begin(), next.end(), [&](int a, int b) {
           return result_.dag.node(a).logProbability > result_.dag.node(b).logProbability;
@@ -346,7 +375,9 @@ class Search {
   const std::vector<const DsAction*>& optional_;
   const std::vector<std::string>& words_;
   const DsParseOptions& options_;
-  std::vector<std::unordered_map<std::string, int>> seen_;
+  // By word position: the hash of each tree's key -> the DAG nodes with that hash.
+  std::vector<std::unordered_multimap<std::uint64_t, int>> seen_;
+  std::size_t bytes_ = 0;  // estimated bytes of the DAG and of seen_
   int maxLevel_ = 0;
   DsParseResult result_;
 };

@@ -120,6 +120,11 @@ bool DsTree::removeLabel(const NodeAddress& address, std::string_view text) {
 bool DsTree::merge(const NodeAddress& from, const NodeAddress& into) {
   const DsNode* source = find(from);
   if (source == nullptr || !contains(into) || from == into) return false;
+  // A node cannot be merged into its own subtree: `into` would be re-addressed away along with
+  // everything else below `from`, and the result (pointer included) would not be a tree. The
+  // 2009 grammar's `merge` (merge(Y) with any path Y to an unfixed node) asks for exactly that
+  // from a LINKed tree hanging below an unfixed node.
+  if (from.isPrefixOf(into)) return false;
   const std::vector<LabelPtr> labels = source->labels;
   // Re-address the merged node's descendants under `into`; a moved node replaces one already
   // at its new address, as in DyLan.
@@ -162,36 +167,49 @@ bool DsTree::isComplete() const {
 
 bool DsTree::relates(const NodeAddress& from, const NodeAddress& to,
                      const Modality& modality) const {
-  return relatesFrom(from.toString(), to.toString(), modality.ops(), 0);
+  std::set<std::pair<std::size_t, std::string>> failed;
+  return relatesFrom(from.toString(), to.toString(), modality.ops(), 0, failed);
 }
 
 bool DsTree::relatesFrom(const std::string& at, const std::string& target,
-                         const std::vector<BasicOperator>& ops, std::size_t i) const {
+                         const std::vector<BasicOperator>& ops, std::size_t i,
+                         std::set<std::pair<std::size_t, std::string>>& failed) const {
   if (i == ops.size()) return at == target;
+  std::pair<std::size_t, std::string> state(i, at);
+  if (failed.count(state) > 0) return false;
+  if (relatesStep(at, target, ops, i, failed)) return true;
+  failed.insert(std::move(state));
+  return false;
+}
+
+bool DsTree::relatesStep(const std::string& at, const std::string& target,
+                         const std::vector<BasicOperator>& ops, std::size_t i,
+                         std::set<std::pair<std::size_t, std::string>>& failed) const {
   const BasicOperator& op = ops[i];
   const NodeAddress here(at);
   if (op.up) {
     if (op.isFixed()) {
       auto next = here.up(op.path);
-      return next && relatesFrom(next->toString(), target, ops, i + 1);
+      return next && relatesFrom(next->toString(), target, ops, i + 1, failed);
     }
     if (!here.isLocallyFixed()) {
       // From an unfixed node, /\* (or /\U) is the step back to where it hangs.
       auto next = (op.path == "*" && here.isLocallyUnfixed()) ? here.up("U") : here.up(op.path);
-      return next && relatesFrom(next->toString(), target, ops, i + 1);
+      return next && relatesFrom(next->toString(), target, ops, i + 1, failed);
     }
     // From a fixed node, /\* is any node here and above, up to the root of this tree.
     std::string sub = at;
     while (!sub.empty() && sub.back() != 'L') {
-      if (relatesFrom(sub, target, ops, i + 1)) return true;
+      if (relatesFrom(sub, target, ops, i + 1, failed)) return true;
       sub.pop_back();
     }
-    return !sub.empty() && relatesFrom(sub, target, ops, i + 1);
+    return !sub.empty() && relatesFrom(sub, target, ops, i + 1, failed);
   }
   const std::string next = at + op.path;
-  if (op.isFixed() || contains(NodeAddress(next))) return relatesFrom(next, target, ops, i + 1);
+  if (op.isFixed() || contains(NodeAddress(next)))
+    return relatesFrom(next, target, ops, i + 1, failed);
   if (op.path == "*" && contains(NodeAddress(at + "U")))
-    return relatesFrom(at + "U", target, ops, i + 1);
+    return relatesFrom(at + "U", target, ops, i + 1, failed);
   // No literal unfixed node: \/* is any node below (within this tree), \/U any 1*0 below.
   if (i + 1 != ops.size()) return false;
   if (target.size() <= at.size() || target.compare(0, at.size(), at) != 0) return false;
@@ -199,6 +217,35 @@ bool DsTree::relatesFrom(const std::string& at, const std::string& target,
   const std::string rest = target.substr(at.size());
   if (rest.find('L') != std::string::npos) return false;
   return op.path != "U" || rest.back() == '0';
+}
+
+namespace {
+
+// A heap block's cost: its size rounded up to 16 bytes plus the allocator's header.
+std::size_t heapBytes(std::size_t size) { return size == 0 ? 0 : (size + 15) / 16 * 16 + 16; }
+
+// A std::string's heap block (none for short strings kept inline).
+std::size_t stringHeapBytes(const std::string& s) {
+  return s.capacity() > 15 ? heapBytes(s.capacity() + 1) : 0;
+}
+
+}  // namespace
+
+std::size_t DsTree::approximateBytes() const {
+  std::size_t bytes = sizeof(DsTree) + heapBytes(nodes_.capacity() * sizeof(nodes_[0])) +
+                      stringHeapBytes(pointer_.toString());
+  for (const auto& n : nodes_) {
+    if (n.use_count() > 1) continue;  // shared with another tree: counted there
+    // make_shared: the node and its control block in one block.
+    bytes += heapBytes(sizeof(DsNode) + 16) + stringHeapBytes(n->address.toString()) +
+             heapBytes(n->labels.capacity() * sizeof(LabelPtr));
+    for (const LabelPtr& l : n->labels) {
+      if (l.use_count() > 1) continue;
+      // The label, its text, and about as much again for the formula or type it holds.
+      bytes += heapBytes(sizeof(Label) + 16) + 2 * stringHeapBytes(l->text());
+    }
+  }
+  return bytes;
 }
 
 std::string DsTree::key() const {

@@ -1,5 +1,6 @@
 #include "gwb/ds/ds_type.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace gwb::ds {
@@ -52,6 +53,7 @@ DsType DsType::basic(std::string name) {
 DsType DsType::meta(std::string name) {
   auto node = std::make_shared<Node>();
   node->kind = Kind::Meta;
+  node->ground = false;
   node->text = name;
   node->name = std::move(name);
   return DsType(std::move(node));
@@ -62,6 +64,8 @@ DsType DsType::function(const DsType& from, const DsType& to) {
   node->kind = Kind::Function;
   node->from = from;
   node->to = to;
+  node->depth = 1 + std::max(from.depth(), to.depth());
+  node->ground = from.isGround() && to.isGround();
   const std::string& f = from.toString();
   const std::string& t = to.toString();
   node->text =
@@ -77,37 +81,53 @@ bool DsType::isMetaName(std::string_view name) {
   return name.size() == 1 && name[0] >= 'V' && name[0] <= 'Z';
 }
 
-std::optional<DsType> DsType::parse(std::string_view text) {
+namespace {
+
+// Parses `text` as a type nested `depth` deep already (redundant parentheses and both sides of
+// an arrow each count one level); fills *error on failure.
+std::optional<DsType> parseAt(std::string_view text, int depth, std::string* error) {
+  auto fail = [&](std::string message) -> std::optional<DsType> {
+    if (error != nullptr && error->empty()) *error = std::move(message);
+    return std::nullopt;
+  };
+  auto tooDeep = [&] {
+    return fail("type nested more than " + std::to_string(kMaxTypeDepth) + " deep");
+  };
   std::string_view s = trim(text);
-  // Strip redundant outer parentheses iteratively ("((e>t))").
-  while (wrappedInParens(s)) s = trim(s.substr(1, s.size() - 2));
-  if (s.empty()) return std::nullopt;
+  // Strip redundant outer parentheses ("((e>t))"), each a level of its own.
+  while (wrappedInParens(s)) {
+    if (++depth > kMaxTypeDepth) return tooDeep();
+    s = trim(s.substr(1, s.size() - 2));
+  }
+  if (s.empty()) return fail("expected a DS type (e, t, es, cn, V..Z or A>B)");
   const std::size_t arrow = topLevelArrow(s);
   if (arrow == std::string_view::npos) {
-    if (isBasicName(s)) return basic(std::string(s));
-    if (isMetaName(s)) return meta(std::string(s));
-    return std::nullopt;
+    if (DsType::isBasicName(s)) return DsType::basic(std::string(s));
+    if (DsType::isMetaName(s)) return DsType::meta(std::string(s));
+    return fail("expected a DS type (e, t, es, cn, V..Z or A>B), found '" + std::string(s) + "'");
   }
-  // Right-associative: split at the first top-level arrow; the right side is parsed in turn.
-  // Nesting depth is bounded by the length of the text, and types in grammars are tiny, but
-  // the left side is parsed recursively only after stripping its own parentheses.
-  auto from = parse(s.substr(0, arrow));
+  // Right-associative: split at the first top-level arrow. Both sides are one level deeper, so
+  // the recursion (and the cost of rescanning the text) is bounded by kMaxTypeDepth.
+  if (depth + 2 > kMaxTypeDepth) return tooDeep();  // its sides are a level deeper
+  auto from = parseAt(s.substr(0, arrow), depth + 1, error);
   if (!from) return std::nullopt;
-  auto to = parse(s.substr(arrow + 1));
+  auto to = parseAt(s.substr(arrow + 1), depth + 1, error);
   if (!to) return std::nullopt;
-  return function(*from, *to);
+  return DsType::function(*from, *to);
+}
+
+}  // namespace
+
+std::optional<DsType> DsType::parse(std::string_view text, std::string* error) {
+  std::string local;
+  std::optional<DsType> type = parseAt(text, 0, &local);
+  if (!type && error != nullptr) *error = local;
+  return type;
 }
 
 const std::string& DsType::name() const {
   static const std::string kEmpty;
   return node_ ? node_->name : kEmpty;
-}
-
-bool DsType::isGround() const {
-  if (!node_) return true;
-  if (node_->kind == Kind::Meta) return false;
-  if (node_->kind == Kind::Function) return node_->from.isGround() && node_->to.isGround();
-  return true;
 }
 
 const std::string& DsType::toString() const {

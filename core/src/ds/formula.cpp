@@ -369,9 +369,11 @@ class FormulaParser {
     if (equals != std::string_view::npos) {
       field->value = parseRange(equals + 2, colon, depth);
       if (!field->value) return false;
-      field->dsType = DsType::parse(typeText);
+      std::string typeError;
+      field->dsType = DsType::parse(typeText, &typeError);
       if (!field->dsType) {
-        failAt(colon + 1, "expected a DS type (e, t, es, cn or a function type) after ':'");
+        failAt(colon + 1,
+               "expected a DS type (e, t, es, cn or a function type) after ':': " + typeError);
         return false;
       }
       return true;

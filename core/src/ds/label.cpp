@@ -365,8 +365,11 @@ class LabelParser {
 
     if (lower == "ty") {
       if (inExists && isBoundVariable(arg)) return Label::typeWildcard(std::string(arg));
-      auto type = DsType::parse(arg);
-      if (!type) return fail(argFrom, "expected a DS type (e, t, es, cn, X, e>t, ...) in ty(...)");
+      std::string typeError;
+      auto type = DsType::parse(arg, &typeError);
+      if (!type)
+        return fail(argFrom,
+                    "expected a DS type (e, t, es, cn, X, e>t, ...) in ty(...): " + typeError);
       return Label::type(*type);
     }
     if (lower == "fo") {

@@ -100,6 +100,8 @@ std::optional<Modality> Modality::parse(std::string_view text, std::string* erro
     if (!op.up && op.path.empty())
       return fail("a down operator needs a step (\\/0, \\/1, \\/L, \\/*, \\/U)");
     ops.push_back(std::move(op));
+    if (ops.size() > kMaxModalityOperators)
+      return fail("modality has more than " + std::to_string(kMaxModalityOperators) + " operators");
   }
   if (ops.empty()) return fail("expected a modality, found '" + std::string(text) + "'");
   return Modality(std::move(ops));

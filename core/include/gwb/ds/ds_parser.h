@@ -19,6 +19,12 @@
 //                 only the best `beam` trees after each word). The DAG is complete.
 //   BestFirst     an agenda ordered by path probability, then by progress (more words first),
 //                 then by creation; stops at the first complete tree after the last word.
+//
+// Memory: every tree of the DAG is kept (sharing unchanged nodes with its parent), and trees
+// grow with the sentence, so the DAG's memory grows faster than its tree count. maxNodes bounds
+// the count and maxBytes the estimated bytes; either ends the search with `truncated` set. The
+// table that merges equal trees keeps 64-bit hashes of their keys, not the keys, and a word
+// position's table is dropped once the breadth-first search has left that position.
 // Probabilities come from a learned lexicon (a lexical edge has log p of its entry; other
 // edges 0). Ties keep file order: optional actions in computational-actions.txt order, a
 // word's entries in lexicon order — which is also how the first complete tree is chosen.
@@ -43,6 +49,10 @@ struct DsParseOptions {
   SearchStrategy strategy = SearchStrategy::BreadthFirst;
   int beam = 0;                   // breadth-first: trees kept after each word (0: all)
   std::size_t maxNodes = 200000;  // safety bound on the DAG's size
+  // Memory budget in bytes for the DAG and the search's tables (0: none). Each new tree's cost
+  // is estimated (DsTree::approximateBytes) before it is stored; one that would pass the budget
+  // stops the search, with `truncated` and `memoryExhausted` set.
+  std::size_t maxBytes = 0;
   // Set it (from any thread) to stop the search at the next tree; the result then holds the DAG
   // built so far, with `cancelled` set.
   const std::atomic<bool>* cancel = nullptr;
@@ -100,14 +110,16 @@ const char* outcomeName(ParseOutcome outcome);  // "PARSED", "INCOMPLETE", "FAIL
 
 struct DsParseResult {
   ParseOutcome outcome = ParseOutcome::Failed;
-  int failedWord = -1;          // Failed: the index of the first word no tree could take
-  int finalNode = -1;           // Parsed: the complete tree; Incomplete: the first tree after
-                                // the last word; Failed: the first tree before the failed word
-  FormulaPtr rootFormula;       // Parsed: the formula at the root of the complete tree
-  FormulaPtr maximalSemantics;  // of finalNode
-  std::vector<int> path;        // edges from the axiom to finalNode
-  bool truncated = false;       // the search stopped at maxNodes
-  bool cancelled = false;       // the search stopped because DsParseOptions::cancel was set
+  int failedWord = -1;               // Failed: the index of the first word no tree could take
+  int finalNode = -1;                // Parsed: the complete tree; Incomplete: the first tree after
+                                     // the last word; Failed: the first tree before the failed word
+  FormulaPtr rootFormula;            // Parsed: the formula at the root of the complete tree
+  FormulaPtr maximalSemantics;       // of finalNode
+  std::vector<int> path;             // edges from the axiom to finalNode
+  bool truncated = false;            // the search stopped at maxNodes or maxBytes
+  bool memoryExhausted = false;      // ... and it was maxBytes
+  std::size_t approximateBytes = 0;  // the estimated memory of the DAG and the search's tables
+  bool cancelled = false;            // the search stopped because DsParseOptions::cancel was set
   ParseDag dag;
 };
 

@@ -19,8 +19,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gwb/ds/ds_type.h"
@@ -61,7 +63,8 @@ class DsTree {
   bool addLabel(const NodeAddress& address, const LabelPtr& label);
   bool removeLabel(const NodeAddress& address, std::string_view text);
   // Moves the labels and daughters of node `from` onto node `into` and removes `from`
-  // (DyLan's merge). `from`'s type and formula replace `into`'s.
+  // (DyLan's merge). `from`'s type and formula replace `into`'s. False (and no change) when
+  // `into` lies below `from`.
   bool merge(const NodeAddress& from, const NodeAddress& into);
 
   FreshCounters& counters() { return counters_; }
@@ -75,6 +78,11 @@ class DsTree {
   // the Kleene operators (see node_address.h).
   bool relates(const NodeAddress& from, const NodeAddress& to, const Modality& modality) const;
 
+  // What keeping this tree costs beyond what it shares with other trees: its node table, plus
+  // the nodes and labels no other tree holds (its copy-on-write copies), with the allocator's
+  // overhead. An estimate, close but not exact; the DS parser's memory budget counts with it.
+  std::size_t approximateBytes() const;
+
   // One line, canonical: equal keys mean equal trees (counters aside).
   std::string key() const;
   // One line per node: `01 ◆ {ty(e>t), fo(...)}`; the pointer is marked with ◆.
@@ -83,8 +91,14 @@ class DsTree {
  private:
   int indexOf(const NodeAddress& address) const;
   DsNode& mutableNode(std::size_t index);
+  // Whether ops[i..] lead from `at` to `target`; `failed` remembers the (i, at) already known
+  // not to, so that repeated Kleene stars cost polynomial, not exponential, time.
   bool relatesFrom(const std::string& at, const std::string& target,
-                   const std::vector<BasicOperator>& ops, std::size_t i) const;
+                   const std::vector<BasicOperator>& ops, std::size_t i,
+                   std::set<std::pair<std::size_t, std::string>>& failed) const;
+  bool relatesStep(const std::string& at, const std::string& target,
+                   const std::vector<BasicOperator>& ops, std::size_t i,
+                   std::set<std::pair<std::size_t, std::string>>& failed) const;
 
   std::vector<std::shared_ptr<DsNode>> nodes_;
   NodeAddress pointer_;

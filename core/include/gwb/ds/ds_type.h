@@ -10,6 +10,10 @@
 // Syntax: basic := e | es | cn | t; meta := V..Z; type := basic | meta | '(' type ')' |
 // type '>' type. The arrow associates to the right (`e>e>t` is `e>(e>t)`); printing puts
 // parentheses around every function-typed side, so `e>(e>t)` and `(e>t)>t` round-trip.
+//
+// Types nest at most kMaxTypeDepth deep in text (arrows and parentheses both count): the parser
+// refuses deeper ones with an error instead of recursing without bound. A node caches its depth
+// and whether it is ground, so no walk over a type recurses.
 #pragma once
 
 #include <memory>
@@ -19,6 +23,9 @@
 
 namespace gwb::ds {
 
+// DyLan's types nest at most four deep; a hundred leaves room for any real grammar.
+inline constexpr int kMaxTypeDepth = 100;
+
 class DsType {
  public:
   enum class Kind { None, Basic, Meta, Function };
@@ -27,8 +34,9 @@ class DsType {
   static DsType basic(std::string name);
   static DsType meta(std::string name);
   static DsType function(const DsType& from, const DsType& to);
-  // nullopt when `text` is not a type in the syntax above.
-  static std::optional<DsType> parse(std::string_view text);
+  // nullopt when `text` is not a type in the syntax above (or nests deeper than
+  // kMaxTypeDepth); then *error, if given, says what was wrong.
+  static std::optional<DsType> parse(std::string_view text, std::string* error = nullptr);
   static bool isBasicName(std::string_view name);
   static bool isMetaName(std::string_view name);
 
@@ -43,6 +51,8 @@ class DsType {
   const DsType& to() const;
   // True if no metavariable occurs in the type.
   bool isGround() const;
+  // 0 for no type, 1 for a basic or meta type, 1 + the deeper side for a function type.
+  int depth() const;
 
   const std::string& toString() const;
   bool operator==(const DsType& other) const { return toString() == other.toString(); }
@@ -60,10 +70,14 @@ struct DsType::Node {
   DsType from;
   DsType to;
   std::string text;
+  int depth = 1;
+  bool ground = true;
 };
 
 inline DsType::Kind DsType::kind() const { return node_ ? node_->kind : Kind::None; }
 inline const DsType& DsType::from() const { return node_->from; }
 inline const DsType& DsType::to() const { return node_->to; }
+inline bool DsType::isGround() const { return node_ == nullptr || node_->ground; }
+inline int DsType::depth() const { return node_ ? node_->depth : 0; }
 
 }  // namespace gwb::ds

@@ -15,6 +15,7 @@
 // bound during matching to the path between two nodes.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -67,12 +68,16 @@ struct BasicOperator {
   std::string toString() const { return std::string(up ? "/\\" : "\\/") + path; }
 };
 
+// DyLan's modalities have at most three operators; the parser refuses more than this.
+inline constexpr std::size_t kMaxModalityOperators = 32;
+
 class Modality {
  public:
   Modality() = default;
   explicit Modality(std::vector<BasicOperator> ops) : ops_(std::move(ops)) {}
   static Modality meta(std::string name);
-  // `<\/0/\1>`, `[/\]`, `\/1`, `<Y>`, `Y`; nullopt (and *error) otherwise.
+  // `<\/0/\1>`, `[/\]`, `\/1`, `<Y>`, `Y`; nullopt (and *error) otherwise, also for more
+  // than kMaxModalityOperators operators.
   static std::optional<Modality> parse(std::string_view text, std::string* error = nullptr);
   // Internal path from one node to another: ups to the common prefix, then downs.
   static Modality between(const NodeAddress& from, const NodeAddress& to);
