@@ -28,6 +28,8 @@ fi
 mkdir -p "$(dirname "$out")"
 # Force the X11 platform: an inherited QT_QPA_PLATFORM=offscreen would render without a
 # window manager's real fonts/theme setup and defeat the point of looking at it.
-QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x800x24" \
-  "$gui" --screenshot "$out" "$@"
+# GWB_SCREENSHOT_SIZE=1600x1000 takes it at another size.
+size=${GWB_SCREENSHOT_SIZE:-1280x800}
+QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 ${size}x24" \
+  "$gui" --screenshot "$out" --screenshot-size "$size" "$@"
 echo "wrote $out"

@@ -8,6 +8,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QPen>
+#include <QStringList>
 
 #include "ui/ds_dag_model.h"
 
@@ -125,6 +126,7 @@ DsDagView::DsDagView(DsDagModel* model, QWidget* parent) : DsGraphCanvas(parent)
   connect(model_, &DsDagModel::resultChanged, this, &DsDagView::onResultChanged);
   connect(model_, &DsDagModel::visibleChanged, this, [this] { redraw(); });
   connect(this, &DsGraphCanvas::itemClicked, this, &DsDagView::nodeClicked);
+  connect(this, &DsGraphCanvas::secondaryItemClicked, this, &DsDagView::onEdgeLabelClicked);
   setMinimumFitZoom(0.7);  // node labels stay readable; the view follows the newest node
 }
 
@@ -134,9 +136,16 @@ void DsDagView::setSelectedNode(int id) {
   if (selected_ == id) return;
   const int previous = selected_;
   selected_ = id;
+  // A selected tree is always drawn: selecting one inside a folded run redraws.
+  if (id >= 0 && !isNodeDrawn(id) && model_->isNodeVisible(id)) {
+    redraw();
+    return;
+  }
   // Only two boxes change colour: no need to rebuild the scene.
   for (const int node : {previous, id}) {
-    if (node < 0 || static_cast<std::size_t>(node) >= boxes_.size()) continue;
+    if (node < 0 || static_cast<std::size_t>(node) >= boxes_.size() ||
+        boxes_[static_cast<std::size_t>(node)] == nullptr)
+      continue;
     boxes_[static_cast<std::size_t>(node)]->setBrush(nodeFill(node));
   }
   if (id >= 0) {
@@ -145,6 +154,37 @@ void DsDagView::setSelectedNode(int id) {
     else
       ensureVisible(nodeRect(id), 40, 40);
   }
+}
+
+void DsDagView::setCollapsed(bool collapsed) {
+  if (collapsed_ == collapsed) return;
+  collapsed_ = collapsed;
+  redraw();
+}
+
+void DsDagView::setRunExpanded(int anchor, bool expanded) {
+  if (expanded ? !expanded_.insert(anchor).second : expanded_.erase(anchor) == 0) return;
+  redraw();
+}
+
+void DsDagView::onEdgeLabelClicked(int anchor) { setRunExpanded(anchor, !isRunExpanded(anchor)); }
+
+int DsDagView::anchorOf(int id) const {
+  if (id < 0 || static_cast<std::size_t>(id) >= anchor_.size()) return -1;
+  return anchor_[static_cast<std::size_t>(id)];
+}
+
+std::vector<std::string> DsDagView::runActions(int id) const {
+  std::vector<std::string> actions;
+  const gwb::ds::DsParseResult* r = model_->result();
+  if (r == nullptr) return actions;
+  for (int n = id; n >= 0 && anchorOf(n) != n;) {
+    const gwb::ds::DagEdge& e = r->dag.edges()[static_cast<std::size_t>(r->dag.node(n).inEdge)];
+    actions.push_back(e.action);
+    n = e.from;
+  }
+  std::reverse(actions.begin(), actions.end());
+  return actions;
 }
 
 QColor DsDagView::nodeFill(int id) const {
@@ -158,22 +198,42 @@ QRectF DsDagView::nodeRect(int id) const {
   return nodeRects_[static_cast<std::size_t>(id)];
 }
 
+QSizeF DsDagView::nodeSize(int id) {
+  QSizeF& size = nodeSizes_[static_cast<std::size_t>(id)];
+  if (size.isEmpty()) {
+    const QSizeF s = measure(nodeLines(model_->result()->dag.node(id)));
+    size = QSizeF(s.width() + 2 * kPadX, s.height() + 2 * kPadY);
+  }
+  return size;
+}
+
+bool DsDagView::shows(int id, int latest) const {
+  if (!collapsed_) return true;
+  const int anchor = anchorOf(id);
+  return anchor == id || expanded_.count(anchor) > 0 || id == latest || id == selected_ ||
+         model_->result()->dag.node(id).complete;
+}
+
 void DsDagView::onResultChanged() {
   cache_.clear();
   nodeSizes_.clear();
-  labelSizes_.clear();
+  anchor_.clear();
+  expanded_.clear();
   selected_ = -1;
   if (const gwb::ds::DsParseResult* r = model_->result()) {
-    for (const gwb::ds::DagNode& n : r->dag.nodes()) {
-      const QSizeF s = measure(nodeLines(n));
-      nodeSizes_.push_back(QSizeF(s.width() + 2 * kPadX, s.height() + 2 * kPadY));
+    // Nodes come before the edges into them, and an edge's source before its target: one pass
+    // in id order finds every anchor.
+    const auto& nodes = r->dag.nodes();
+    anchor_.assign(nodes.size(), 0);
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const int in = nodes[i].inEdge;
+      const gwb::ds::DagEdge* e = in >= 0 ? &r->dag.edges()[static_cast<std::size_t>(in)] : nullptr;
+      anchor_[i] = (e == nullptr || e->lexical) ? static_cast<int>(i)
+                                                : anchor_[static_cast<std::size_t>(e->from)];
     }
-    for (const gwb::ds::DagEdge& e : r->dag.edges()) {
-      const QSizeF s = measure(edgeLines(e));
-      labelSizes_.push_back(QSizeF(s.width() + 4, s.height() + 2));
-    }
+    nodeSizes_.assign(nodes.size(), QSizeF());
   }
-  zoomToFit();
+  zoomToReadableFit();
   redraw();
 }
 
@@ -182,6 +242,8 @@ void DsDagView::redraw() {
   scene->clear();
   nodeRects_.clear();
   boxes_.clear();
+  drawnNodes_ = 0;
+  drawnEdges_ = 0;
   const gwb::ds::DsParseResult* r = model_->result();
   if (r == nullptr || r->dag.nodes().empty()) {
     geometry_ = GraphGeometry();
@@ -189,10 +251,72 @@ void DsDagView::redraw() {
   }
   const int visibleNodes = model_->visibleNodes();
   const int visibleEdges = model_->visibleEdges();
-  int levels = 0;
-  for (int i = 0; i < visibleNodes; ++i) levels = std::max(levels, r->dag.node(i).wordsConsumed);
+  const int latest = model_->latestNode();
 
-  auto cached = cache_.find(visibleEdges);
+  // What is drawn: the nodes shown, and for each visible edge into a shown node, that edge from
+  // its source if shown, else a collapsed edge from the source's anchor (one per pair of nodes).
+  std::vector<int> drawnIndex(static_cast<std::size_t>(visibleNodes), -1);
+  std::vector<int> drawnNodes;
+  for (int i = 0; i < visibleNodes; ++i) {
+    if (!shows(i, latest)) continue;
+    drawnIndex[static_cast<std::size_t>(i)] = static_cast<int>(drawnNodes.size());
+    drawnNodes.push_back(i);
+  }
+  drawnEdgeList_.clear();
+  std::set<std::pair<int, int>> collapsedPairs;
+  for (int i = 0; i < visibleEdges; ++i) {
+    const gwb::ds::DagEdge& e = r->dag.edges()[static_cast<std::size_t>(i)];
+    if (drawnIndex[static_cast<std::size_t>(e.to)] < 0) continue;
+    DrawnEdge d;
+    d.to = e.to;
+    d.edge = i;
+    if (drawnIndex[static_cast<std::size_t>(e.from)] >= 0) {
+      d.from = e.from;
+    } else {
+      d.anchor = anchorOf(e.from);
+      d.from = d.anchor;
+      d.collapsed = static_cast<int>(runActions(e.from).size());
+      if (!collapsedPairs.insert({d.from, d.to}).second) continue;
+    }
+    drawnEdgeList_.push_back(d);
+  }
+  drawnNodes_ = static_cast<int>(drawnNodes.size());
+  drawnEdges_ = static_cast<int>(drawnEdgeList_.size());
+
+  // Edge labels: the action (or word), and for a collapsed edge the run it stands for.
+  std::vector<std::vector<Line>> edgeLabels;
+  for (const DrawnEdge& d : drawnEdgeList_) {
+    std::vector<Line> lines = edgeLines(r->dag.edges()[static_cast<std::size_t>(d.edge)]);
+    if (d.collapsed > 0) {
+      QStringList names;
+      for (const std::string& a : runActions(r->dag.edges()[static_cast<std::size_t>(d.edge)].from))
+        names << QString::fromStdString(a);
+      lines.insert(lines.begin(),
+                   {shortened((d.collapsed == 1 ? tr("\u22EF 1 action: ")
+                                                : tr("\u22EF %1 actions: ").arg(d.collapsed)) +
+                                  names.join(QStringLiteral(", ")),
+                              kNodeLabelChars),
+                    labelFont(false), QColor(0x55, 0x66, 0x99)});
+    }
+    edgeLabels.push_back(std::move(lines));
+  }
+
+  int levels = 0;
+  for (int i : drawnNodes) levels = std::max(levels, r->dag.node(i).wordsConsumed);
+  std::string key = std::to_string(visibleEdges) + (collapsed_ ? "c" : "f");
+  if (collapsed_) {
+    for (int a : expanded_) key += "+" + std::to_string(a);
+    // The trees drawn only for being the newest or the selected one.
+    std::set<int> extra;
+    for (const int id : {latest, selected_}) {
+      if (id < 0 || id >= visibleNodes) continue;
+      const int anchor = anchorOf(id);
+      if (anchor != id && expanded_.count(anchor) == 0 && !r->dag.node(id).complete)
+        extra.insert(id);
+    }
+    for (int id : extra) key += "x" + std::to_string(id);
+  }
+  auto cached = cache_.find(key);
   lastCached_ = cached != cache_.end();
   if (!lastCached_) {
     GraphSpec spec;
@@ -203,16 +327,18 @@ void DsDagView::redraw() {
       const QSizeF title = measure({{clusterTitle(level, model_->words()), nodeFont(true)}});
       spec.clusterTitles.push_back(QSizeF(title.width() + 4, title.height() + 2));
     }
-    for (int i = 0; i < visibleNodes; ++i)
-      spec.nodes.push_back({nodeSizes_[static_cast<std::size_t>(i)], r->dag.node(i).wordsConsumed});
-    for (int i = 0; i < visibleEdges; ++i) {
-      const gwb::ds::DagEdge& e = r->dag.edges()[static_cast<std::size_t>(i)];
-      spec.edges.push_back({e.from, e.to, labelSizes_[static_cast<std::size_t>(i)]});
+    for (int i : drawnNodes) spec.nodes.push_back({nodeSize(i), r->dag.node(i).wordsConsumed});
+    for (std::size_t k = 0; k < drawnEdgeList_.size(); ++k) {
+      const QSizeF s = measure(edgeLabels[k]);
+      spec.edges.push_back({drawnIndex[static_cast<std::size_t>(drawnEdgeList_[k].from)],
+                            drawnIndex[static_cast<std::size_t>(drawnEdgeList_[k].to)],
+                            QSizeF(s.width() + 4, s.height() + 2)});
     }
     GraphGeometry g = layoutGraph(spec);
     lastLayoutMs_ = g.milliseconds;
     ++layoutsComputed_;
-    cached = cache_.emplace(visibleEdges, std::move(g)).first;
+    if (cache_.size() > 256) cache_.clear();
+    cached = cache_.emplace(key, std::move(g)).first;
   }
   geometry_ = cached->second;
   if (!geometry_.ok()) {
@@ -232,35 +358,49 @@ void DsDagView::redraw() {
                 QColor(0x44, 0x55, 0x66)}},
               geometry_.clusterTitleCentres[c]);
   }
-  for (int i = 0; i < visibleEdges; ++i) {
-    const std::size_t k = static_cast<std::size_t>(i);
-    const gwb::ds::DagEdge& e = r->dag.edges()[k];
-    const bool onPath = model_->isOnPath(i);
+  for (std::size_t k = 0; k < drawnEdgeList_.size(); ++k) {
+    const DrawnEdge& d = drawnEdgeList_[k];
+    const gwb::ds::DagEdge& e = r->dag.edges()[static_cast<std::size_t>(d.edge)];
+    const bool onPath = model_->isOnPath(d.edge);
     QPen pen(onPath ? pathColor
                     : (e.lexical ? QColor(0x22, 0x22, 0x22) : QColor(0x88, 0x88, 0x88)));
     pen.setWidthF(onPath ? 2.6 : (e.lexical ? 1.6 : 1.0));
+    if (d.collapsed > 0) pen.setStyle(Qt::DashLine);
     auto* path = scene->addPath(geometry_.edgePaths[k], pen);
     path->setZValue(1 + (onPath ? 1 : 0));
     if (!geometry_.arrowHeads[k].isEmpty()) {
       auto* head = scene->addPolygon(geometry_.arrowHeads[k], QPen(pen.color(), 1.0), pen.color());
       head->setZValue(path->zValue());
     }
-    std::vector<Line> lines = edgeLines(e);
+    std::vector<Line>& lines = edgeLabels[k];
     if (onPath)
       for (Line& l : lines)
         if (l.color == Qt::black) l.color = pathColor.darker(120);
     drawLines(scene, nullptr, lines, geometry_.labelCentres[k]);
+    // A collapsed edge (and, in an expanded run, each edge of the run) folds its run in or out.
+    const int anchor = d.collapsed > 0 ? d.anchor : anchorOf(e.from);
+    if (collapsed_ && (d.collapsed > 0 || (!e.lexical && isRunExpanded(anchor)))) {
+      const QSizeF s = measure(lines);
+      auto* hit = scene->addRect(
+          QRectF(geometry_.labelCentres[k] - QPointF(s.width() / 2, s.height() / 2), s), Qt::NoPen,
+          Qt::NoBrush);
+      hit->setZValue(5);
+      hit->setData(kSecondaryIdKey, anchor);
+      hit->setCursor(Qt::PointingHandCursor);
+      hit->setToolTip(d.collapsed > 0 ? tr("Click to show these actions one by one")
+                                      : tr("Click to fold this run of actions into one edge"));
+    }
   }
-  const int latest = model_->latestNode();
   nodeRects_.assign(static_cast<std::size_t>(visibleNodes), QRectF());
   boxes_.assign(static_cast<std::size_t>(visibleNodes), nullptr);
-  for (int i = 0; i < visibleNodes; ++i) {
-    const std::size_t k = static_cast<std::size_t>(i);
+  for (std::size_t k = 0; k < drawnNodes.size(); ++k) {
+    const int i = drawnNodes[k];
+    const std::size_t id = static_cast<std::size_t>(i);
     const gwb::ds::DagNode& n = r->dag.node(i);
-    const QSizeF size = nodeSizes_[k];
+    const QSizeF size = nodeSize(i);
     const QRectF rect(geometry_.nodeCentres[k] - QPointF(size.width() / 2, size.height() / 2),
                       size);
-    nodeRects_[k] = rect;
+    nodeRects_[id] = rect;
     const bool onPath = model_->isNodeOnPath(i);
     QPen pen(n.complete ? kCompleteColor : QColor(0x55, 0x55, 0x55));
     pen.setWidthF(n.complete ? 2.0 : 1.0);
@@ -271,7 +411,7 @@ void DsDagView::redraw() {
     QPainterPath shape;
     shape.addRoundedRect(rect, 5, 5);
     auto* box = scene->addPath(shape, pen, nodeFill(i));
-    boxes_[k] = box;
+    boxes_[id] = box;
     box->setZValue(4);
     box->setData(kItemIdKey, i);
     box->setCursor(Qt::PointingHandCursor);

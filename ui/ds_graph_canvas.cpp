@@ -15,6 +15,7 @@ namespace gwb::ui {
 
 namespace {
 constexpr double kMinZoom = 0.05;
+constexpr double kMinFitZoom = 0.005;  // Fit shows everything, even a DAG of thousands of trees
 constexpr double kMaxZoom = 8.0;
 constexpr int kClickSlop = 4;
 }  // namespace
@@ -32,19 +33,24 @@ DsGraphCanvas::~DsGraphCanvas() = default;
 
 void DsGraphCanvas::drawingChanged(const QRectF& focus) {
   focus_ = focus;
-  if (autoFit_) fit();
+  if (autoFit()) fit();
 }
 
 double DsGraphCanvas::zoom() const { return transform().m11(); }
 
 void DsGraphCanvas::setZoom(double zoom) {
-  autoFit_ = false;
+  fitMode_ = FitMode::Manual;
   zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
   setTransform(QTransform::fromScale(zoom, zoom));
 }
 
 void DsGraphCanvas::zoomToFit() {
-  autoFit_ = true;
+  fitMode_ = FitMode::Whole;
+  fit();
+}
+
+void DsGraphCanvas::zoomToReadableFit() {
+  fitMode_ = FitMode::Readable;
   fit();
 }
 
@@ -53,11 +59,15 @@ void DsGraphCanvas::fit() {
   if (bounds.isEmpty()) return;
   scene_->setSceneRect(bounds.adjusted(-8, -8, 8, 8));
   const QRectF rect = scene_->sceneRect();
-  const double sx = (viewport()->width() - 4) / std::max(rect.width(), 1.0);
-  const double sy = (viewport()->height() - 4) / std::max(rect.height(), 1.0);
+  // The scroll bars may come and go with the zoom: fit into the viewport without them.
+  const QSize room = maximumViewportSize();
+  const double sx = (room.width() - 4) / std::max(rect.width(), 1.0);
+  const double sy = (room.height() - 4) / std::max(rect.height(), 1.0);
   // Never blow a small drawing up past 1.5x: a two-node DAG should not fill the screen.
   const double fitted = std::min(sx, sy);
-  const double z = std::clamp(fitted, std::max(kMinZoom, minimumFitZoom_), 1.5);
+  const double floor =
+      fitMode_ == FitMode::Whole ? kMinFitZoom : std::max(kMinZoom, minimumFitZoom_);
+  const double z = std::clamp(fitted, floor, 1.5);
   setTransform(QTransform::fromScale(z, z));
   centerOn(fitted < z && !focus_.isEmpty() ? focus_.center() : rect.center());
 }
@@ -87,13 +97,18 @@ void DsGraphCanvas::mouseReleaseEvent(QMouseEvent* event) {
         emit itemClicked(id.toInt());
         return;
       }
+      const QVariant secondary = i->data(kSecondaryIdKey);
+      if (secondary.isValid()) {
+        emit secondaryItemClicked(secondary.toInt());
+        return;
+      }
     }
   }
 }
 
 void DsGraphCanvas::resizeEvent(QResizeEvent* event) {
   QGraphicsView::resizeEvent(event);
-  if (autoFit_) fit();
+  if (autoFit()) fit();
 }
 
 QImage DsGraphCanvas::renderImage(double scale) const {

@@ -1,10 +1,14 @@
 // DsGraphCanvas: the zoomable, clickable QGraphicsView under the DS stepper's drawings (the
 // parse DAG and the partial tree), with image export.
 //
-// Items that stand for something clickable carry an id in data(kItemIdKey); a left click (not
-// a drag) on one emits itemClicked(id). Ctrl+wheel zooms around the cursor, dragging pans. While
-// auto-fit is on (until the user zooms), every new drawing is fitted into the view (down to a
-// minimum zoom, below which the view centres on a focus instead).
+// Items that stand for something clickable carry an id in data(kItemIdKey) (or, for a second
+// kind of thing, in data(kSecondaryIdKey)); a left click (not a drag) on one emits
+// itemClicked(id) (secondaryItemClicked(id)). Ctrl+wheel zooms around the cursor, dragging pans.
+// Fitting has three modes: Readable (the start, and after each new parse) fits every new drawing
+// into the view down to a minimum zoom, below which the view keeps that zoom and scrolls to a
+// focus instead, so text stays legible; Whole (the Fit button) fits the whole drawing whatever
+// the zoom it takes, and keeps doing so as the drawing changes; Manual (after the user zooms)
+// leaves the zoom alone.
 // renderPng/renderSvg draw the whole scene (on white, PNG at `scale` pixels per point).
 #pragma once
 
@@ -23,6 +27,8 @@ class DsGraphCanvas : public QGraphicsView {
 
  public:
   static constexpr int kItemIdKey = 0;
+  static constexpr int kSecondaryIdKey = 1;
+  enum class FitMode { Readable, Whole, Manual };
 
   explicit DsGraphCanvas(QWidget* parent = nullptr);
   ~DsGraphCanvas() override;
@@ -38,8 +44,10 @@ class DsGraphCanvas : public QGraphicsView {
   void setZoom(double zoom);  // turns auto-fit off
   void zoomIn() { setZoom(zoom() * 1.25); }
   void zoomOut() { setZoom(zoom() / 1.25); }
-  void zoomToFit();  // turns auto-fit back on
-  bool autoFit() const { return autoFit_; }
+  void zoomToFit();          // fits the whole drawing, now and after each change (Whole)
+  void zoomToReadableFit();  // back to the Readable mode
+  FitMode fitMode() const { return fitMode_; }
+  bool autoFit() const { return fitMode_ != FitMode::Manual; }
 
   QImage renderImage(double scale = 2.0) const;
   QByteArray renderPng(double scale = 2.0) const;
@@ -47,6 +55,7 @@ class DsGraphCanvas : public QGraphicsView {
 
  signals:
   void itemClicked(int id);
+  void secondaryItemClicked(int id);
 
  protected:
   void wheelEvent(QWheelEvent* event) override;
@@ -58,7 +67,7 @@ class DsGraphCanvas : public QGraphicsView {
   void fit();
 
   QGraphicsScene* scene_ = nullptr;
-  bool autoFit_ = true;
+  FitMode fitMode_ = FitMode::Readable;
   double minimumFitZoom_ = 0.05;
   QRectF focus_;
   QPoint pressedAt_;

@@ -28,11 +28,13 @@
 #include <QVBoxLayout>
 
 #include "gwb/ds/ds_tree.h"
+#include "gwb/ds/memory_budget.h"
 #include "ui/ds_dag_model.h"
 #include "ui/ds_dag_view.h"
 #include "ui/ds_record_format.h"
 #include "ui/ds_tree_model.h"
 #include "ui/ds_tree_view.h"
+#include "ui/main_window.h"
 #include "ui/tree_export.h"
 
 namespace gwb::ui {
@@ -93,6 +95,8 @@ struct DsStepperView::Job {
 DsStepperView::DsStepperView(QWidget* parent)
     : QWidget(parent), dagModel_(new DsDagModel(this)), treeModel_(new DsTreeModel(this)) {
   buildUi();
+  // The grammar docks (diagnostics, nonterminals) say nothing about a DS parse: it wants none.
+  setProperty(kWantedDocksProperty, QStringList());
   grammarEdit_->setText(defaultGrammarDirectory());
   connect(dagModel_, &DsDagModel::visibleChanged, this, &DsStepperView::onStepChanged);
   connect(dagView_, &DsDagView::nodeClicked, this, &DsStepperView::selectNode);
@@ -192,7 +196,14 @@ void DsStepperView::buildUi() {
   QAction* zoomIn = toolbar->addAction(tr("+"), dagView_, &DsGraphCanvas::zoomIn);
   zoomIn->setToolTip(tr("Zoom in (Ctrl+wheel)"));
   QAction* fit = toolbar->addAction(tr("Fit"), dagView_, &DsGraphCanvas::zoomToFit);
-  fit->setToolTip(tr("Fit the DAG into the view"));
+  fit->setToolTip(tr("Fit the whole DAG into the view"));
+  QAction* fold = toolbar->addAction(tr("Fold actions"));
+  fold->setCheckable(true);
+  fold->setChecked(dagView_->collapsed());
+  fold->setToolTip(
+      tr("Draw each run of computational actions as one dashed edge (click one to "
+         "unfold it)"));
+  connect(fold, &QAction::toggled, dagView_, &DsDagView::setCollapsed);
   toolbar->addSeparator();
   auto* exportButton = new QToolButton(this);
   exportButton->setText(tr("Export"));
@@ -361,6 +372,7 @@ bool DsStepperView::parse() {
                                : gwb::ds::SearchStrategy::BreadthFirst;
   job_->options.beam = beamBox_->value();
   job_->options.cancel = &job_->cancel;
+  job_->options.maxBytes = gwb::ds::defaultParseMemoryBudget();
   std::shared_ptr<Job> job = job_;
   worker_ = QThread::create([job] { job->run(); });
   connect(worker_, &QThread::finished, this, &DsStepperView::onParseDone);
@@ -493,6 +505,12 @@ void DsStepperView::updateStatus() {
   if (r->outcome == gwb::ds::ParseOutcome::Failed && r->failedWord >= 0 &&
       static_cast<std::size_t>(r->failedWord) < words.size())
     outcome += tr(" at \u201C%1\u201D").arg(qs(words[static_cast<std::size_t>(r->failedWord)]));
+  if (r->memoryExhausted)
+    outcome += tr(" (search stopped at %1 trees: memory budget of %2 reached)")
+                   .arg(r->dag.nodes().size())
+                   .arg(qs(gwb::ds::formatBytes(gwb::ds::defaultParseMemoryBudget())));
+  else if (r->truncated)
+    outcome += tr(" (search stopped at %1 trees)").arg(r->dag.nodes().size());
   const QColor colour = r->outcome == gwb::ds::ParseOutcome::Parsed ? QColor(0x1a, 0x7f, 0x37)
                                                                     : QColor(0xc0, 0x1c, 0x1c);
   statusLabel_->setText(

@@ -237,7 +237,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     }
   }
   settings_.setWindowGeometry(saveGeometry());
-  settings_.setWindowState(saveState());
+  settings_.setWindowState(saveStateWithUserDocks());
   settings_.sync();
   // The session's workspace, so that the next start shows the same documents and views.
   if (const QString session = settings_.sessionWorkspacePath(); !session.isEmpty()) {
@@ -545,7 +545,29 @@ int MainWindow::tabIndexForFile(const QString& absolutePath) const {
   return -1;
 }
 
+void MainWindow::applyTabDocks(const QWidget* tab) {
+  const QVariant wanted = tab != nullptr ? tab->property(kWantedDocksProperty) : QVariant();
+  for (QDockWidget* dock : {diagnosticsDock_, nonterminalDock_}) {
+    if (wanted.isValid() && !wanted.toStringList().contains(dock->objectName())) {
+      if (!dock->isHidden() && !docksHiddenForTab_.contains(dock)) {
+        dock->hide();
+        docksHiddenForTab_.append(dock);
+      }
+    } else if (docksHiddenForTab_.removeOne(dock)) {
+      dock->show();
+    }
+  }
+}
+
+QByteArray MainWindow::saveStateWithUserDocks() const {
+  for (QDockWidget* dock : docksHiddenForTab_) dock->setVisible(true);
+  const QByteArray state = saveState();
+  for (QDockWidget* dock : docksHiddenForTab_) dock->setVisible(false);
+  return state;
+}
+
 void MainWindow::onCurrentTabChanged(int index) {
+  applyTabDocks(index >= 0 ? tabs_->widget(index) : nullptr);
   const GrammarView* view = grammarViewAt(index);
   central_->setCurrentWidget(tabs_->count() > 0 ? static_cast<QWidget*>(tabs_) : startPage_);
   saveAction_->setEnabled(view != nullptr);
@@ -735,7 +757,7 @@ Workspace MainWindow::captureWorkspace() const {
     workspace.documents.push_back(std::move(d));
   }
   workspace.windowGeometry = saveGeometry();
-  workspace.windowState = saveState();
+  workspace.windowState = saveStateWithUserDocks();
   return workspace;
 }
 

@@ -8,12 +8,20 @@
 // by dropping files onto the window; a file that cannot be read never opens a tab — its
 // errors go to the Diagnostics dock and the status bar instead.
 //
+// A tab may declare which docks it uses: a QStringList of dock object names in its
+// kWantedDocksProperty (a tab without it wants them all). While it is in front the other docks
+// are hidden, and they come back when a tab that wants them is in front (the DS stepper wants
+// none: the grammar docks have nothing to say about it). Saved window states keep the docks as
+// the user left them, not as a tab hid them.
+//
 // Settings (geometry, dock layout, recent files, last folder) go through an AppSettings the
 // caller owns, so tests can point the window at a throwaway INI file.
 #pragma once
 
 #include <functional>
 
+#include <QByteArray>
+#include <QList>
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPointer>
@@ -41,6 +49,8 @@ class InductionPanel;
 class NonterminalPanel;
 class StartPage;
 class TransitionView;
+
+inline constexpr char kWantedDocksProperty[] = "gwbWantedDocks";
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -127,6 +137,8 @@ class MainWindow : public QMainWindow {
  private:
   void createCentralArea();
   void createDocks();
+  void applyTabDocks(const QWidget* tab);  // see kWantedDocksProperty
+  QByteArray saveStateWithUserDocks() const;
   void createMenus();
   void createStatusBar();
   void restoreLayout();
@@ -157,6 +169,7 @@ class MainWindow : public QMainWindow {
   DiagnosticsPanel* diagnosticsPanel_ = nullptr;
   QDockWidget* nonterminalDock_ = nullptr;
   NonterminalPanel* nonterminalPanel_ = nullptr;
+  QList<QDockWidget*> docksHiddenForTab_;
 
   QMenu* recentMenu_ = nullptr;
   QMenu* researchMenu_ = nullptr;

@@ -37,6 +37,7 @@
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QSettings>
+#include <QSize>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -79,8 +80,13 @@ int main(int argc, char* argv[]) {
       QStringLiteral("SYMBOL"));
   const QCommandLineOption screenshotOption(
       QStringLiteral("screenshot"),
-      QStringLiteral("Show the window at 1280x800, save it as an image to OUT and exit."),
+      QStringLiteral("Show the window at 1280x800 (or --screenshot-size), save it as an image "
+                     "to OUT and exit."),
       QStringLiteral("OUT.png"));
+  const QCommandLineOption screenshotSizeOption(
+      QStringLiteral("screenshot-size"),
+      QStringLiteral("The window's size for --screenshot (default 1280x800)."),
+      QStringLiteral("WxH"));
   const QCommandLineOption viewOption(
       QStringList{QStringLiteral("view")},
       QStringLiteral("The page to show for the last grammar: grammar, stepper or tree; or a "
@@ -174,6 +180,7 @@ int main(int argc, char* argv[]) {
   parser.addOption(sentenceOption);
   parser.addOption(stepOption);
   parser.addOption(screenshotOption);
+  parser.addOption(screenshotSizeOption);
   parser.process(app);
 
   const QString screenshotPath = parser.value(screenshotOption);
@@ -363,14 +370,18 @@ int main(int argc, char* argv[]) {
     return QApplication::exec();
   }
 
-  window.resize(1280, 800);
+  QSize screenshotSize(1280, 800);
+  if (const QStringList wh = parser.value(screenshotSizeOption).split(QLatin1Char('x'));
+      wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0)
+    screenshotSize = QSize(wh[0].toInt(), wh[1].toInt());
+  window.resize(screenshotSize);
   window.show();
   QApplication::processEvents();
   applyViewOptions();
   applyResearchOptions();
   applyDsOptions();
   if (researchWindow) {
-    researchWindow->resize(1280, 800);
+    researchWindow->resize(screenshotSize);
     researchWindow->move(0, 0);
     researchWindow->raise();
     QApplication::processEvents();

@@ -8,12 +8,17 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <set>
 
 #include <QAction>
+#include <QDir>
+#include <QDockWidget>
 #include <QFile>
+#include <QFileInfo>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
 #include <QImage>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
@@ -33,6 +38,7 @@
 #include "ui/ds_tree_view.h"
 #include "ui/graph_layout.h"
 #include "ui/main_window.h"
+#include "ui/workspace.h"
 
 namespace gwb::ui {
 namespace {
@@ -47,6 +53,8 @@ class DsStepperViewTest : public ::testing::Test {
     view_.resize(1200, 760);
     view_.show();
     view_.setGrammarDirectory(QString::fromStdString(directory_));
+    // These tests count every tree; the folding of computational runs has its own test.
+    view_.dagView()->setCollapsed(false);
   }
 
   // The same parse, done here by the core.
@@ -300,6 +308,179 @@ TEST(DsStepperMenuTest, DynamicSyntaxMenuOpensAStepperTab) {
   EXPECT_EQ(window.documentTabs()->currentWidget(), view);
   ASSERT_TRUE(view->waitForParse());
   EXPECT_TRUE(view->dagModel()->succeeded()) << view->statusText().toStdString();
+}
+
+// Folded, each run of computational actions is one dashed edge from its anchor (the axiom or
+// a lexical edge's target): drawn are the anchors, the complete trees and the selected/newest
+// one. Clicking a folded edge unfolds its run; unfolding everything draws the whole DAG.
+TEST_F(DsStepperViewTest, FoldsRunsOfComputationalActionsIntoOneEdge) {
+  parse(QStringLiteral("john likes mary"));
+  const ds::DsParseResult core = coreParse("john likes mary");
+  view_.dagModel()->toEnd();
+  DsDagView* dag = view_.dagView();
+  const int allNodes = static_cast<int>(core.dag.nodes().size());
+  const int allEdges = static_cast<int>(core.dag.edges().size());
+  EXPECT_EQ(dag->drawnNodeCount(), allNodes);
+  EXPECT_EQ(dag->drawnEdgeCount(), allEdges);
+
+  // The anchors, found here from the core's DAG alone.
+  std::set<int> expected;
+  for (const ds::DagNode& n : core.dag.nodes())
+    if (n.inEdge < 0 || core.dag.edges()[static_cast<std::size_t>(n.inEdge)].lexical || n.complete)
+      expected.insert(n.id);
+  expected.insert(core.finalNode);                  // selected at the end
+  expected.insert(view_.dagModel()->latestNode());  // and the newest tree
+  dag->setCollapsed(true);
+  EXPECT_EQ(dag->drawnNodeCount(), static_cast<int>(expected.size()));
+  EXPECT_EQ(drawnNodes(), dag->drawnNodeCount());
+  for (int id = 0; id < allNodes; ++id)
+    EXPECT_EQ(dag->isNodeDrawn(id), expected.count(id) > 0) << id;
+  // One edge into every drawn tree but the axiom (at least), far fewer than the DAG's.
+  EXPECT_GE(dag->drawnEdgeCount(), dag->drawnNodeCount() - 1);
+  EXPECT_LT(dag->drawnEdgeCount(), allEdges);
+  // A three-word parse now fits at a readable zoom in an ordinary window.
+  view_.resize(1600, 1000);
+  dag->zoomToReadableFit();
+  QApplication::processEvents();
+  EXPECT_TRUE(dag->viewport()->rect().contains(
+      dag->mapFromScene(dag->scene()->itemsBoundingRect()).boundingRect()));
+
+  // Click the label of a folded edge: its run unfolds.
+  int hidden = -1;
+  for (int id = 0; id < allNodes && hidden < 0; ++id)
+    if (!dag->isNodeDrawn(id)) hidden = id;
+  ASSERT_GE(hidden, 0);
+  const int anchor = dag->anchorOf(hidden);
+  QGraphicsItem* label = nullptr;
+  for (QGraphicsItem* item : dag->graphScene()->items())
+    if (item->data(DsGraphCanvas::kSecondaryIdKey).toInt() == anchor &&
+        item->data(DsGraphCanvas::kSecondaryIdKey).isValid())
+      label = item;
+  ASSERT_TRUE(label != nullptr);
+  dag->ensureVisible(label);
+  QTest::mouseClick(dag->viewport(), Qt::LeftButton, Qt::NoModifier,
+                    dag->mapFromScene(label->sceneBoundingRect().center()));
+  EXPECT_TRUE(dag->isRunExpanded(anchor));
+  EXPECT_TRUE(dag->isNodeDrawn(hidden));
+  EXPECT_GT(dag->drawnNodeCount(), static_cast<int>(expected.size()));
+  dag->setRunExpanded(anchor, false);
+  EXPECT_FALSE(dag->isNodeDrawn(hidden));
+  EXPECT_EQ(dag->drawnNodeCount(), static_cast<int>(expected.size()));
+  // Every run unfolded: the whole DAG again.
+  for (int id = 0; id < allNodes; ++id) dag->setRunExpanded(dag->anchorOf(id), true);
+  EXPECT_EQ(dag->drawnNodeCount(), allNodes);
+  EXPECT_EQ(dag->drawnEdgeCount(), allEdges);
+}
+
+// Fit shows the whole DAG, however small that makes it (the automatic fit stops at a readable
+// zoom and scrolls instead).
+TEST_F(DsStepperViewTest, FitShowsTheWholeDag) {
+  view_.resize(900, 600);
+  parse(QStringLiteral("the big man likes a fat girl from london slowly"));
+  view_.dagModel()->toEnd();
+  DsDagView* dag = view_.dagView();
+  QApplication::processEvents();
+  const auto fits = [dag] {
+    return dag->viewport()->rect().contains(
+        dag->mapFromScene(dag->scene()->itemsBoundingRect()).boundingRect());
+  };
+  EXPECT_FALSE(fits());  // the readable fit scrolls: the test would prove nothing otherwise
+  QAction* fit = nullptr;
+  for (QAction* a : view_.findChildren<QAction*>())
+    if (a->text() == QStringLiteral("Fit")) fit = a;
+  ASSERT_TRUE(fit != nullptr);
+  fit->trigger();
+  QApplication::processEvents();
+  EXPECT_EQ(dag->fitMode(), DsGraphCanvas::FitMode::Whole);
+  EXPECT_TRUE(fits()) << dag->zoom();
+  // It keeps fitting as the drawing changes.
+  view_.dagModel()->previousWord();
+  view_.dagModel()->toEnd();
+  QApplication::processEvents();
+  EXPECT_TRUE(fits());
+  dag->zoomIn();
+  EXPECT_EQ(dag->fitMode(), DsGraphCanvas::FitMode::Manual);
+}
+
+// The grammar docks belong to grammar tabs: hidden while a DS stepper is in front, back when a
+// grammar is.
+TEST(DsStepperDocksTest, GrammarDocksFollowTheTabInFront) {
+  GWB_REQUIRE_SHARED(actions, "data/dylan/2013-english-ttr/computational-actions.txt");
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  QSettings store(dir.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+  AppSettings settings(store);
+  MainWindow window(settings);
+  window.resize(1600, 1000);
+  window.show();
+  ASSERT_TRUE(
+      window.openGrammar(MainWindow::samplesDirectory() + QStringLiteral("/arithmetic.grammar")));
+  auto* diagnostics = window.findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"));
+  auto* nonterminals = window.findChild<QDockWidget*>(QStringLiteral("nonterminalDock"));
+  ASSERT_TRUE(diagnostics != nullptr && nonterminals != nullptr);
+  diagnostics->show();
+  nonterminals->show();
+  const int grammarTab = window.documentTabs()->currentIndex();
+  DsStepperView* ds = window.openDsStepper();
+  EXPECT_EQ(window.documentTabs()->currentWidget(), ds);
+  EXPECT_TRUE(diagnostics->isHidden());
+  EXPECT_TRUE(nonterminals->isHidden());
+  window.documentTabs()->setCurrentIndex(grammarTab);
+  EXPECT_FALSE(diagnostics->isHidden());
+  EXPECT_FALSE(nonterminals->isHidden());
+  // A dock the user closed stays closed.
+  nonterminals->hide();
+  window.documentTabs()->setCurrentWidget(ds);
+  window.documentTabs()->setCurrentIndex(grammarTab);
+  EXPECT_FALSE(diagnostics->isHidden());
+  EXPECT_TRUE(nonterminals->isHidden());
+  // The saved layout has the docks as the user left them, even with the stepper in front.
+  window.documentTabs()->setCurrentWidget(ds);
+  EXPECT_TRUE(diagnostics->isHidden());
+  const Workspace workspace = window.captureWorkspace();
+  EXPECT_TRUE(diagnostics->isHidden());
+  QMainWindow probe;
+  auto* probeDiagnostics = new QDockWidget(&probe);
+  probeDiagnostics->setObjectName(QStringLiteral("diagnosticsDock"));
+  probe.addDockWidget(Qt::BottomDockWidgetArea, probeDiagnostics);
+  probeDiagnostics->hide();
+  ASSERT_TRUE(probe.restoreState(workspace.windowState));
+  EXPECT_FALSE(probeDiagnostics->isHidden());
+}
+
+// Every DyLan grammar folder opens, parses and steps in the stepper, folded and unfolded,
+// forwards and back, every tree selected (the 2009 grammar used to crash the DAG view).
+TEST(DsStepperGrammarsTest, EveryDyLanGrammarOpensParsesAndSteps) {
+  GWB_REQUIRE_SHARED(dylan, "data/dylan");
+  int grammars = 0;
+  for (const QFileInfo& folder :
+       QDir(QString::fromStdString(dylan)).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+    if (!QFileInfo::exists(folder.filePath() + QStringLiteral("/computational-actions.txt")))
+      continue;
+    SCOPED_TRACE(folder.fileName().toStdString());
+    ++grammars;
+    DsStepperView view;
+    view.resize(1600, 1000);
+    view.show();
+    view.setGrammarDirectory(folder.filePath());
+    view.setSentence(QStringLiteral("john likes mary"));
+    ASSERT_TRUE(view.parse());
+    ASSERT_TRUE(view.waitForParse());
+    ASSERT_TRUE(view.dagModel()->result() != nullptr) << view.statusText().toStdString();
+    for (const bool collapsed : {true, false}) {
+      view.dagView()->setCollapsed(collapsed);
+      DsDagModel* model = view.dagModel();
+      while (model->stepForward()) ASSERT_TRUE(view.dagView()->geometry().ok());
+      for (int id = 0; id < model->visibleNodes(); ++id) {
+        view.selectNode(id);
+        EXPECT_TRUE(view.dagView()->isNodeDrawn(id)) << id;
+      }
+      while (model->previousWord()) ASSERT_TRUE(view.dagView()->geometry().ok());
+      EXPECT_EQ(model->visibleEdges(), 0);
+      EXPECT_EQ(view.dagView()->drawnNodeCount(), 1);
+    }
+  }
+  EXPECT_GE(grammars, 4);
 }
 
 }  // namespace
