@@ -340,7 +340,7 @@ void DiscourseTimeline::paintEvent(QPaintEvent* /*event*/) {
                    tr("utterance"));
   for (int row = 0; row < rowCount(); ++row) {
     const QRect r(6, rowTop(row), nameWidth_ - 12, kRowHeight);
-    const QString name = painter.fontMetrics().elidedText(rowName(row), Qt::ElideRight, r.width());
+    const QString name = painter.fontMetrics().elidedText(rowName(row), Qt::ElideMiddle, r.width());
     QFont f = font();
     f.setBold(data_->rows()[static_cast<std::size_t>(row)].kind == DiscourseRow::Kind::Gold);
     painter.setFont(f);
@@ -383,7 +383,10 @@ bool DiscourseTimeline::viewportEvent(QEvent* event) {
   if (event->type() == QEvent::ToolTip) {
     auto* help = static_cast<QHelpEvent*>(event);
     const Hit hit = hitTest(help->pos());
-    if (hit.utterance >= 0) {
+    if (const int row = rowAt(help->pos().y()); help->pos().x() < nameWidth_ && row >= 0) {
+      // The name column: the row's whole name (long ones are elided in the middle).
+      QToolTip::showText(help->globalPos(), rowName(row), viewport());
+    } else if (hit.utterance >= 0) {
       QToolTip::showText(help->globalPos(), utteranceDescription(hit.utterance), viewport());
     } else {
       QToolTip::hideText();

@@ -15,6 +15,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -31,6 +32,7 @@
 
 #include "gwb/atomic_file.h"
 #include "gwb/grammar_io.h"
+#include "ui/corpus_files_dialog.h"
 #include "ui/discourse_timeline.h"
 #include "ui/parse_tree_view.h"
 #include "ui/segmentation_table.h"
@@ -133,12 +135,17 @@ DiscourseView::DiscourseView(QWidget* parent) : QWidget(parent) {
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   table_->horizontalHeader()->setStretchLastSection(false);
 
+  conventionBox_ = new QComboBox(this);
+  conventionBox_->addItem(tr("Agreement %"));
+  conventionBox_->addItem(tr("Error rates"));
+  conventionBox_->setToolTip(
+      tr("One convention per table: agreements 100 \u00d7 (1 \u2212 error), higher is better; "
+         "or error rates in [0, 1], lower is better"));
   auto* metricsBar = new QHBoxLayout;
-  auto* metricsTitle = new QLabel(tr("<b>Agreement</b> (a=b, Pk, WindowDiff: 100 \u00d7 (1 \u2212 "
-                                     "error); row above = reference)"),
-                                  this);
-  metricsBar->addWidget(metricsTitle);
+  metricsTitle_ = new QLabel(this);
+  metricsBar->addWidget(metricsTitle_);
   metricsBar->addStretch();
+  metricsBar->addWidget(conventionBox_);
   metricsBar->addWidget(windowBox_);
   metricsBar->addWidget(allRecordingsBox_);
   metricsBar->addWidget(exportMetrics);
@@ -200,6 +207,10 @@ DiscourseView::DiscourseView(QWidget* parent) : QWidget(parent) {
     if (menu.exec(timeline_->mapToGlobal(at)) == remove) removeRow(row);
   });
   connect(windowBox_, &QSpinBox::valueChanged, this, [this] { updateMetrics(); });
+  connect(conventionBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
+    setConvention(index == 1 ? SegmentationMetricsModel::Convention::Error
+                             : SegmentationMetricsModel::Convention::Agreement);
+  });
   connect(allRecordingsBox_, &QCheckBox::toggled, this, [this](bool all) {
     metrics_->setRecording(all ? SegmentationMetricsModel::kAllRecordings : recording());
   });
@@ -210,6 +221,7 @@ DiscourseView::DiscourseView(QWidget* parent) : QWidget(parent) {
     progress_->setMaximum(static_cast<int>(std::max<std::size_t>(1, total_.load())));
     progress_->setValue(static_cast<int>(done_.load()));
   });
+  setConvention(SegmentationMetricsModel::Convention::Agreement);
   showMessage(
       tr("Open a corpus (Corpus\u2026) with its gold topics and recordings, then add "
          "annotation files or decode with a grammar."));
@@ -234,6 +246,8 @@ bool DiscourseView::loadCorpus(const QString& corpusPath, const QString& goldPat
     return false;
   }
   corpusPath_ = corpusPath;
+  goldPath_ = goldPath;
+  recordingsPath_ = recordingsPath;
   setData(std::move(data));
   showMessage(tr("%1: %2 utterances in %3 recording(s)%4")
                   .arg(QFileInfo(corpusPath).fileName())
@@ -357,6 +371,11 @@ void DiscourseView::onDecodingDone() {
   const std::shared_ptr<ModelDecoding> result = std::move(result_);
   if (!decodeError_.isEmpty()) {
     showMessage(tr("Could not decode:\n%1").arg(decodeError_));
+    if (restoring_) {
+      restoreProblems_ << tr("%1 not decoded (%2)")
+                              .arg(QString::fromStdString(result->grammarPath),
+                                   decodeError_.section(QLatin1Char('\n'), 0, 0));
+    }
   } else if (result->cancelled) {
     showMessage(tr("Decoding cancelled."));
   } else {
@@ -372,6 +391,7 @@ void DiscourseView::onDecodingDone() {
             .arg(strings - result->failures)
             .arg(strings));
   }
+  if (restoring_) continueRestore();
   emit decodingFinished();
 }
 
@@ -417,6 +437,27 @@ std::optional<int> DiscourseView::window() const {
 }
 
 void DiscourseView::setAllRecordings(bool all) { allRecordingsBox_->setChecked(all); }
+
+void DiscourseView::setConvention(SegmentationMetricsModel::Convention convention) {
+  using Convention = SegmentationMetricsModel::Convention;
+  metrics_->setConvention(convention);
+  for (int column = 0; column < SegmentationMetricsModel::ColumnCount; ++column)
+    table_->setColumnHidden(column, !SegmentationMetricsModel::isColumnShown(column, convention));
+  {
+    const QSignalBlocker block(conventionBox_);
+    conventionBox_->setCurrentIndex(convention == Convention::Error ? 1 : 0);
+  }
+  metricsTitle_->setText(
+      convention == Convention::Error
+          ? tr("<b>Error rates</b> (a\u2260b, Pk, WindowDiff in [0, 1]; lower is better; row "
+               "above = reference)")
+          : tr("<b>Agreement %</b> (a=b, Pk, WindowDiff: 100 \u00d7 (1 \u2212 error); higher "
+               "is better; row above = reference)"));
+}
+
+SegmentationMetricsModel::Convention DiscourseView::convention() const {
+  return metrics_->convention();
+}
 
 void DiscourseView::showUtterance(int utterance) {
   timeline_->scrollToUtterance(utterance);
@@ -558,40 +599,16 @@ QString DiscourseView::statusText() const { return status_->text(); }
 void DiscourseView::showMessage(const QString& text) { status_->setText(text); }
 
 void DiscourseView::chooseCorpusFiles() {
-  QDialog dialog(this);
-  dialog.setWindowTitle(tr("Open a corpus"));
-  auto* form = new QFormLayout;
-  QLineEdit* fields[3];
-  const QString labels[3] = {tr("Corpus (.yld):"), tr("Gold topics (.yld, optional):"),
-                             tr("Recordings (.tsv, optional):")};
-  const QString filters[3] = {tr("Social-cue corpora (*.yld);;All files (*)"),
-                              tr("Gold annotations (*.yld);;All files (*)"),
-                              tr("Recordings tables (*.tsv);;All files (*)")};
-  for (int i = 0; i < 3; ++i) {
-    fields[i] = new QLineEdit(&dialog);
-    fields[i]->setMinimumWidth(420);
-    auto* browse = new QPushButton(tr("Browse\u2026"), &dialog);
-    auto* row = new QHBoxLayout;
-    row->addWidget(fields[i], 1);
-    row->addWidget(browse);
-    form->addRow(labels[i], row);
-    QLineEdit* field = fields[i];
-    const QString filter = filters[i];
-    connect(browse, &QPushButton::clicked, &dialog, [this, field, filter] {
-      const QString path = QFileDialog::getOpenFileName(this, tr("Choose a file"),
-                                                        QFileInfo(field->text()).path(), filter);
-      if (!path.isEmpty()) field->setText(path);
-    });
-  }
-  fields[0]->setText(corpusPath_);
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, &dialog);
-  auto* layout = new QVBoxLayout(&dialog);
-  layout->addLayout(form);
-  layout->addWidget(buttons);
-  connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-  connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-  if (dialog.exec() != QDialog::Accepted || fields[0]->text().isEmpty()) return;
-  loadCorpus(fields[0]->text(), fields[1]->text(), fields[2]->text());
+  CorpusFilesDialog dialog(
+      tr("Open a corpus for discourse segmentation"),
+      tr("The corpus whose recordings are shown as timelines; its gold topics give the first row "
+         "and the recordings table cuts it into recordings."),
+      CorpusFilesDialog::Fields::CorpusGoldRecordings, this);
+  dialog.setFiles({corpusPath_, goldPath_, recordingsPath_});
+  if (dialog.exec() != QDialog::Accepted) return;
+  const CorpusFiles files = dialog.files();
+  if (files.corpus.isEmpty()) return;
+  loadCorpus(files.corpus, files.gold, files.recordings);
 }
 
 void DiscourseView::chooseAnnotationFiles() {
@@ -614,6 +631,153 @@ void DiscourseView::chooseMetricsExport() {
   if (path.isEmpty()) return;
   QString error;
   if (!exportMetricsCsv(path, &error)) showMessage(tr("Could not export: %1").arg(error));
+}
+
+}  // namespace gwb::ui
+
+namespace gwb::ui {
+
+namespace {
+const QString kCorpusKey = QStringLiteral("corpus");
+const QString kGoldKey = QStringLiteral("gold");
+const QString kRecordingsKey = QStringLiteral("recordings");
+const QString kRowsKey = QStringLiteral("rows");
+const QString kKindKey = QStringLiteral("kind");
+const QString kSourceKey = QStringLiteral("source");
+const QString kNameKey = QStringLiteral("name");
+const QString kRootKey = QStringLiteral("root");
+const QString kRecordingKey = QStringLiteral("recording");
+const QString kWindowKey = QStringLiteral("window");
+const QString kAllKey = QStringLiteral("all-recordings");
+const QString kConventionKey = QStringLiteral("convention");
+const QString kZoomKey = QStringLiteral("zoom");
+const QString kAnnotation = QStringLiteral("annotation");
+const QString kModel = QStringLiteral("model");
+}  // namespace
+
+QJsonObject DiscourseView::state() const {
+  QJsonObject state;
+  if (data_.empty()) return state;
+  state.insert(kCorpusKey, corpusPath_);
+  if (!goldPath_.isEmpty()) state.insert(kGoldKey, goldPath_);
+  if (!recordingsPath_.isEmpty()) state.insert(kRecordingsKey, recordingsPath_);
+  QJsonArray rows;
+  for (const DiscourseRow& row : data_.rows()) {
+    switch (row.kind) {
+      case DiscourseRow::Kind::Gold: break;  // comes with the corpus
+      case DiscourseRow::Kind::Annotation:
+        rows.append(QJsonObject{{kKindKey, kAnnotation},
+                                {kSourceKey, QString::fromStdString(row.source)},
+                                {kNameKey, QString::fromStdString(row.name)}});
+        break;
+      case DiscourseRow::Kind::Model:
+        rows.append(QJsonObject{{kKindKey, kModel},
+                                {kSourceKey, QString::fromStdString(row.source)},
+                                {kRootKey, QString::fromStdString(row.model->root)}});
+        break;
+    }
+  }
+  // Rows still waiting to be restored are kept too.
+  for (const QJsonObject& pending : restoreQueue_) rows.append(pending);
+  state.insert(kRowsKey, rows);
+  const int shown = recording();
+  if (shown >= 0 && shown < static_cast<int>(data_.recordings().size()))
+    state.insert(kRecordingKey,
+                 QString::fromStdString(data_.recordings()[static_cast<std::size_t>(shown)].id));
+  state.insert(kWindowKey, window().value_or(0));
+  state.insert(kAllKey, allRecordingsBox_->isChecked());
+  state.insert(kConventionKey, convention() == SegmentationMetricsModel::Convention::Error
+                                   ? QStringLiteral("error")
+                                   : QStringLiteral("agreement"));
+  state.insert(kZoomKey, timeline_->cellWidth());
+  return state;
+}
+
+void DiscourseView::restoreState(const QJsonObject& state) {
+  restoreQueue_.clear();
+  restoreProblems_.clear();
+  notice_.clear();
+  setConvention(state.value(kConventionKey).toString() == QLatin1String("error")
+                    ? SegmentationMetricsModel::Convention::Error
+                    : SegmentationMetricsModel::Convention::Agreement);
+  const QString corpus = state.value(kCorpusKey).toString();
+  if (corpus.isEmpty()) return;
+  QString error;
+  if (!loadCorpus(corpus, state.value(kGoldKey).toString(), state.value(kRecordingsKey).toString(),
+                  &error)) {
+    restoreProblems_
+        << tr("corpus %1 not loaded (%2)").arg(corpus, error.section(QLatin1Char('\n'), 0, 0));
+    finishRestore();
+    return;
+  }
+  if (const QString id = state.value(kRecordingKey).toString(); !id.isEmpty()) {
+    if (!setRecording(id)) restoreProblems_ << tr("no recording \u201c%1\u201d").arg(id);
+  }
+  setWindow(state.value(kWindowKey).toInt(0) > 0
+                ? std::optional<int>(state.value(kWindowKey).toInt())
+                : std::nullopt);
+  setAllRecordings(state.value(kAllKey).toBool(false));
+  if (const double zoom = state.value(kZoomKey).toDouble(0.0); zoom > 0.0)
+    timeline_->setCellWidth(zoom);
+  for (const QJsonValue& row : state.value(kRowsKey).toArray())
+    restoreQueue_.push_back(row.toObject());
+  restoring_ = true;
+  continueRestore();
+}
+
+void DiscourseView::continueRestore() {
+  while (!restoreQueue_.empty()) {
+    const QJsonObject row = restoreQueue_.front();
+    restoreQueue_.pop_front();
+    const QString source = row.value(kSourceKey).toString();
+    if (row.value(kKindKey).toString() == kModel) {
+      if (!QFileInfo(source).isFile()) {
+        restoreProblems_ << tr("model row: no grammar file %1").arg(source);
+        continue;
+      }
+      if (decodeGrammar(source, row.value(kRootKey).toString())) return;  // continues when done
+      restoreProblems_ << tr("model row %1 not decoded").arg(source);
+      continue;
+    }
+    // An annotation row: the file adds every annotator's row, so keep the saved one only.
+    const std::string name = row.value(kNameKey).toString().toStdString();
+    const auto& rows = data_.rows();
+    const bool present = std::any_of(rows.begin(), rows.end(), [&](const DiscourseRow& r) {
+      return r.source == source.toStdString() && r.name == name;
+    });
+    if (present) continue;
+    DiscourseData probe = data_;
+    gwb::Diagnostics diagnostics;
+    if (probe.addAnnotationFile(source.toStdString(), diagnostics) == 0) {
+      restoreProblems_ << tr("annotation row \u201c%1\u201d: %2")
+                              .arg(QString::fromStdString(name),
+                                   diagnosticsText(diagnostics).section(QLatin1Char('\n'), 0, 0));
+      continue;
+    }
+    bool found = false;
+    for (const DiscourseRow& added : probe.rows()) {
+      if (added.source == source.toStdString() && added.name == name) {
+        gwb::Diagnostics ignored;
+        data_.addRow(added, ignored);
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      restoreProblems_ << tr("annotation row \u201c%1\u201d is no longer in %2")
+                              .arg(QString::fromStdString(name), source);
+    }
+    dataChanged();
+  }
+  finishRestore();
+}
+
+void DiscourseView::finishRestore() {
+  restoring_ = false;
+  notice_ = restoreProblems_.isEmpty()
+                ? QString()
+                : tr("Restored in part: %1.").arg(restoreProblems_.join(QStringLiteral("; ")));
+  if (!notice_.isEmpty()) showMessage(statusText() + QLatin1Char('\n') + notice_);
 }
 
 }  // namespace gwb::ui

@@ -14,18 +14,28 @@
 // row (the clicked row, else the first model) in a dialog with the tree view; the dialog's "Open
 // in stepper" asks the main window (parseRequested) to parse it in an Earley stepper. Right-click
 // a row's name to remove the row.
+//
+// state()/restoreState() are what a workspace keeps (workspace.h, kind "discourse"): the corpus,
+// gold and recordings files, the rows in order (annotation rows by file and annotator; model
+// rows by grammar file and start symbol, decoded again on restore one after another on the
+// worker thread), the recording shown, the window k, "All recordings", the table's convention
+// and the zoom. A restore that can only partly succeed (a file gone, a grammar that no longer
+// reads) keeps what it could and says what it could not in the status line (restoreNotice()).
 #pragma once
 
 #include <atomic>
+#include <deque>
 #include <memory>
 #include <optional>
 
+#include <QJsonObject>
 #include <QPointer>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
 
 #include "ui/discourse_data.h"
+#include "ui/segmentation_table.h"
 #include "ui/topic_palette.h"
 
 class QCheckBox;
@@ -44,7 +54,6 @@ namespace gwb::ui {
 
 class DiscourseTimeline;
 class ParseTreeView;
-class SegmentationMetricsModel;
 
 class DiscourseView : public QWidget {
   Q_OBJECT
@@ -79,6 +88,9 @@ class DiscourseView : public QWidget {
   void setWindow(std::optional<int> k);
   std::optional<int> window() const;
   void setAllRecordings(bool all);
+  // The agreement table's convention (agreement % or error rates; one per table).
+  void setConvention(SegmentationMetricsModel::Convention convention);
+  SegmentationMetricsModel::Convention convention() const;
   void showUtterance(int utterance);  // within the current recording, 0-based
 
   DiscourseTimeline* timeline() const { return timeline_; }
@@ -99,6 +111,12 @@ class DiscourseView : public QWidget {
   bool exportMetricsCsv(const QString& path, QString* error = nullptr) const;
   QString statusText() const;
 
+  QJsonObject state() const;
+  void restoreState(const QJsonObject& state);
+  // Rows still to be restored (decodings waiting for their turn).
+  bool isRestoring() const { return !restoreQueue_.empty() || restoring_; }
+  const QString& restoreNotice() const { return notice_; }
+
  signals:
   // Parse `text` with the grammar at `grammarPath` (start symbol `root`) in an Earley stepper.
   void parseRequested(const QString& grammarPath, const QString& root, const QString& text);
@@ -115,10 +133,14 @@ class DiscourseView : public QWidget {
   void updateDetails(int utterance);
   void onDecodingDone();
   void showMessage(const QString& text);
+  void continueRestore();
+  void finishRestore();
 
   DiscourseData data_;
   TopicPalette palette_;
   QString corpusPath_;
+  QString goldPath_;
+  QString recordingsPath_;
 
   QComboBox* recordingBox_ = nullptr;
   QSlider* zoomSlider_ = nullptr;
@@ -132,6 +154,8 @@ class DiscourseView : public QWidget {
   QLabel* status_ = nullptr;
   QSpinBox* windowBox_ = nullptr;
   QCheckBox* allRecordingsBox_ = nullptr;
+  QComboBox* conventionBox_ = nullptr;
+  QLabel* metricsTitle_ = nullptr;
   SegmentationMetricsModel* metrics_ = nullptr;
   QTableView* table_ = nullptr;
   QPointer<QDialog> parseDialog_;
@@ -145,6 +169,12 @@ class DiscourseView : public QWidget {
   std::atomic<bool> cancel_{false};
   std::shared_ptr<ModelDecoding> result_;
   QString decodeError_;
+
+  // restoreState(): the saved rows not yet restored, and what could not be.
+  std::deque<QJsonObject> restoreQueue_;
+  bool restoring_ = false;
+  QStringList restoreProblems_;
+  QString notice_;
 };
 
 }  // namespace gwb::ui

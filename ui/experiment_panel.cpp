@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <QComboBox>
 #include <QDir>
@@ -12,6 +13,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -377,6 +379,120 @@ void ExperimentPanel::exportWithDialog() {
     QMessageBox::warning(this, tr("Export Results"),
                          tr("Could not export %1:\n%2").arg(QDir::toNativeSeparators(path), error));
   }
+}
+
+}  // namespace gwb::ui
+
+namespace gwb::ui {
+
+namespace {
+
+QJsonValue finiteOrNull(double value) {
+  return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
+}
+double numberOrNaN(const QJsonValue& value) {
+  return value.isDouble() ? value.toDouble() : std::numeric_limits<double>::quiet_NaN();
+}
+
+QJsonObject specJson(const ExperimentSpec& s) {
+  return {{QStringLiteral("model"), QString::fromLatin1(gwb::socialModelName(s.model))},
+          {QStringLiteral("cues"), s.cues},
+          {QStringLiteral("alpha"), s.alpha},
+          {QStringLiteral("iterations"), s.iterations},
+          {QStringLiteral("tolerance"), s.tolerance},
+          {QStringLiteral("seeds"), seedListText(s.seeds)},
+          {QStringLiteral("threads"), s.threads},
+          {QStringLiteral("corpus"), s.corpusPath},
+          {QStringLiteral("gold"), s.goldPath},
+          {QStringLiteral("recordings"), s.recordingsPath}};
+}
+
+ExperimentSpec specFromJson(const QJsonObject& json) {
+  ExperimentSpec s;
+  if (const auto model =
+          gwb::parseSocialModel(json.value(QStringLiteral("model")).toString().toStdString()))
+    s.model = *model;
+  s.cues = json.value(QStringLiteral("cues")).toString(s.cues);
+  s.alpha = json.value(QStringLiteral("alpha")).toDouble(s.alpha);
+  s.iterations = std::max(0, json.value(QStringLiteral("iterations")).toInt(s.iterations));
+  s.tolerance = json.value(QStringLiteral("tolerance")).toDouble(s.tolerance);
+  std::vector<quint64> seeds;
+  if (parseSeedList(json.value(QStringLiteral("seeds")).toString(), &seeds)) s.seeds = seeds;
+  s.threads = std::max(1, json.value(QStringLiteral("threads")).toInt(s.threads));
+  s.corpusPath = json.value(QStringLiteral("corpus")).toString();
+  s.goldPath = json.value(QStringLiteral("gold")).toString();
+  s.recordingsPath = json.value(QStringLiteral("recordings")).toString();
+  return s;
+}
+
+QJsonObject outcomeJson(const ExperimentOutcome& o) {
+  QJsonArray values;
+  for (const double v : o.values) values.append(finiteOrNull(v));
+  return {{QStringLiteral("seed"), QString::number(o.seed)},
+          {QStringLiteral("values"), values},
+          {QStringLiteral("neg-log-likelihood"), finiteOrNull(o.negLogLikelihood)},
+          {QStringLiteral("iterations"), o.iterations},
+          {QStringLiteral("seconds"), o.seconds},
+          {QStringLiteral("stop"), o.stopMessage}};
+}
+
+ExperimentOutcome outcomeFromJson(const QJsonObject& json) {
+  ExperimentOutcome o;
+  o.seed = json.value(QStringLiteral("seed")).toString().toULongLong();
+  const QJsonArray values = json.value(QStringLiteral("values")).toArray();
+  for (int i = 0; i < kExperimentMetricCount && i < values.size(); ++i)
+    o.values[static_cast<std::size_t>(i)] = numberOrNaN(values[i]);
+  o.negLogLikelihood = numberOrNaN(json.value(QStringLiteral("neg-log-likelihood")));
+  o.iterations = json.value(QStringLiteral("iterations")).toInt();
+  o.seconds = json.value(QStringLiteral("seconds")).toDouble();
+  o.stopMessage = json.value(QStringLiteral("stop")).toString();
+  return o;
+}
+
+}  // namespace
+
+QJsonObject ExperimentPanel::state() const {
+  QJsonArray results;
+  for (const auto& [groupSpec, outcomes] : table_->results()) {
+    QJsonArray seeds;
+    for (const ExperimentOutcome& o : outcomes) seeds.append(outcomeJson(o));
+    results.append(QJsonObject{{QStringLiteral("spec"), specJson(groupSpec)},
+                               {QStringLiteral("outcomes"), seeds}});
+  }
+  QString problem;
+  return {{QStringLiteral("form"), specJson(spec(&problem))}, {QStringLiteral("results"), results}};
+}
+
+bool ExperimentPanel::restoreState(const QJsonObject& state) {
+  if (isBusy()) return false;
+  const ExperimentSpec form = specFromJson(state.value(QStringLiteral("form")).toObject());
+  setSpec(form.corpusPath.isEmpty() ? form.withDefaultFiles() : form);
+  QStringList problems;
+  const auto check = [&problems](const QString& what, const QString& path) {
+    if (!path.isEmpty() && !QFileInfo(path).isFile())
+      problems << tr("the %1 %2 no longer exists").arg(what, QDir::toNativeSeparators(path));
+  };
+  check(tr("corpus"), form.corpusPath);
+  check(tr("gold annotation"), form.goldPath);
+  check(tr("recordings table"), form.recordingsPath);
+  table_->clear();
+  int seeds = 0;
+  for (const QJsonValue& value : state.value(QStringLiteral("results")).toArray()) {
+    const QJsonObject group = value.toObject();
+    const ExperimentSpec groupSpec = specFromJson(group.value(QStringLiteral("spec")).toObject());
+    for (const QJsonValue& outcome : group.value(QStringLiteral("outcomes")).toArray()) {
+      table_->addOutcome(groupSpec, outcomeFromJson(outcome.toObject()));
+      ++seeds;
+    }
+  }
+  notice_ = problems.isEmpty()
+                ? QString()
+                : tr("Restored in part: %1 (results kept; choose the files again to run).")
+                      .arg(problems.join(QStringLiteral("; ")));
+  showStatus(notice_.isEmpty() ? tr("Restored %n seed(s) of results", nullptr, seeds) : notice_,
+             !notice_.isEmpty());
+  updateControls();
+  return true;
 }
 
 }  // namespace gwb::ui

@@ -9,11 +9,18 @@
 // the current job at its next sentence (the seeds already done stay in the table) and drops the
 // queued ones. Each finished seed goes into the table at once. Export writes the table's CSV
 // (ExperimentTableModel::csv) atomically.
+//
+// state()/restoreState() are what a workspace keeps (workspace.h, kind "experiments"): the form
+// and the results table (every group's spec and its seeds' outcomes), so that a restored table
+// shows its numbers without training again. A job that was going when the workspace was saved
+// keeps the seeds it had finished. A restore that can only partly succeed (an input file gone)
+// says so in the status line (restoreNotice()).
 #pragma once
 
 #include <deque>
 #include <memory>
 
+#include <QJsonObject>
 #include <QWidget>
 
 #include "ui/experiment_job.h"
@@ -55,6 +62,11 @@ class ExperimentPanel : public QWidget {
   QLabel* statusLabel() const { return status_; }
   bool exportCsv(const QString& path, QString* error = nullptr) const;
 
+  QJsonObject state() const;
+  // Replaces the form and the table; false (nothing changed) while a job is going.
+  bool restoreState(const QJsonObject& state);
+  const QString& restoreNotice() const { return notice_; }
+
  signals:
   void seedFinished(const gwb::ui::ExperimentOutcome& outcome);
   // A job ended; `error` is empty unless it failed.
@@ -88,6 +100,7 @@ class ExperimentPanel : public QWidget {
 
   std::unique_ptr<ExperimentJob> job_;
   std::deque<ExperimentSpec> queue_;
+  QString notice_;
 };
 
 }  // namespace gwb::ui

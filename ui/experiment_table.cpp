@@ -179,6 +179,14 @@ void ExperimentTableModel::clear() {
   endResetModel();
 }
 
+std::vector<std::pair<ExperimentSpec, std::vector<ExperimentOutcome>>>
+ExperimentTableModel::results() const {
+  std::vector<std::pair<ExperimentSpec, std::vector<ExperimentOutcome>>> out;
+  out.reserve(groups_.size());
+  for (const Group& group : groups_) out.emplace_back(group.spec, group.outcomes);
+  return out;
+}
+
 int ExperimentTableModel::rowOf(const ExperimentSpec& spec) const {
   const QString key = spec.groupKey();
   for (std::size_t r = 0; r < rows_.size(); ++r) {

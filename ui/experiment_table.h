@@ -13,6 +13,7 @@
 // PaperRole whether the row is the paper's.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include <QAbstractTableModel>
@@ -45,6 +46,8 @@ class ExperimentTableModel : public QAbstractTableModel {
   // Adds one seed's outcome to the group of `spec` (creating the group and its rows).
   void addOutcome(const ExperimentSpec& spec, const ExperimentOutcome& outcome);
   void clear();
+  // Every group's spec and its seeds' outcomes, in row order (workspaces keep them).
+  std::vector<std::pair<ExperimentSpec, std::vector<ExperimentOutcome>>> results() const;
 
   // The row of `spec`'s group ("ours"), -1 if none.
   int rowOf(const ExperimentSpec& spec) const;

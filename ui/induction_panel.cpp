@@ -13,6 +13,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -29,6 +30,7 @@
 #include <QVBoxLayout>
 
 #include "gwb/atomic_file.h"
+#include "gwb/grammar_io.h"
 #include "ui/free_energy_plot.h"
 #include "ui/induction_runs.h"
 #include "ui/qt_conversions.h"
@@ -322,6 +324,7 @@ QWidget* InductionPanel::createRunList() {
   runView_->setModel(runs_);
   runView_->setRootIsDecorated(false);
   runView_->setUniformRowHeights(true);
+  runView_->setTextElideMode(Qt::ElideMiddle);  // long names keep their distinguishing ends
   runView_->setSelectionMode(QAbstractItemView::SingleSelection);
   runView_->setSelectionBehavior(QAbstractItemView::SelectRows);
   runView_->header()->setStretchLastSection(false);
@@ -336,7 +339,10 @@ QWidget* InductionPanel::createRunList() {
   saveButton_ = new QPushButton(tr("Save Grammar\u2026"), box);
   saveButton_->setToolTip(tr("Save the selected run's learned grammar (.iogrammar, or .cfg)"));
   auto* buttons = new QHBoxLayout;
+  rerunButton_ = new QPushButton(tr("Re-run"), box);
+  rerunButton_->setToolTip(tr("Start a new run with the selected run's settings"));
   buttons->addWidget(removeButton_);
+  buttons->addWidget(rerunButton_);
   buttons->addStretch(1);
   buttons->addWidget(saveButton_);
   auto* layout = new QVBoxLayout(box);
@@ -352,6 +358,7 @@ QWidget* InductionPanel::createRunList() {
   connect(runs_, &QAbstractItemModel::dataChanged, this, [this] { updateDetails(); });
   connect(removeButton_, &QPushButton::clicked, this, [this] { removeRun(selectedRunId()); });
   connect(saveButton_, &QPushButton::clicked, this, &InductionPanel::saveSelectedGrammar);
+  connect(rerunButton_, &QPushButton::clicked, this, [this] { rerun(selectedRunId()); });
   return box;
 }
 
@@ -616,6 +623,7 @@ void InductionPanel::updateControls() {
   runButton_->setText(isBusy() ? tr("&Queue Run") : tr("&Run"));
   const InductionRun* selected = runs_->run(selectedRunId());
   removeButton_->setEnabled(selected != nullptr && selected->id != jobRunId_);
+  rerunButton_->setEnabled(selected != nullptr);
   saveButton_->setEnabled(selected != nullptr && selected->grammar != nullptr);
 }
 
@@ -648,7 +656,7 @@ void InductionPanel::browse(QLineEdit* edit, const QString& title, const QString
   if (!path.isEmpty()) edit->setText(path);
 }
 
-bool InductionPanel::saveGrammar(int id, const QString& path, QString* error) const {
+bool InductionPanel::saveGrammar(int id, const QString& path, QString* error) {
   const InductionRun* run = runs_->run(id);
   if (!run || !run->grammar) {
     if (error) *error = tr("the run has no learned grammar");
@@ -669,6 +677,8 @@ bool InductionPanel::saveGrammar(int id, const QString& path, QString* error) co
       },
       &why);
   if (!ok && error) *error = toQString(why);
+  if (ok)
+    runs_->update(id, [&](InductionRun& r) { r.grammarFile = QFileInfo(path).absoluteFilePath(); });
   return ok;
 }
 
@@ -761,6 +771,205 @@ void InductionPanel::exportCurves(const QString& kind) {
     QMessageBox::warning(this, tr("Export Curves"),
                          tr("Could not export %1:\n%2").arg(QDir::toNativeSeparators(path), error));
   }
+}
+
+}  // namespace gwb::ui
+
+namespace gwb::ui {
+
+namespace {
+
+const QStringList kStatusNames{QStringLiteral("queued"),    QStringLiteral("loading"),
+                               QStringLiteral("running"),   QStringLiteral("finished"),
+                               QStringLiteral("cancelled"), QStringLiteral("failed")};
+const QStringList kInitNames{QStringLiteral("given"), QStringLiteral("uniform"),
+                             QStringLiteral("grammar")};
+
+// JSON has no NaN or infinity: a non-finite value is written as null and read back as NaN.
+QJsonValue finiteOrNull(double value) {
+  return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
+}
+double numberOrNaN(const QJsonValue& value) {
+  return value.isDouble() ? value.toDouble() : std::numeric_limits<double>::quiet_NaN();
+}
+
+QJsonObject settingsJson(const InductionSettings& s) {
+  QJsonObject json{
+      {QStringLiteral("label"), s.label},
+      {QStringLiteral("grammar"), s.grammarPath},
+      {QStringLiteral("root"), s.root},
+      {QStringLiteral("corpus"), s.corpusPath},
+      {QStringLiteral("method"), QString::fromLatin1(gwb::inductionMethodName(s.method))},
+      {QStringLiteral("default-prior"), s.defaultPrior},
+      {QStringLiteral("priors"), QJsonArray::fromStringList(s.priors)},
+      {QStringLiteral("iterations"), s.iterations},
+      {QStringLiteral("tolerance"), s.tolerance},
+      {QStringLiteral("threads"), s.threads},
+      {QStringLiteral("seed"), QString::number(s.seed)},
+      {QStringLiteral("init"), kInitNames.value(static_cast<int>(s.init))},
+      {QStringLiteral("noise"), s.noise}};
+  if (!s.initGrammarPath.isEmpty()) json.insert(QStringLiteral("init-grammar"), s.initGrammarPath);
+  return json;
+}
+
+InductionSettings settingsFromJson(const QJsonObject& json) {
+  InductionSettings s;
+  s.label = json.value(QStringLiteral("label")).toString();
+  s.grammarPath = json.value(QStringLiteral("grammar")).toString();
+  s.root = json.value(QStringLiteral("root")).toString();
+  s.corpusPath = json.value(QStringLiteral("corpus")).toString();
+  if (const auto method =
+          gwb::parseInductionMethod(json.value(QStringLiteral("method")).toString().toStdString()))
+    s.method = *method;
+  s.defaultPrior = json.value(QStringLiteral("default-prior")).toDouble(s.defaultPrior);
+  for (const QJsonValue& prior : json.value(QStringLiteral("priors")).toArray())
+    s.priors << prior.toString();
+  s.iterations = std::max(0, json.value(QStringLiteral("iterations")).toInt(s.iterations));
+  s.tolerance = json.value(QStringLiteral("tolerance")).toDouble(s.tolerance);
+  s.threads = std::max(1, json.value(QStringLiteral("threads")).toInt(s.threads));
+  bool ok = false;
+  const quint64 seed = json.value(QStringLiteral("seed")).toString().toULongLong(&ok);
+  if (ok) s.seed = seed;
+  const int init = kInitNames.indexOf(json.value(QStringLiteral("init")).toString());
+  if (init >= 0) s.init = static_cast<gwb::InitMethod>(init);
+  s.noise = json.value(QStringLiteral("noise")).toDouble(s.noise);
+  s.initGrammarPath = json.value(QStringLiteral("init-grammar")).toString();
+  return s;
+}
+
+QJsonObject recordJson(const gwb::IterationRecord& r) {
+  QJsonObject json{
+      {QStringLiteral("iteration"), r.iteration},
+      {QStringLiteral("neg-log-likelihood"), finiteOrNull(r.negLogLikelihood)},
+      {QStringLiteral("free-energy"), finiteOrNull(r.freeEnergy)},
+      {QStringLiteral("variational-free-energy"), finiteOrNull(r.variationalFreeEnergy)},
+      {QStringLiteral("objective"), finiteOrNull(r.objective)},
+      {QStringLiteral("live-rules"), static_cast<double>(r.liveRules)},
+      {QStringLiteral("seconds"), r.seconds},
+      {QStringLiteral("e-step-seconds"), r.expectationSeconds},
+      {QStringLiteral("failures"), static_cast<double>(r.failures)}};
+  if (r.objectiveIncreased) json.insert(QStringLiteral("objective-increased"), true);
+  return json;
+}
+
+gwb::IterationRecord recordFromJson(const QJsonObject& json) {
+  gwb::IterationRecord r;
+  r.iteration = json.value(QStringLiteral("iteration")).toInt();
+  r.negLogLikelihood = numberOrNaN(json.value(QStringLiteral("neg-log-likelihood")));
+  r.freeEnergy = numberOrNaN(json.value(QStringLiteral("free-energy")));
+  r.variationalFreeEnergy = numberOrNaN(json.value(QStringLiteral("variational-free-energy")));
+  r.objective = numberOrNaN(json.value(QStringLiteral("objective")));
+  r.liveRules =
+      static_cast<std::size_t>(std::max(0.0, json.value(QStringLiteral("live-rules")).toDouble()));
+  r.seconds = json.value(QStringLiteral("seconds")).toDouble();
+  r.expectationSeconds = json.value(QStringLiteral("e-step-seconds")).toDouble();
+  r.failures =
+      static_cast<std::size_t>(std::max(0.0, json.value(QStringLiteral("failures")).toDouble()));
+  r.objectiveIncreased = json.value(QStringLiteral("objective-increased")).toBool(false);
+  return r;
+}
+
+}  // namespace
+
+int InductionPanel::rerun(int id, QString* error) {
+  const InductionRun* run = runs_->run(id);
+  if (!run) return -1;
+  const InductionSettings settings = run->settings;
+  return startRun(settings, error);
+}
+
+QJsonObject InductionPanel::state() const {
+  QJsonArray runs;
+  for (const InductionRun& run : runs_->runs()) {
+    QJsonArray records;
+    for (const gwb::IterationRecord& r : run.records) records.append(recordJson(r));
+    QJsonObject json{{QStringLiteral("settings"), settingsJson(run.settings)},
+                     {QStringLiteral("status"), kStatusNames.value(static_cast<int>(run.status))},
+                     {QStringLiteral("visible"), run.visible},
+                     {QStringLiteral("message"), run.message},
+                     {QStringLiteral("sentences"), static_cast<double>(run.sentences)},
+                     {QStringLiteral("rules"), static_cast<double>(run.rules)},
+                     {QStringLiteral("records"), records}};
+    if (!run.grammarFile.isEmpty()) json.insert(QStringLiteral("learned-grammar"), run.grammarFile);
+    runs.append(json);
+  }
+  QString problem;
+  QJsonObject state{
+      {QStringLiteral("form"), settingsJson(settings(&problem))},
+      {QStringLiteral("energy"), energyCombo_->currentIndex() == 1 ? QStringLiteral("variational")
+                                                                   : QStringLiteral("earleyx")},
+      {QStringLiteral("runs"), runs}};
+  if (const int selected = runs_->rowOf(selectedRunId()); selected >= 0)
+    state.insert(QStringLiteral("selected"), selected);
+  return state;
+}
+
+bool InductionPanel::restoreState(const QJsonObject& state) {
+  if (isBusy()) return false;
+  for (const InductionRun& run : std::vector<InductionRun>(runs_->runs())) removeRun(run.id);
+  notice_.clear();
+  setSettings(settingsFromJson(state.value(QStringLiteral("form")).toObject()));
+  energyCombo_->setCurrentIndex(
+      state.value(QStringLiteral("energy")).toString() == QLatin1String("variational") ? 1 : 0);
+  QStringList notes;
+  QStringList unsaved;
+  for (const QJsonValue& value : state.value(QStringLiteral("runs")).toArray()) {
+    const QJsonObject json = value.toObject();
+    InductionRun run;
+    run.settings = settingsFromJson(json.value(QStringLiteral("settings")).toObject());
+    run.visible = json.value(QStringLiteral("visible")).toBool(true);
+    run.message = json.value(QStringLiteral("message")).toString();
+    run.sentences = static_cast<qint64>(json.value(QStringLiteral("sentences")).toDouble());
+    run.rules = static_cast<qint64>(json.value(QStringLiteral("rules")).toDouble());
+    for (const QJsonValue& record : json.value(QStringLiteral("records")).toArray())
+      run.records.push_back(recordFromJson(record.toObject()));
+    const int status = kStatusNames.indexOf(json.value(QStringLiteral("status")).toString());
+    run.status =
+        status >= 0 ? static_cast<InductionRun::Status>(status) : InductionRun::Status::Cancelled;
+    if (run.status == InductionRun::Status::Queued || run.status == InductionRun::Status::Loading ||
+        run.status == InductionRun::Status::Running) {
+      // Restoring never starts training: a run that was going is kept as far as it got.
+      run.status = InductionRun::Status::Cancelled;
+      run.message =
+          tr("interrupted: the workspace was saved while it was going (%n iteration(s) kept); "
+             "Re-run to train it again",
+             nullptr, static_cast<int>(run.records.size()));
+    }
+    const QString learned = json.value(QStringLiteral("learned-grammar")).toString();
+    if (!learned.isEmpty()) {
+      gwb::GrammarReadOptions options;
+      options.runChecks = false;
+      gwb::GrammarLoad load = gwb::loadGrammarFile(toNativePath(learned), options);
+      if (load.ok()) {
+        run.grammar = std::make_shared<const gwb::Grammar>(std::move(load.grammar));
+        run.grammarFile = learned;
+      } else {
+        notes << tr("%1: the learned grammar %2 could not be read (Re-run to learn it again)")
+                     .arg(run.name(), QDir::toNativeSeparators(learned));
+      }
+    } else if (run.status == InductionRun::Status::Finished ||
+               run.status == InductionRun::Status::Cancelled) {
+      if (!run.records.empty()) unsaved << run.name();
+    }
+    const int id = runs_->append(std::move(run));
+    const InductionRun* added = runs_->run(id);
+    plot_->addRun(id, added->name(), added->color);
+    plot_->setRecords(id, added->records);
+    plot_->setRunVisible(id, added->visible);
+  }
+  if (!unsaved.isEmpty()) {
+    notes << tr("learned grammars not kept (never saved) for %1: their curves are shown; Re-run "
+                "to learn them again")
+                 .arg(unsaved.join(QStringLiteral(", ")));
+  }
+  const int selected = state.value(QStringLiteral("selected")).toInt(-1);
+  if (selected >= 0 && selected < runs_->rowCount()) selectRun(runs_->runAt(selected).id);
+  notice_ = notes.isEmpty() ? QString()
+                            : tr("Restored in part: %1.").arg(notes.join(QStringLiteral("; ")));
+  showStatus(notice_.isEmpty() ? tr("Restored %n run(s)", nullptr, runs_->rowCount()) : notice_);
+  updateControls();
+  updateDetails();
+  return true;
 }
 
 }  // namespace gwb::ui

@@ -15,11 +15,20 @@
 // last completed iteration (a usable grammar, which can be saved). Form errors (a bad number, a
 // prior that does not parse, a missing file) are reported in the status line and start
 // nothing; errors reading the inputs end the run as "failed" with the reader's diagnostics.
+//
+// state()/restoreState() are what a workspace keeps (workspace.h, kind "induction"): the form,
+// the free-energy choice, the selected run, and every run with its settings, status, message and
+// iteration records, so that a restored run shows its curves at once, without training again.
+// A learned grammar is kept by the file it was saved to (Save Grammar…) and read back from it;
+// a run whose grammar was never saved, or was running when the workspace was saved, comes back
+// with its curves and a note to use Re-run (a new run with the same settings). A restore that
+// can only partly succeed says what it could not in the status line (restoreNotice()).
 #pragma once
 
 #include <deque>
 #include <memory>
 
+#include <QJsonObject>
 #include <QWidget>
 
 #include "ui/induction_job.h"
@@ -73,9 +82,17 @@ class InductionPanel : public QWidget {
   int selectedRunId() const;
   void selectRun(int id);
   void removeRun(int id);
+  // Starts a new run with the settings of run `id` (Re-run); its id, or -1.
+  int rerun(int id, QString* error = nullptr);
 
-  // Writes a run's learned grammar atomically (see the top of this file).
-  bool saveGrammar(int id, const QString& path, QString* error = nullptr) const;
+  QJsonObject state() const;
+  // Replaces the runs (none may be going: false, nothing changed, while busy).
+  bool restoreState(const QJsonObject& state);
+  const QString& restoreNotice() const { return notice_; }
+
+  // Writes a run's learned grammar atomically (see the top of this file) and remembers the
+  // file as the run's (workspaces read it back from there).
+  bool saveGrammar(int id, const QString& path, QString* error = nullptr);
   // The visible runs' curves: run,label,method,iteration,neg_log_likelihood,free_energy,
   // variational_free_energy,objective,live_rules,seconds,failures (values as %.17g; EM's
   // free energies empty).
@@ -129,12 +146,14 @@ class InductionPanel : public QWidget {
   QPlainTextEdit* details_ = nullptr;
   QPushButton* removeButton_ = nullptr;
   QPushButton* saveButton_ = nullptr;
+  QPushButton* rerunButton_ = nullptr;
   QComboBox* energyCombo_ = nullptr;
   FreeEnergyPlot* plot_ = nullptr;
 
   std::unique_ptr<InductionJob> job_;
   int jobRunId_ = -1;
   std::deque<int> queue_;  // run ids waiting for their turn
+  QString notice_;         // what restoreState() could not restore
 };
 
 }  // namespace gwb::ui

@@ -62,7 +62,7 @@ QVariant InductionRunModel::data(const QModelIndex& index, int role) const {
     return run.visible ? Qt::Checked : Qt::Unchecked;
   if (role == Qt::DecorationRole && index.column() == Name) return run.color;
   if (role == Qt::ToolTipRole) {
-    QString tip = run.settings.describe();
+    QString tip = run.name() + QStringLiteral("\n\n") + run.settings.describe();
     if (!run.message.isEmpty()) tip += QStringLiteral("\n\n") + run.message;
     return tip;
   }

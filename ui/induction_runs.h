@@ -6,7 +6,9 @@
 // are identified by an id that never changes (rows move when runs are removed). The model shows
 // one row per run: a check box (shown in the plot or hidden), the name in the run's colour,
 // its method, status, iterations and the last free energy and −log likelihood. The run list
-// only grows by append() and shrinks by remove(); updates to a run go through update().
+// only grows by append() and shrinks by remove(); updates to a run go through update(). Names
+// are never cut at the end: the run list elides them in the middle, and the tooltip of every
+// column starts with the full name.
 #pragma once
 
 #include <memory>
@@ -34,6 +36,7 @@ struct InductionRun {
   std::shared_ptr<const gwb::Grammar> grammar;  // the learned grammar, once finished
   qint64 sentences = 0;
   qint64 rules = 0;
+  QString grammarFile;  // where the learned grammar was last saved (workspaces reload it)
 
   QString name() const { return settings.displayName(); }
   static QString statusName(Status status);

@@ -230,6 +230,10 @@ void MainWindow::restoreLayout() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!settleRunningJobs()) {
+    event->ignore();
+    return;
+  }
   for (int i = 0; i < tabs_->count(); ++i) {
     if (!settleUnsavedChanges(i)) {
       event->ignore();
@@ -756,6 +760,7 @@ Workspace MainWindow::captureWorkspace() const {
       workspace.current = static_cast<int>(workspace.documents.size());
     workspace.documents.push_back(std::move(d));
   }
+  captureResearchWindows(workspace);
   workspace.windowGeometry = saveGeometry();
   workspace.windowState = saveStateWithUserDocks();
   return workspace;
@@ -771,6 +776,7 @@ bool MainWindow::applyWorkspace(const Workspace& workspace, QString* error) {
   }
   QStringList missing;
   for (const WorkspaceDocument& d : workspace.documents) {
+    if (WorkspaceDocument::isResearchWindow(d.kind)) continue;  // applyResearchWindows
     if (d.kind == WorkspaceDocument::Kind::DsStepper) {
       // Always opens: a folder that is not a grammar, or a sentence that no longer parses, is
       // explained in the tab's status line. The parse runs on the view's worker thread.
@@ -789,6 +795,7 @@ bool MainWindow::applyWorkspace(const Workspace& workspace, QString* error) {
   }
   if (!workspace.windowGeometry.isEmpty()) restoreGeometry(workspace.windowGeometry);
   if (!workspace.windowState.isEmpty()) restoreState(workspace.windowState);
+  applyResearchWindows(workspace, &missing);
   // Documents that failed to open shift the tabs: keep the current one if it exists.
   if (workspace.current >= 0 && workspace.current < tabs_->count())
     tabs_->setCurrentIndex(workspace.current);
@@ -879,8 +886,17 @@ Workspace MainWindow::defaultWorkspace() {
 void MainWindow::restoreSession() {
   const QString session = settings_.sessionWorkspacePath();
   if (!session.isEmpty() && QFileInfo::exists(session)) {
-    const std::optional<Workspace> workspace = Workspace::load(session);
+    std::optional<Workspace> workspace = Workspace::load(session);
     if (workspace && !workspace->documents.empty()) {
+      // Research windows alone: the first-run grammar goes with them, so the window is not empty.
+      if (std::all_of(workspace->documents.begin(), workspace->documents.end(),
+                      [](const WorkspaceDocument& d) {
+                        return WorkspaceDocument::isResearchWindow(d.kind);
+                      })) {
+        workspace->documents.insert(workspace->documents.begin(),
+                                    defaultWorkspace().documents.front());
+        workspace->current = 0;
+      }
       applyWorkspace(*workspace);
       if (tabs_->count() > 0) return;
     }

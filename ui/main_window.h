@@ -116,6 +116,16 @@ class MainWindow : public QMainWindow {
   InductionPanel* showInductionPanel();
   ExperimentPanel* showExperimentPanel();
 
+  // Quitting while an induction run or an experiment is going asks what to do (the default
+  // asks with a message box; tests install their own answer): Wait (quit by itself once they
+  // end), CancelAndQuit (stop them, keeping what they finished, and quit) or KeepRunning (do
+  // not quit). `running` describes what is going.
+  enum class BusyQuitChoice { Wait, CancelAndQuit, KeepRunning };
+  using BusyQuitPrompt = std::function<BusyQuitChoice(const QString& running)>;
+  void setBusyQuitPrompt(BusyQuitPrompt prompt) { busyQuitPrompt_ = std::move(prompt); }
+  // True while a Wait answer holds the window open until the runs end.
+  bool isQuitPending() const { return quitWhenIdle_; }
+
   // Closes a tab; a grammar with unsaved edits asks first (see setUnsavedChangesPrompt).
   // Returns false when the user chose to keep it open.
   bool closeDocument(int index);
@@ -151,6 +161,13 @@ class MainWindow : public QMainWindow {
   bool settleUnsavedChanges(int index);
   void updateTabTitle(QWidget* page);
   void showAbout();
+  // Research windows in workspaces (main_window_research.cpp): appends the open ones to
+  // `workspace`; opens and restores those `workspace` lists, closing idle ones it does not
+  // (problems: what could not be restored).
+  void captureResearchWindows(Workspace& workspace) const;
+  void applyResearchWindows(const Workspace& workspace, QStringList* problems);
+  // closeEvent's question about running induction and experiment jobs; false: do not close now.
+  bool settleRunningJobs();
 
   void rememberRecentFile(const QString& path);
   void updateRecentFiles();
@@ -186,6 +203,8 @@ class MainWindow : public QMainWindow {
   QLabel* formatLabel_ = nullptr;
   QLabel* startSymbolLabel_ = nullptr;
   UnsavedChangesPrompt unsavedChangesPrompt_;
+  BusyQuitPrompt busyQuitPrompt_;
+  bool quitWhenIdle_ = false;
   QPointer<GrammarView> lastGrammarView_;
   QString workspacePath_;
 };

@@ -1,5 +1,7 @@
 #include "ui/segmentation_table.h"
 
+#include <vector>
+
 #include <QFont>
 #include <QStringList>
 
@@ -154,6 +156,7 @@ QString SegmentationMetricsModel::cell(const Line& line, int column) const {
         case AEqualsB: return fixed(pair.meanEqual);
         case Pk: return fixed(pair.meanPk);
         case WindowDiff: return fixed(pair.meanWindowDiff);
+        case Mismatch: return fixed(1.0 - pair.meanEqual / 100.0, 4);
         case PkError: return fixed(1.0 - pair.meanPk / 100.0, 4);
         case WindowDiffError: return fixed(1.0 - pair.meanWindowDiff / 100.0, 4);
         default: return {};
@@ -166,6 +169,7 @@ QString SegmentationMetricsModel::cell(const Line& line, int column) const {
     case AEqualsB: return fixed(c->aEqualsB());
     case Pk: return fixed(c->pk.agreement());
     case WindowDiff: return fixed(c->windowDiff.agreement());
+    case Mismatch: return fixed(1.0 - c->aEqualsB() / 100.0, 4);
     case PkError: return fixed(c->pk.error(), 4);
     case WindowDiffError: return fixed(c->windowDiff.error(), 4);
     default: return {};
@@ -186,6 +190,9 @@ QVariant SegmentationMetricsModel::data(const QModelIndex& index, int role) cons
       case AEqualsB: return tr("Utterances with the same label (%)");
       case Pk: return tr("Pk agreement: 100 \u00d7 (1 \u2212 Pk error)");
       case WindowDiff: return tr("WindowDiff agreement: 100 \u00d7 (1 \u2212 WindowDiff error)");
+      case Mismatch: return tr("Share of utterances with different labels: 1 \u2212 a=b / 100");
+      case PkError: return tr("Pk error rate (0 = same boundaries)");
+      case WindowDiffError: return tr("WindowDiff error rate (0 = same boundaries)");
       case Window: return tr("Window k (segeval's default: half the mean reference segment)");
       default: break;
     }
@@ -204,19 +211,51 @@ QVariant SegmentationMetricsModel::data(const QModelIndex& index, int role) cons
 
 QVariant SegmentationMetricsModel::headerData(int section, Qt::Orientation orientation,
                                               int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  if (orientation != Qt::Horizontal) return {};
+  if (role == Qt::ToolTipRole) {
+    switch (section) {
+      case AEqualsB:
+      case Pk:
+      case WindowDiff: return tr("Agreement in %: 100 \u00d7 (1 \u2212 error); higher is better");
+      case Mismatch:
+      case PkError:
+      case WindowDiffError: return tr("Error rate in [0, 1]; lower is better");
+      default: return {};
+    }
+  }
+  if (role != Qt::DisplayRole) return {};
   switch (section) {
     case Reference: return tr("Reference");
     case Hypothesis: return tr("Hypothesis");
     case RecordingColumn: return tr("Recording");
     case Units: return tr("Units");
     case Window: return tr("k");
-    case AEqualsB: return tr("a=b");
-    case Pk: return tr("Pk");
-    case WindowDiff: return tr("WindowDiff");
-    case PkError: return tr("Pk error");
-    case WindowDiffError: return tr("WD error");
+    case AEqualsB: return tr("a=b %");
+    case Pk: return tr("Pk agreement %");
+    case WindowDiff: return tr("WindowDiff agreement %");
+    case Mismatch: return tr("a\u2260b rate");
+    case PkError: return tr("Pk error rate");
+    case WindowDiffError: return tr("WindowDiff error rate");
     default: return {};
+  }
+}
+
+void SegmentationMetricsModel::setConvention(Convention convention) {
+  if (convention == convention_) return;
+  beginResetModel();
+  convention_ = convention;
+  endResetModel();
+}
+
+bool SegmentationMetricsModel::isColumnShown(int column, Convention convention) {
+  switch (column) {
+    case AEqualsB:
+    case Pk:
+    case WindowDiff: return convention == Convention::Agreement;
+    case Mismatch:
+    case PkError:
+    case WindowDiffError: return convention == Convention::Error;
+    default: return column >= 0 && column < ColumnCount;
   }
 }
 
@@ -224,18 +263,23 @@ QString SegmentationMetricsModel::cliLine(int row) const {
   if (row < 0 || row >= rowCount()) return {};
   const Line& line = lines_[static_cast<std::size_t>(row)];
   QStringList cells;
-  for (int column = RecordingColumn; column < ColumnCount; ++column) cells << cell(line, column);
+  for (const int column :
+       {RecordingColumn, Units, Window, AEqualsB, Pk, WindowDiff, PkError, WindowDiffError})
+    cells << cell(line, column);
   return cells.join(QLatin1Char('\t'));
 }
 
 QString SegmentationMetricsModel::csvText() const {
   QStringList header;
+  std::vector<int> columns;
   for (int column = 0; column < ColumnCount; ++column)
+    if (isColumnShown(column, convention_)) columns.push_back(column);
+  for (const int column : columns)
     header << csvField(headerData(column, Qt::Horizontal).toString());
   QString text = header.join(QLatin1Char(',')) + QLatin1Char('\n');
   for (const Line& line : lines_) {
     QStringList cells;
-    for (int column = 0; column < ColumnCount; ++column) cells << csvField(cell(line, column));
+    for (const int column : columns) cells << csvField(cell(line, column));
     text += cells.join(QLatin1Char(',')) + QLatin1Char('\n');
   }
   return text;

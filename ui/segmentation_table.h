@@ -13,7 +13,10 @@
 // SegmentationMetricsModel shows the pairs as a table: for a chosen recording, one line per pair
 // for that recording and one pooled line; for "all recordings", the CLI's whole output per pair
 // (each recording, pooled, mean). Agreements are 100 × (1 − error) with one decimal, error rates
-// four decimals, as the CLI prints them.
+// four decimals, as the CLI prints them. A table shows one convention at a time (Convention:
+// the agreements a=b, Pk and WindowDiff in %, higher is better; or the error rates a≠b, Pk and
+// WindowDiff in [0, 1], lower is better), each header naming its unit; isColumnShown() says
+// which columns belong to the convention, and the CSV export writes the same columns.
 #pragma once
 
 #include <optional>
@@ -66,10 +69,12 @@ class SegmentationMetricsModel : public QAbstractTableModel {
     AEqualsB,
     Pk,
     WindowDiff,
+    Mismatch,  // 1 − a=b / 100: the share of utterances labelled differently
     PkError,
     WindowDiffError,
     ColumnCount
   };
+  enum class Convention { Agreement, Error };
   static constexpr int kAllRecordings = -1;
 
   explicit SegmentationMetricsModel(QObject* parent = nullptr);
@@ -80,6 +85,10 @@ class SegmentationMetricsModel : public QAbstractTableModel {
   // A recording index, or kAllRecordings.
   void setRecording(int recording);
   int recording() const { return recording_; }
+  void setConvention(Convention convention);
+  Convention convention() const { return convention_; }
+  // Whether a column belongs to the table under `convention` (the first five always do).
+  static bool isColumnShown(int column, Convention convention);
   const std::vector<PairScores>& pairs() const { return pairs_; }
 
   int rowCount(const QModelIndex& parent = {}) const override;
@@ -91,7 +100,7 @@ class SegmentationMetricsModel : public QAbstractTableModel {
   // A line's cells as the CLI prints them, tab-separated: recording units k a=b Pk WindowDiff
   // Pk_error WindowDiff_error (for tests and the CSV export).
   QString cliLine(int row) const;
-  // The table as CSV (header and every line shown).
+  // The table as CSV (header and every line shown, the convention's columns only).
   QString csvText() const;
 
  private:
@@ -109,6 +118,7 @@ class SegmentationMetricsModel : public QAbstractTableModel {
   std::vector<PairScores> pairs_;
   std::vector<Line> lines_;
   int recording_ = 0;
+  Convention convention_ = Convention::Agreement;
 };
 
 }  // namespace gwb::ui

@@ -8,13 +8,18 @@ namespace gwb::ui {
 
 namespace {
 
-// Sasha Trubetskoy's "20 simple, distinct colours" (without the greys, white, black and
-// beige), most distinct first, then d3's category10 and a few of category20b.
+// Chosen for distance, not taste: a greedy farthest-point search over the sRGB cube (17-step
+// grid, chroma C* >= 25 so no colour passes for grey) maximising the smallest CIEDE2000
+// difference to each other and to white (missing label), the null topic's grey and black
+// (boundary marks and text), then refined by swapping in the best candidate while the minimum
+// grows. The first 20 are at least 21 apart (ΔE00; about 2 is "just noticeable"), all 32 at
+// least 16.9 — tests/ui/discourse_view_test.cpp checks both. Most distinct first, as the most
+// frequent topics take the first colours.
 constexpr const char* kBaseColors[] = {
-    "#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45",
-    "#ffe119", "#469990", "#9a6324", "#800000", "#000075", "#808000", "#fabed4", "#dcbeff",
-    "#aaffc3", "#ffd8b1", "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-    "#e377c2", "#17becf", "#bcbd22", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173",
+    "#dd00ff", "#dd0000", "#008800", "#0088dd", "#bb8800", "#55ff00", "#ff6699", "#771144",
+    "#006666", "#664411", "#00aa99", "#003388", "#bbaaff", "#003300", "#ffee00", "#ff9977",
+    "#00ccff", "#99aa77", "#bbffdd", "#776699", "#770000", "#220033", "#8800aa", "#ffcc88",
+    "#3355ff", "#ffccee", "#cc2255", "#996655", "#777700", "#11cc77", "#dd6600", "#330000",
 };
 
 QColor hashedColor(const std::string& topic) {
@@ -56,6 +61,89 @@ QColor TopicPalette::color(const std::string& topic) const {
   if (topic == gwb::kNullTopic) return nullTopicColor();
   const auto it = colors_.constFind(QString::fromStdString(topic));
   return it != colors_.constEnd() ? *it : hashedColor(topic);
+}
+
+TopicPalette::Lab TopicPalette::toLab(const QColor& color) {
+  const auto linear = [](double u) {
+    return u <= 0.04045 ? u / 12.92 : std::pow((u + 0.055) / 1.055, 2.4);
+  };
+  const double r = linear(color.redF());
+  const double g = linear(color.greenF());
+  const double b = linear(color.blueF());
+  // sRGB → XYZ (D65), relative to the D65 white.
+  const double x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047;
+  const double y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b;
+  const double z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883;
+  const auto f = [](double t) {
+    constexpr double kEpsilon = 216.0 / 24389.0;
+    constexpr double kKappa = 24389.0 / 27.0;
+    return t > kEpsilon ? std::cbrt(t) : (kKappa * t + 16.0) / 116.0;
+  };
+  const double fx = f(x);
+  const double fy = f(y);
+  const double fz = f(z);
+  return {116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)};
+}
+
+double TopicPalette::ciede2000(const Lab& first, const Lab& second) {
+  constexpr double kPi = 3.14159265358979323846;
+  const auto radians = [](double degrees) { return degrees * kPi / 180.0; };
+  const auto degrees = [](double radians) { return radians * 180.0 / kPi; };
+  const auto pow7 = [](double v) { return std::pow(v, 7.0); };
+  const double c1 = std::hypot(first.a, first.b);
+  const double c2 = std::hypot(second.a, second.b);
+  const double meanC = (c1 + c2) / 2.0;
+  const double g = 0.5 * (1.0 - std::sqrt(pow7(meanC) / (pow7(meanC) + pow7(25.0))));
+  const double a1 = (1.0 + g) * first.a;
+  const double a2 = (1.0 + g) * second.a;
+  const double c1p = std::hypot(a1, first.b);
+  const double c2p = std::hypot(a2, second.b);
+  const auto hue = [&](double b, double a) {
+    if (a == 0.0 && b == 0.0) return 0.0;
+    const double h = degrees(std::atan2(b, a));
+    return h < 0.0 ? h + 360.0 : h;
+  };
+  const double h1 = hue(first.b, a1);
+  const double h2 = hue(second.b, a2);
+  const double deltaL = second.l - first.l;
+  const double deltaC = c2p - c1p;
+  double deltaH = 0.0;
+  if (c1p * c2p != 0.0) {
+    deltaH = h2 - h1;
+    if (deltaH > 180.0) deltaH -= 360.0;
+    if (deltaH < -180.0) deltaH += 360.0;
+  }
+  const double deltaBigH = 2.0 * std::sqrt(c1p * c2p) * std::sin(radians(deltaH / 2.0));
+  const double meanL = (first.l + second.l) / 2.0;
+  const double meanCp = (c1p + c2p) / 2.0;
+  double meanH = h1 + h2;
+  if (c1p * c2p != 0.0) {
+    if (std::abs(h1 - h2) <= 180.0) {
+      meanH = (h1 + h2) / 2.0;
+    } else if (h1 + h2 < 360.0) {
+      meanH = (h1 + h2 + 360.0) / 2.0;
+    } else {
+      meanH = (h1 + h2 - 360.0) / 2.0;
+    }
+  }
+  const double t =
+      1.0 - 0.17 * std::cos(radians(meanH - 30.0)) + 0.24 * std::cos(radians(2.0 * meanH)) +
+      0.32 * std::cos(radians(3.0 * meanH + 6.0)) - 0.20 * std::cos(radians(4.0 * meanH - 63.0));
+  const double deltaTheta = 30.0 * std::exp(-std::pow((meanH - 275.0) / 25.0, 2.0));
+  const double rc = 2.0 * std::sqrt(pow7(meanCp) / (pow7(meanCp) + pow7(25.0)));
+  const double sl =
+      1.0 + 0.015 * std::pow(meanL - 50.0, 2.0) / std::sqrt(20.0 + std::pow(meanL - 50.0, 2.0));
+  const double sc = 1.0 + 0.045 * meanCp;
+  const double sh = 1.0 + 0.015 * meanCp * t;
+  const double rt = -std::sin(radians(2.0 * deltaTheta)) * rc;
+  const double l = deltaL / sl;
+  const double c = deltaC / sc;
+  const double h = deltaBigH / sh;
+  return std::sqrt(l * l + c * c + h * h + rt * c * h);
+}
+
+double TopicPalette::colorDifference(const QColor& first, const QColor& second) {
+  return ciede2000(toLab(first), toLab(second));
 }
 
 QColor TopicPalette::nullTopicColor() { return {0xdd, 0xdd, 0xdd}; }

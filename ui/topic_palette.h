@@ -1,7 +1,8 @@
 // TopicPalette: one colour per topic, the same in every row, recording and view.
 //
-// Topics get colours from a fixed list of 32 well-separated colours (Trubetskoy's 20 distinct
-// colours, then d3's; no greys, so none is confused with the null topic's grey), in the
+// Topics get colours from a fixed list of 32 colours chosen to be far apart in CIEDE2000 (the
+// first 20 at least 21 ΔE00 from each other and from white, the null topic's grey and black; no
+// greys, so none is confused with the null topic), in the
 // order of the topic list the palette is built from — the discourse view passes the corpus's
 // objects, most frequent gold topic first — so a topic keeps its colour for as long as the
 // corpus is loaded. Topics past the list
@@ -31,6 +32,16 @@ class TopicPalette {
   static QColor missingLabelColor();
   // The fixed colours (32), for tests and legends.
   static const std::vector<QColor>& baseColors();
+  // CIE L*a*b* (D65) of an sRGB colour, and the CIEDE2000 colour difference (Sharma, Wu &
+  // Dalal 2005): about 1 is just noticeable, above 20 clearly different colours.
+  struct Lab {
+    double l = 0.0;
+    double a = 0.0;
+    double b = 0.0;
+  };
+  static Lab toLab(const QColor& color);
+  static double ciede2000(const Lab& first, const Lab& second);
+  static double colorDifference(const QColor& first, const QColor& second);
   // "dog+pig" → {"dog", "pig"}; "None" → {"None"}.
   static std::vector<std::string> topicsOfLabel(const std::string& label);
   const std::vector<std::string>& topics() const { return topics_; }

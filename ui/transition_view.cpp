@@ -10,6 +10,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenu>
 #include <QMouseEvent>
@@ -24,6 +25,7 @@
 #include "gwb/atomic_file.h"
 #include "gwb/compiled_grammar.h"
 #include "gwb/grammar_io.h"
+#include "ui/corpus_files_dialog.h"
 #include "ui/discourse_data.h"
 #include "ui/qcustomplot_include.h"
 
@@ -141,6 +143,10 @@ TransitionView::TransitionView(QWidget* parent) : QWidget(parent) {
   scale_->setBarWidth(14);
   map_->setColorScale(scale_);
   map_->setGradient(sequentialGradient());
+  // The caption row above the map and its scale: it names the grammar in every export.
+  plot_->plotLayout()->insertRow(0);
+  caption_ = new QCPTextElement(plot_, QString(), QFont(font().family(), font().pointSize() + 1));
+  plot_->plotLayout()->addElement(0, 0, caption_);
   auto* margins = new QCPMarginGroup(plot_);
   plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
   scale_->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
@@ -261,7 +267,10 @@ bool TransitionView::loadGrammarFile(const QString& path, QString* error) {
     status_->setText(message);
     return false;
   }
-  return setGrammar(std::move(grammar), QFileInfo(path).fileName(), error);
+  if (!setGrammar(std::move(grammar), QFileInfo(path).fileName(), error)) return false;
+  first_.path = QFileInfo(path).absoluteFilePath();
+  rebuild();
+  return true;
 }
 
 bool TransitionView::loadComparisonFile(const QString& path, QString* error) {
@@ -272,7 +281,9 @@ bool TransitionView::loadComparisonFile(const QString& path, QString* error) {
     status_->setText(message);
     return false;
   }
-  return setComparison(std::move(grammar), QFileInfo(path).fileName(), error);
+  if (!setComparison(std::move(grammar), QFileInfo(path).fileName(), error)) return false;
+  second_.path = QFileInfo(path).absoluteFilePath();
+  return true;
 }
 
 bool TransitionView::setCorpus(const QString& corpusPath, const QString& recordingsPath,
@@ -303,6 +314,8 @@ bool TransitionView::setCorpus(const QString& corpusPath, const QString& recordi
   corpus_ = std::move(corpus.corpus);
   recordings_ = std::move(recordings);
   haveCorpus_ = true;
+  corpusPath_ = corpusPath;
+  recordingsPath_ = recordingsPath;
   startCounting();
   return true;
 }
@@ -382,6 +395,7 @@ void TransitionView::onCountingDone() {
                          .arg(firstCounts_->failures));
     rebuild();
   }
+  if (!notice_.isEmpty()) status_->setText(status_->text() + QLatin1Char('\n') + notice_);
   firstCounts_.reset();
   secondCounts_.reset();
   emit countsFinished();
@@ -503,6 +517,7 @@ void TransitionView::rebuild() {
       title += tr("; comparing with %1 (tick Difference)").arg(second_.name.toHtmlEscaped());
   }
   title_->setText(title);
+  caption_->setText(captionText());
   plot_->replot();
 }
 
@@ -577,11 +592,93 @@ QString TransitionView::csvText() const {
   return QString::fromStdString(matrixCsv(topics_, matrix_, displayOrder_));
 }
 
+QString TransitionView::captionText() const {
+  if (!first_.transitions) return {};
+  QString text = difference_ ? tr("%1 \u2212 %2").arg(first_.name, second_.name) : first_.name;
+  switch (values_) {
+    case TransitionValues::RuleProbabilities: text += tr(" \u2014 rule probabilities"); break;
+    case TransitionValues::RescaledRows: text += tr(" \u2014 rows rescaled to sum to 1"); break;
+    case TransitionValues::ExpectedCounts:
+      text += haveCorpus_ ? tr(" \u2014 expected counts over %1")
+                                .arg(QFileInfo(QString::fromStdString(corpus_.source)).fileName())
+                          : tr(" \u2014 expected counts (none yet)");
+      break;
+  }
+  switch (order_) {
+    case TopicOrder::Grammar: text += tr(", grammar order"); break;
+    case TopicOrder::Frequency: text += tr(", by frequency"); break;
+    case TopicOrder::Clustering: text += tr(", clustered"); break;
+  }
+  if (second_.transitions && !difference_) text += tr(" (compared with %1)").arg(second_.name);
+  return text;
+}
+
+namespace {
+const QString kGrammarKey = QStringLiteral("grammar");
+const QString kComparisonKey = QStringLiteral("comparison");
+const QString kValuesKey = QStringLiteral("values");
+const QString kOrderKey = QStringLiteral("order");
+const QString kDifferenceKey = QStringLiteral("difference");
+const QString kCorpusKey = QStringLiteral("corpus");
+const QString kRecordingsKey = QStringLiteral("recordings");
+const QStringList kValuesNames{QStringLiteral("rule-probabilities"),
+                               QStringLiteral("rescaled-rows"), QStringLiteral("expected-counts")};
+const QStringList kOrderNames{QStringLiteral("grammar"), QStringLiteral("frequency"),
+                              QStringLiteral("clustered")};
+}  // namespace
+
+QJsonObject TransitionView::state() const {
+  QJsonObject state{{kValuesKey, kValuesNames.value(static_cast<int>(values_))},
+                    {kOrderKey, kOrderNames.value(static_cast<int>(order_))},
+                    {kDifferenceKey, difference_}};
+  if (!first_.path.isEmpty()) state.insert(kGrammarKey, first_.path);
+  if (!second_.path.isEmpty()) state.insert(kComparisonKey, second_.path);
+  if (haveCorpus_) {
+    state.insert(kCorpusKey, corpusPath_);
+    if (!recordingsPath_.isEmpty()) state.insert(kRecordingsKey, recordingsPath_);
+  }
+  return state;
+}
+
+void TransitionView::restoreState(const QJsonObject& state) {
+  QStringList problems;
+  const auto reason = [](const QString& error) { return error.section(QLatin1Char('\n'), 0, 0); };
+  QString error;
+  if (const QString path = state.value(kGrammarKey).toString(); !path.isEmpty()) {
+    if (!loadGrammarFile(path, &error))
+      problems << tr("grammar %1 not loaded (%2)").arg(path, reason(error));
+  }
+  if (const QString path = state.value(kComparisonKey).toString(); !path.isEmpty()) {
+    if (!first_.transitions) {
+      problems << tr("comparison %1 not loaded (no grammar to compare with)").arg(path);
+    } else if (!loadComparisonFile(path, &error)) {
+      problems << tr("comparison %1 not loaded (%2)").arg(path, reason(error));
+    }
+  }
+  const int values = kValuesNames.indexOf(state.value(kValuesKey).toString());
+  setValues(values >= 0 ? static_cast<TransitionValues>(values)
+                        : TransitionValues::RuleProbabilities);
+  const int order = kOrderNames.indexOf(state.value(kOrderKey).toString());
+  setOrder(order >= 0 ? static_cast<TopicOrder>(order) : TopicOrder::Grammar);
+  const bool difference = state.value(kDifferenceKey).toBool(false);
+  setDifference(difference);
+  if (difference && !difference_) problems << tr("the difference view needs the comparison");
+  if (const QString corpus = state.value(kCorpusKey).toString(); !corpus.isEmpty()) {
+    if (!setCorpus(corpus, state.value(kRecordingsKey).toString(), &error))
+      problems << tr("corpus %1 not counted over (%2)").arg(corpus, reason(error));
+  }
+  notice_ = problems.isEmpty()
+                ? QString()
+                : tr("Restored in part: %1.").arg(problems.join(QStringLiteral("; ")));
+  if (!notice_.isEmpty()) status_->setText(notice_);
+}
+
 bool TransitionView::exportFile(const QString& path, QString* error) {
   const QString suffix = QFileInfo(path).suffix().toLower();
   if (suffix == QLatin1String("csv")) {
     std::string message;
-    const std::string text = csvText().toStdString();
+    const std::string text =
+        QString(QStringLiteral("# ") + captionText() + QLatin1Char('\n') + csvText()).toStdString();
     const bool ok = gwb::writeFileAtomically(
         path.toStdString(),
         [&](std::ostream& out) {
@@ -620,14 +717,15 @@ void TransitionView::chooseGrammar(bool comparison) {
 }
 
 void TransitionView::chooseCorpus() {
-  const QString corpus =
-      QFileDialog::getOpenFileName(this, tr("Corpus for expected counts"), QString(),
-                                   tr("Social-cue corpora (*.yld);;All files (*)"));
-  if (corpus.isEmpty()) return;
-  const QString recordings = QFileDialog::getOpenFileName(
-      this, tr("Recordings table (cancel: the whole corpus as one string)"),
-      QFileInfo(corpus).path(), tr("Recordings tables (*.tsv);;All files (*)"));
-  setCorpus(corpus, recordings);
+  CorpusFilesDialog dialog(
+      tr("Corpus for expected transition counts"),
+      tr("Expected counts of each transition t \u2192 t\u2032 are summed over the corpus's "
+         "recordings (inside-outside), each recording parsed as one string by the grammar."),
+      CorpusFilesDialog::Fields::CorpusRecordings, this);
+  dialog.setFiles({corpusPath_, QString(), recordingsPath_});
+  if (dialog.exec() != QDialog::Accepted) return;
+  const CorpusFiles files = dialog.files();
+  if (!files.corpus.isEmpty()) setCorpus(files.corpus, files.recordings);
 }
 
 void TransitionView::chooseExport() {

@@ -11,7 +11,14 @@
 // difference view shows first − second on a diverging blue–white–red scale centred on 0. Topics
 // are in grammar order, by frequency or clustered. Hovering a cell shows the rule probability, the
 // rescaled probability and the expected count where known (for both grammars in the difference
-// view). Exports: the shown matrix as CSV (in the shown order), the plot as PNG or PDF.
+// view). A caption at the top of the plot names the grammar file(s) and the settings (values,
+// order, the corpus counted over), so that every export says what it shows: PNG and PDF carry it
+// as the plot's title, CSV as a first "# " comment line before the matrix (in the shown order).
+//
+// state()/restoreState() are what a workspace keeps (workspace.h, kind "transitions"): the
+// grammar and comparison files, values, order, difference view, and the corpus and recordings
+// counted over. A restore that can only partly succeed (a file gone) does what it can and says
+// what it could not in the status line (restoreNotice()).
 //
 // For tests: matrix() and topics() are what the map shows (matrix(i, j) is the cell at column
 // position j, row position i of `order()`), and cellValue reads the QCPColorMap back.
@@ -34,6 +41,8 @@ class QComboBox;
 class QCustomPlot;
 class QCPColorMap;
 class QCPColorScale;
+class QCPTextElement;
+class QJsonObject;
 class QLabel;
 class QMouseEvent;
 class QProgressBar;
@@ -58,6 +67,10 @@ class TransitionView : public QWidget {
   bool setComparison(std::shared_ptr<const gwb::Grammar> grammar, const QString& name,
                      QString* error = nullptr);
   bool loadGrammarFile(const QString& path, QString* error = nullptr);
+  // The file the shown grammar was read from (loadGrammarFile, or set by the caller of
+  // setGrammar); empty when unknown. Kept in workspaces.
+  void setGrammarPath(const QString& path) { first_.path = path; }
+  const QString& grammarPath() const { return first_.path; }
   bool loadComparisonFile(const QString& path, QString* error = nullptr);
   void clearComparison();
   bool hasComparison() const { return static_cast<bool>(second_.transitions); }
@@ -90,6 +103,12 @@ class TransitionView : public QWidget {
   std::optional<std::pair<int, int>> cellAt(const QPointF& plotPosition) const;
 
   QString csvText() const;
+  // The plot's caption: grammar file (and comparison), values, order, corpus counted over.
+  QString captionText() const;
+
+  QJsonObject state() const;
+  void restoreState(const QJsonObject& state);
+  const QString& restoreNotice() const { return notice_; }
   // By extension: .csv, .png, .pdf.
   bool exportFile(const QString& path, QString* error = nullptr);
 
@@ -108,6 +127,7 @@ class TransitionView : public QWidget {
   struct Source {
     std::shared_ptr<const gwb::Grammar> grammar;
     QString name;
+    QString path;
     std::optional<gwb::TopicTransitions> transitions;
     std::shared_ptr<TransitionCounts> counts;
   };
@@ -137,6 +157,9 @@ class TransitionView : public QWidget {
   gwb::SocialCorpus corpus_;
   std::vector<gwb::Recording> recordings_;
   bool haveCorpus_ = false;
+  QString corpusPath_;
+  QString recordingsPath_;
+  QString notice_;
 
   QCustomPlot* plot_ = nullptr;
   QCPColorMap* map_ = nullptr;
@@ -145,6 +168,7 @@ class TransitionView : public QWidget {
   QComboBox* orderBox_ = nullptr;
   QCheckBox* differenceBox_ = nullptr;
   QLabel* title_ = nullptr;
+  QCPTextElement* caption_ = nullptr;
   QLabel* status_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QPushButton* cancelButton_ = nullptr;

@@ -17,14 +17,19 @@ QString kindName(WorkspaceDocument::Kind kind) {
   switch (kind) {
     case WorkspaceDocument::Kind::Corpus: return QStringLiteral("corpus");
     case WorkspaceDocument::Kind::DsStepper: return QStringLiteral("ds-stepper");
+    case WorkspaceDocument::Kind::Induction: return QStringLiteral("induction");
+    case WorkspaceDocument::Kind::Discourse: return QStringLiteral("discourse");
+    case WorkspaceDocument::Kind::Transitions: return QStringLiteral("transitions");
+    case WorkspaceDocument::Kind::Experiments: return QStringLiteral("experiments");
     case WorkspaceDocument::Kind::Grammar: break;
   }
   return QStringLiteral("grammar");
 }
 
 std::optional<WorkspaceDocument::Kind> kindFromName(const QString& name) {
-  for (const auto kind : {WorkspaceDocument::Kind::Grammar, WorkspaceDocument::Kind::Corpus,
-                          WorkspaceDocument::Kind::DsStepper}) {
+  using Kind = WorkspaceDocument::Kind;
+  for (const auto kind : {Kind::Grammar, Kind::Corpus, Kind::DsStepper, Kind::Induction,
+                          Kind::Discourse, Kind::Transitions, Kind::Experiments}) {
     if (name == kindName(kind)) return kind;
   }
   return std::nullopt;
@@ -92,12 +97,14 @@ std::optional<Workspace> Workspace::fromJson(const QJsonObject& json, const QStr
     const QJsonObject entry = documents[i].toObject();
     const QString kind = entry.value(QStringLiteral("kind")).toString();
     const QString path = entry.value(QStringLiteral("path")).toString();
-    // A DS stepper with no folder uses its default one; every file needs a path.
-    if (path.isEmpty() && kind != kindName(WorkspaceDocument::Kind::DsStepper))
-      return fail(QObject::tr("document %1 has no path").arg(i + 1));
     const std::optional<WorkspaceDocument::Kind> known = kindFromName(kind);
     if (!known)
       return fail(QObject::tr("document %1 has an unknown kind \"%2\"").arg(i + 1).arg(kind));
+    // A DS stepper with no folder uses its default one, research windows have none; every
+    // file needs a path.
+    if (path.isEmpty() && *known != WorkspaceDocument::Kind::DsStepper &&
+        !WorkspaceDocument::isResearchWindow(*known))
+      return fail(QObject::tr("document %1 has no path").arg(i + 1));
     WorkspaceDocument d;
     d.kind = *known;
     d.path = resolvedPath(path, baseDirectory);

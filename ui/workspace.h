@@ -19,11 +19,18 @@
 //                            "beam": 0, "position": 7, "selected": 5, "zoom": 1.25}}],
 //    "window": {"geometry": "<base64>", "state": "<base64>"}}
 //
-// The ds-stepper kind came after version 1 without a version change: every version-1 file still
-// reads, and only files holding a ds-stepper document are new (earlier programs reject them as an
-// unknown kind). A ds-stepper document may have an empty path (the stepper's default folder).
-// Opening one never fails the workspace: a folder that is not a grammar, or a sentence that no
-// longer parses as it did, leaves the tab open with the reason in its status line.
+// The research windows (top-level windows, not tabs) are documents too, listed after the tabs,
+// each with an empty path and its window's state as the view (plus "geometry", the window's
+// own, base64): "induction" (InductionPanel::state: the form and the runs with their records),
+// "discourse" (DiscourseView::state: files, rows, recording, window k), "transitions"
+// (TransitionView::state: grammar files, values, order, corpus) and "experiments"
+// (ExperimentPanel::state: the form and the results). A workspace has at most one of each.
+//
+// The ds-stepper and research kinds came after version 1 without a version change: every version-1
+// file still reads, and only files holding a ds-stepper document are new (earlier programs reject
+// them as an unknown kind). A ds-stepper document may have an empty path (the stepper's default
+// folder). Opening one never fails the workspace: a folder that is not a grammar, or a sentence
+// that no longer parses as it did, leaves the tab open with the reason in its status line.
 //
 // Reading never throws: a malformed file gives nullopt and a message. Saving is atomic.
 #pragma once
@@ -38,7 +45,12 @@
 namespace gwb::ui {
 
 struct WorkspaceDocument {
-  enum class Kind { Grammar, Corpus, DsStepper };
+  enum class Kind { Grammar, Corpus, DsStepper, Induction, Discourse, Transitions, Experiments };
+  // A research window (a top-level window of its own, not a tab; no path).
+  static bool isResearchWindow(Kind kind) {
+    return kind == Kind::Induction || kind == Kind::Discourse || kind == Kind::Transitions ||
+           kind == Kind::Experiments;
+  }
   Kind kind = Kind::Grammar;
   QString path;  // absolute (or ":/..." for a built-in sample); DsStepper: the grammar folder
   QString root;  // start symbol option; empty: the format's default

@@ -3,6 +3,7 @@
 // decodeSocialCorpus.
 #include "ui/discourse_view.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -12,6 +13,7 @@
 #include <QMenu>
 #include <QProcess>
 #include <QSettings>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <gtest/gtest.h>
@@ -131,10 +133,17 @@ TEST(SegmentationTable, PerRecordingAndPooledLinesAreTheClis) {
             QStringLiteral("reference.txt"));
   const QStringList csv = model.csvText().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
   ASSERT_EQ(csv.size(), 5);
-  EXPECT_EQ(csv[0], QStringLiteral("Reference,Hypothesis,Recording,Units,k,a=b,Pk,WindowDiff,"
-                                   "Pk error,WD error"));
-  EXPECT_EQ(csv[1], QStringLiteral("reference.txt,model (hypothesis.txt),A,6,2,83.3,50.0,50.0,"
-                                   "0.5000,0.5000"));
+  EXPECT_EQ(csv[0], QStringLiteral("Reference,Hypothesis,Recording,Units,k,a=b %,"
+                                   "Pk agreement %,WindowDiff agreement %"));
+  EXPECT_EQ(csv[1], QStringLiteral("reference.txt,model (hypothesis.txt),A,6,2,83.3,50.0,50.0"));
+  model.setConvention(SegmentationMetricsModel::Convention::Error);
+  const QStringList errors = model.csvText().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  ASSERT_EQ(errors.size(), 5);
+  EXPECT_EQ(errors[0], QStringLiteral("Reference,Hypothesis,Recording,Units,k,a\u2260b rate,"
+                                      "Pk error rate,WindowDiff error rate"));
+  EXPECT_EQ(errors[1],
+            QStringLiteral("reference.txt,model (hypothesis.txt),A,6,2,0.1667,0.5000,0.5000"));
+  model.setConvention(SegmentationMetricsModel::Convention::Agreement);
 
   // A single recording shows its line and the pooled one.
   model.setRecording(1);
@@ -155,6 +164,83 @@ TEST(SegmentationTable, PerRecordingAndPooledLinesAreTheClis) {
     model.setRecording(SegmentationMetricsModel::kAllRecordings);
     ASSERT_EQ(cli.size(), model.rowCount());
     for (int i = 0; i < model.rowCount(); ++i) EXPECT_EQ(model.cliLine(i), cli[i]);
+  }
+}
+
+// One convention per table: the columns shown are either all agreements (%, higher is better) or
+// all error rates (lower is better), each header saying which; the view hides the others.
+TEST(SegmentationTable, OneConventionPerTableLabelled) {
+  using Convention = SegmentationMetricsModel::Convention;
+  SegmentationMetricsModel model;
+  DiscourseView view;
+  for (const Convention convention : {Convention::Agreement, Convention::Error}) {
+    view.setConvention(convention);
+    int metrics = 0;
+    for (int column = SegmentationMetricsModel::AEqualsB;
+         column < SegmentationMetricsModel::ColumnCount; ++column) {
+      const bool shown = SegmentationMetricsModel::isColumnShown(column, convention);
+      EXPECT_EQ(view.metricsTable()->isColumnHidden(column), !shown) << column;
+      if (!shown) continue;
+      ++metrics;
+      const QString header = model.headerData(column, Qt::Horizontal).toString();
+      const QString tip = model.headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString();
+      if (convention == Convention::Agreement) {
+        EXPECT_TRUE(header.endsWith(QLatin1Char('%'))) << header.toStdString();
+        EXPECT_TRUE(tip.contains(QStringLiteral("higher is better")));
+      } else {
+        EXPECT_TRUE(header.endsWith(QStringLiteral(" rate"))) << header.toStdString();
+        EXPECT_TRUE(tip.contains(QStringLiteral("lower is better")));
+      }
+    }
+    EXPECT_EQ(metrics, 3);  // a=b, Pk, WindowDiff in the one convention
+    for (int column = SegmentationMetricsModel::Reference;
+         column < SegmentationMetricsModel::AEqualsB; ++column)
+      EXPECT_FALSE(view.metricsTable()->isColumnHidden(column));
+  }
+}
+
+// The topic colours are far apart: at least 20 CIEDE2000 units between any two of the first 20
+// (the topics of a recording), and from white (a missing label), the null topic's grey and black.
+TEST(TopicPalette, ColoursArePerceptuallyDistinct) {
+  // CIEDE2000 against Sharma, Wu & Dalal's published test pairs.
+  struct Pair {
+    TopicPalette::Lab first;
+    TopicPalette::Lab second;
+    double expected;
+  };
+  const Pair pairs[] = {
+      {{50.0, 2.6772, -79.7751}, {50.0, 0.0, -82.7485}, 2.0425},
+      {{50.0, 3.1571, -77.2803}, {50.0, 0.0, -82.7485}, 2.8615},
+      {{50.0, 0.0, 0.0}, {50.0, -1.0, 2.0}, 2.3669},
+      {{50.0, 2.5, 0.0}, {73.0, 25.0, -18.0}, 27.1492},
+      {{50.0, 2.5, 0.0}, {61.0, -5.0, 29.0}, 22.8977},
+      {{60.2574, -34.0099, 36.2677}, {60.4626, -34.1751, 39.4387}, 1.2644},
+  };
+  for (const Pair& p : pairs) {
+    EXPECT_NEAR(TopicPalette::ciede2000(p.first, p.second), p.expected, 5e-5);
+    EXPECT_NEAR(TopicPalette::ciede2000(p.second, p.first), p.expected, 5e-5);
+  }
+  const TopicPalette::Lab white = TopicPalette::toLab(Qt::white);
+  EXPECT_NEAR(white.l, 100.0, 1e-3);
+  EXPECT_NEAR(white.a, 0.0, 1e-3);
+  EXPECT_NEAR(white.b, 0.0, 1e-3);
+
+  const std::vector<QColor>& colors = TopicPalette::baseColors();
+  ASSERT_GE(colors.size(), 20u);
+  const auto smallest = [&](std::size_t count) {
+    double least = 1e9;
+    for (std::size_t i = 0; i < count; ++i)
+      for (std::size_t j = i + 1; j < count; ++j)
+        least = std::min(least, TopicPalette::colorDifference(colors[i], colors[j]));
+    return least;
+  };
+  EXPECT_GE(smallest(20), 20.0);
+  EXPECT_GE(smallest(colors.size()), 15.0);
+  for (std::size_t i = 0; i < 20; ++i) {
+    for (const QColor& other :
+         {TopicPalette::missingLabelColor(), TopicPalette::nullTopicColor(), QColor(Qt::black)})
+      EXPECT_GE(TopicPalette::colorDifference(colors[i], other), 20.0)
+          << colors[i].name().toStdString();
   }
 }
 

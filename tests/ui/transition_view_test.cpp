@@ -131,6 +131,9 @@ TEST(TransitionView, TwoTopicsCellsAxesOrdersAndCsv) {
   }
   EXPECT_FALSE(view.exportFile(dir.filePath(QStringLiteral("m.xyz"))));
   std::ifstream csv(dir.filePath(QStringLiteral("m.csv")).toStdString());
+  std::string caption;
+  std::getline(csv, caption);
+  EXPECT_EQ(caption, "# " + view.captionText().toStdString());  // names the grammar and settings
   std::string first;
   std::getline(csv, first);
   EXPECT_EQ(first, "from,car,truck");
