@@ -9,8 +9,15 @@
 //   DsParse/BreadthFirst/<id>-...  the same, exploring the whole DAG (every tree, every path).
 //   DsParse/LearnedTop3/...        the 100 CHILDES test utterances with the authors' top-3
 //                                  learned lexicon and the 2013 seed grammar, breadth-first.
+//   DsParseLength/<strategy>/<words>
+//                                  memory and time against sentence length: "john likes mary"
+//                                  followed by "who likes john", "who likes mary", ... up to the
+//                                  length, best-first and breadth-first with a beam of 8, within
+//                                  a 2 GiB budget (DsParseOptions::maxBytes).
 // Counters: words/s; trees (DAG nodes); dylan_ms (DyLan's time for the sentence) and
-// x_dylan (DyLan's time over ours: how many times faster); peak_rss_MiB.
+// x_dylan (DyLan's time over ours: how many times faster); peak_rss_MiB. DsParseLength adds
+// heap_MiB (what the result really holds on the heap, from malloc's statistics), estimate_MiB
+// (the parser's own estimate, which the budget is checked against), bytes/tree and truncated.
 // A benchmark whose result differs from DyLan's (outcome or record type) is skipped with the
 // reason, so a wrong fast parser cannot pass for a good one.
 #include <chrono>
@@ -22,6 +29,7 @@
 #include <vector>
 
 #include <benchmark/benchmark.h>
+#include <malloc.h>
 
 #include "bench_support.h"
 #include "gwb/ds/ds_grammar.h"
@@ -167,6 +175,52 @@ void learnedTop3(benchmark::State& state) {
   gwb::bench::reportPeakRss(state);
 }
 
+// "john likes mary who likes john who likes mary ..." cut to `words` words.
+std::string relativeClauseSentence(int words) {
+  std::string sentence = "john likes mary";
+  int count = 3;
+  for (int i = 0; count + 3 <= words; ++i, count += 3)
+    sentence += i % 2 == 0 ? " who likes john" : " who likes mary";
+  return sentence;
+}
+
+void dsParseLength(benchmark::State& state, gwb::ds::SearchStrategy strategy) {
+  const gwb::ds::DsGrammar* g = grammar(state);
+  if (g == nullptr) return;
+  const gwb::ds::DsParser parser(*g);
+  gwb::ds::DsParseOptions options;
+  options.strategy = strategy;
+  options.beam = 8;
+  options.maxBytes = std::size_t{2} << 30;
+  options.maxNodes = 10000000;
+  const std::string sentence = relativeClauseSentence(static_cast<int>(state.range(0)));
+  const std::size_t words = gwb::ds::splitWords(sentence).size();
+  std::size_t trees = 0;
+  std::size_t estimate = 0;
+  double heap = 0;
+  bool truncated = false;
+  for (auto _ : state) {
+    const std::size_t before = mallinfo2().uordblks;
+    gwb::ds::DsParseResult r = parser.parse(sentence, options);
+    state.PauseTiming();
+    heap = static_cast<double>(mallinfo2().uordblks) - static_cast<double>(before);
+    trees = r.dag.nodes().size();
+    estimate = r.approximateBytes;
+    truncated = r.truncated;
+    benchmark::DoNotOptimize(r);
+    state.ResumeTiming();
+  }
+  state.counters["words"] = static_cast<double>(words);
+  state.counters["words/s"] =
+      benchmark::Counter(static_cast<double>(words), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["trees"] = static_cast<double>(trees);
+  state.counters["heap_MiB"] = heap / (1024.0 * 1024.0);
+  state.counters["estimate_MiB"] = static_cast<double>(estimate) / (1024.0 * 1024.0);
+  state.counters["bytes/tree"] = trees > 0 ? heap / static_cast<double>(trees) : 0.0;
+  state.counters["truncated"] = truncated ? 1.0 : 0.0;
+  gwb::bench::reportPeakRss(state);
+}
+
 const bool kRegistered = [] {
   benchmark::RegisterBenchmark("DsLoad/2013-english-ttr", dsLoad)
       ->Unit(benchmark::kMillisecond)
@@ -186,6 +240,23 @@ const bool kRegistered = [] {
           ->Unit(benchmark::kMicrosecond)
           ->UseRealTime();
     }
+  }
+  for (auto [label, strategy] : {std::pair<const char*, gwb::ds::SearchStrategy>{
+                                     "BestFirst", gwb::ds::SearchStrategy::BestFirst},
+                                 std::pair<const char*, gwb::ds::SearchStrategy>{
+                                     "BreadthFirstBeam8", gwb::ds::SearchStrategy::BreadthFirst}}) {
+    benchmark::RegisterBenchmark(
+        (std::string("DsParseLength/") + label).c_str(),
+        [strategy = strategy](benchmark::State& s) { dsParseLength(s, strategy); })
+        ->Arg(3)
+        ->Arg(15)
+        ->Arg(30)
+        ->Arg(60)
+        ->Arg(120)
+        ->Arg(240)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->Iterations(1);
   }
   benchmark::RegisterBenchmark("DsParse/LearnedTop3/childes-100-test", learnedTop3)
       ->Unit(benchmark::kMillisecond)

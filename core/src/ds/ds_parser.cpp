@@ -178,9 +178,18 @@ class Search {
   }
 
  private:
-  // Per DAG node beyond its tree: the node and its tree's shared_ptr block, the edge into it
-  // (action name and closure inline or small), the out-edge list's slot.
-  static constexpr std::size_t kNodeBytes = sizeof(DagNode) + sizeof(DagEdge) + 64;
+  // Per DAG node beyond its tree and the edge into it: the node (twice: the vector of nodes
+  // doubles as it grows), its tree's shared_ptr block and its list of out-edges.
+  static constexpr std::size_t kNodeBytes = 2 * sizeof(DagNode) + 64 + 32;
+
+  // An edge: itself (twice, as above), its slot in an out-edge list, its strings.
+  static std::size_t edgeBytes(const DagEdge& edge) {
+    auto heap = [](const std::string& s) { return s.capacity() > 15 ? s.capacity() + 17 : 0; };
+    std::size_t bytes = 2 * sizeof(DagEdge) + 2 * sizeof(int) + heap(edge.action) +
+                        heap(edge.word) + edge.closure.capacity() * sizeof(std::string) + 16;
+    for (const std::string& c : edge.closure) bytes += heap(c);
+    return bytes;
+  }
   // One entry of a seen_ table (hash node plus bucket).
   static constexpr std::size_t kSeenEntryBytes = 48;
 
@@ -210,7 +219,7 @@ class Search {
       // Keep the graph acyclic: within a word, only edges to later nodes.
       if (edge.lexical || it->second > from) {
         edge.to = it->second;
-        bytes_ += sizeof(DagEdge) + sizeof(int);
+        bytes_ += edgeBytes(edge);
         result_.dag.addEdge(std::move(edge));
       }
       return {it->second, false};
@@ -219,7 +228,8 @@ class Search {
       if (atLimit()) result_.truncated = true;
       return {-1, false};
     }
-    const std::size_t cost = tree.approximateBytes() + kNodeBytes + kSeenEntryBytes;
+    const std::size_t cost =
+        tree.approximateBytes() + kNodeBytes + edgeBytes(edge) + kSeenEntryBytes;
     if (options_.maxBytes > 0 && bytes_ + cost > options_.maxBytes) {
       result_.memoryExhausted = true;
       result_.truncated = true;

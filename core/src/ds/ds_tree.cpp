@@ -241,8 +241,9 @@ std::size_t DsTree::approximateBytes() const {
              heapBytes(n->labels.capacity() * sizeof(LabelPtr));
     for (const LabelPtr& l : n->labels) {
       if (l.use_count() > 1) continue;
-      // The label, its text, and about as much again for the formula or type it holds.
-      bytes += heapBytes(sizeof(Label) + 16) + 2 * stringHeapBytes(l->text());
+      // The label, its text, and about twice as much again for the formula or type it holds
+      // (whose every subformula caches its own text).
+      bytes += heapBytes(sizeof(Label) + 16) + 3 * stringHeapBytes(l->text());
     }
   }
   return bytes;
