@@ -83,8 +83,15 @@ bool DiscourseData::set(SocialCorpus corpus, std::optional<GoldAnnotation> gold,
   topics_ = corpus_.topics();
   if (gold_) {
     std::map<std::string, std::size_t> frequency;
-    for (const GoldUtterance& u : gold_->utterances)
-      for (const std::string& t : u.topics) ++frequency[t];
+    for (const GoldUtterance& u : gold_->utterances) {
+      for (const std::string& t : u.topics) {
+        // A gold topic need not be among the corpus's objects (bunny, cookie, microphone in
+        // the Providence annotation): it is a topic all the same.
+        if (++frequency[t] == 1 && t != kNullTopic &&
+            std::find(topics_.begin(), topics_.end(), t) == topics_.end())
+          topics_.push_back(t);
+      }
+    }
     std::stable_sort(
         topics_.begin(), topics_.end(),
         [&](const std::string& a, const std::string& b) { return frequency[a] > frequency[b]; });

@@ -264,7 +264,24 @@ void DiscourseView::setData(DiscourseData data) {
     onDecodingDone();
   }
   data_ = std::move(data);
-  palette_ = TopicPalette(data_.topics());
+  // Colours kept apart within each recording's gold topics (the rows compared with them use the
+  // same topics).
+  std::vector<std::vector<std::string>> together;
+  for (const DiscourseRow& row : data_.rows()) {
+    if (row.kind != DiscourseRow::Kind::Gold) continue;
+    for (const gwb::Recording& r : data_.recordings()) {
+      std::vector<std::string> topics;
+      for (int u = r.firstUtterance; u < r.firstUtterance + r.utterances; ++u) {
+        const auto& label = row.labels[static_cast<std::size_t>(u)];
+        if (!label) continue;
+        for (std::string& t : TopicPalette::topicsOfLabel(*label))
+          if (std::find(topics.begin(), topics.end(), t) == topics.end())
+            topics.push_back(std::move(t));
+      }
+      together.push_back(std::move(topics));
+    }
+  }
+  palette_ = TopicPalette(data_.topics(), together);
   timeline_->setData(&data_, &palette_);
   {
     const QSignalBlocker block(recordingBox_);

@@ -175,7 +175,7 @@ InductionPanel::InductionPanel(QWidget* parent) : QWidget(parent) {
   splitter->addWidget(right);
   splitter->setStretchFactor(0, 0);
   splitter->setStretchFactor(1, 1);
-  splitter->setSizes({430, 850});
+  splitter->setSizes({500, 780});
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(splitter);
@@ -323,8 +323,10 @@ QWidget* InductionPanel::createRunList() {
   runView_ = new QTreeView(box);
   runView_->setModel(runs_);
   runView_->setRootIsDecorated(false);
+  // Long names are elided in the middle, where run names differ least ("… seed 1, run A"); the
+  // tooltip has the whole name.
   runView_->setUniformRowHeights(true);
-  runView_->setTextElideMode(Qt::ElideMiddle);  // long names keep their distinguishing ends
+  runView_->setTextElideMode(Qt::ElideMiddle);
   runView_->setSelectionMode(QAbstractItemView::SingleSelection);
   runView_->setSelectionBehavior(QAbstractItemView::SelectRows);
   runView_->header()->setStretchLastSection(false);

@@ -1,6 +1,10 @@
 #include "ui/topic_palette.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <set>
+#include <utility>
 
 #include "gwb/social_corpus.h"
 
@@ -44,16 +48,95 @@ const std::vector<QColor>& TopicPalette::baseColors() {
   return colors;
 }
 
-TopicPalette::TopicPalette(const std::vector<std::string>& topics) {
+TopicPalette::TopicPalette(const std::vector<std::string>& topics,
+                           const std::vector<std::vector<std::string>>& together) {
   const std::vector<QColor>& base = baseColors();
-  std::size_t next = 0;
+  const std::size_t colours = base.size();
   for (const std::string& topic : topics) {
     if (topic == gwb::kNullTopic) continue;
-    const QString key = QString::fromStdString(topic);
-    if (colors_.contains(key)) continue;
+    if (std::find(topics_.begin(), topics_.end(), topic) != topics_.end()) continue;
     topics_.push_back(topic);
-    colors_.insert(key, next < base.size() ? base[next] : hashedColor(topic));
-    ++next;
+  }
+  // Palette order first; topics past the list take hashed colours.
+  const std::size_t n = std::min(topics_.size(), colours);
+  std::vector<std::size_t> colourOf(n);
+  for (std::size_t t = 0; t < n; ++t) colourOf[t] = t;
+
+  // Pairs of coloured topics shown together.
+  std::vector<std::pair<std::size_t, std::size_t>> edges;
+  {
+    QHash<QString, std::size_t> index;
+    for (std::size_t t = 0; t < n; ++t) index.insert(QString::fromStdString(topics_[t]), t);
+    std::set<std::pair<std::size_t, std::size_t>> unique;
+    for (const std::vector<std::string>& group : together) {
+      std::vector<std::size_t> members;
+      for (const std::string& topic : group) {
+        const auto it = index.constFind(QString::fromStdString(topic));
+        if (it != index.constEnd()) members.push_back(*it);
+      }
+      for (const std::size_t a : members)
+        for (const std::size_t b : members)
+          if (a < b) unique.emplace(a, b);
+    }
+    edges.assign(unique.begin(), unique.end());
+  }
+  if (!edges.empty()) {
+    // Swap colours (with each other, and with unused ones) while it raises the smallest
+    // difference between topics shown together, or keeps it and lowers how many pairs have it:
+    // a deterministic hill climb from the palette order.
+    std::vector<std::vector<double>> distance(colours, std::vector<double>(colours, 0.0));
+    for (std::size_t i = 0; i < colours; ++i)
+      for (std::size_t j = 0; j < colours; ++j)
+        distance[i][j] = i == j ? 0.0 : colorDifference(base[i], base[j]);
+    const auto score = [&](const std::vector<std::size_t>& assignment) {
+      double least = std::numeric_limits<double>::infinity();
+      int atLeast = 0;
+      for (const auto& [a, b] : edges) {
+        const double d = distance[assignment[a]][assignment[b]];
+        if (d < least - 1e-9) {
+          least = d;
+          atLeast = 1;
+        } else if (d < least + 1e-9) {
+          ++atLeast;
+        }
+      }
+      return std::make_pair(least, -atLeast);
+    };
+    std::vector<bool> used(colours, false);
+    for (const std::size_t c : colourOf) used[c] = true;
+    auto best = score(colourOf);
+    for (int pass = 0; pass < 100; ++pass) {
+      bool improved = false;
+      for (std::size_t a = 0; a < n; ++a) {
+        // With another topic's colour, or a colour nobody uses.
+        for (std::size_t b = a + 1; b < n + colours; ++b) {
+          std::vector<std::size_t> trial = colourOf;
+          if (b < n) {
+            std::swap(trial[a], trial[b]);
+          } else if (!used[b - n]) {
+            trial[a] = b - n;
+          } else {
+            continue;
+          }
+          const auto trialScore = score(trial);
+          if (trialScore.first > best.first + 1e-9 ||
+              (trialScore.first > best.first - 1e-9 && trialScore.second > best.second)) {
+            if (b >= n) {
+              used[colourOf[a]] = false;
+              used[b - n] = true;
+            }
+            colourOf = std::move(trial);
+            best = trialScore;
+            improved = true;
+          }
+        }
+      }
+      if (!improved) break;
+    }
+  }
+  for (std::size_t t = 0; t < topics_.size(); ++t) {
+    colors_.insert(QString::fromStdString(topics_[t]),
+                   t < n ? base[colourOf[t]] : hashedColor(topics_[t]));
   }
 }
 
@@ -88,7 +171,7 @@ TopicPalette::Lab TopicPalette::toLab(const QColor& color) {
 double TopicPalette::ciede2000(const Lab& first, const Lab& second) {
   constexpr double kPi = 3.14159265358979323846;
   const auto radians = [](double degrees) { return degrees * kPi / 180.0; };
-  const auto degrees = [](double radians) { return radians * 180.0 / kPi; };
+  const auto degrees = [](double angle) { return angle * 180.0 / kPi; };
   const auto pow7 = [](double v) { return std::pow(v, 7.0); };
   const double c1 = std::hypot(first.a, first.b);
   const double c2 = std::hypot(second.a, second.b);

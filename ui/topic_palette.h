@@ -7,8 +7,9 @@
 // objects, most frequent gold topic first — so a topic keeps its colour for as long as the
 // corpus is loaded. Topics past the list
 // (or not in it, e.g. a label only an annotation file uses) take golden-angle hues derived from
-// a hash of the name: stable across runs, though not guaranteed distinct. The null topic is
-// always a light grey; a missing label ('?' in an annotation file) is drawn as white.
+// a hash of the name: stable across runs, though not guaranteed distinct. Given the sets of
+// topics shown together (a recording's), colours are handed out to keep each set's apart. The null
+// topic is always a light grey; a missing label ('?' in an annotation file) is drawn as white.
 // Labels that hold several topics ("dog+pig", raw gold) are split by topicsOfLabel().
 #pragma once
 
@@ -24,8 +25,13 @@ namespace gwb::ui {
 class TopicPalette {
  public:
   TopicPalette() = default;
-  // `topics` in the order they take colours; the null topic among them is ignored.
-  explicit TopicPalette(const std::vector<std::string>& topics);
+  // `topics` in the order they take colours; the null topic among them is ignored. `together`:
+  // sets of topics shown side by side (each recording's topics). Colours are then swapped
+  // between topics (and with unused colours) while that raises the smallest CIEDE2000
+  // difference between two topics of one set, so a recording's topics differ as much as the
+  // palette allows even when the corpus has more topics than the first 20 colours.
+  explicit TopicPalette(const std::vector<std::string>& topics,
+                        const std::vector<std::vector<std::string>>& together = {});
 
   QColor color(const std::string& topic) const;
   static QColor nullTopicColor();

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <QComboBox>
@@ -242,6 +243,55 @@ TEST(TopicPalette, ColoursArePerceptuallyDistinct) {
       EXPECT_GE(TopicPalette::colorDifference(colors[i], other), 20.0)
           << colors[i].name().toStdString();
   }
+}
+
+// Topics shown together (a recording's) have their colours kept apart.
+TEST(TopicPalette, TopicsShownTogetherAreKeptApart) {
+  const std::vector<QColor>& base = TopicPalette::baseColors();
+  const TopicPalette plain({"a", "b", "c"});
+  EXPECT_EQ(plain.color("c"), base[2]);
+  // a and c shown together: c's colour is at least as far from a's as any other colour is.
+  const TopicPalette apart({"a", "b", "c"}, {{"a", "c"}, {"b"}});
+  double farthest = 0.0;
+  for (const QColor& colour : base)
+    farthest = std::max(farthest, TopicPalette::colorDifference(colour, apart.color("a")));
+  EXPECT_NEAR(TopicPalette::colorDifference(apart.color("a"), apart.color("c")), farthest, 1e-9);
+  EXPECT_NE(apart.color("b"), apart.color("a"));
+  EXPECT_NE(apart.color("b"), apart.color("c"));
+
+  // The real corpus: within every recording the gold topics are at least 20 ΔE00 apart.
+  GWB_REQUIRE_SHARED(corpusPath, "data/earleyx/data/socialall.ortho.yld");
+  GWB_REQUIRE_SHARED(goldPath, "data/earleyx/data/gold.topic.ortho.yld");
+  GWB_REQUIRE_SHARED(recordingsPath, "data/social-cues/recordings.tsv");
+  DiscourseView view;
+  QString error;
+  ASSERT_TRUE(view.loadCorpus(QString::fromStdString(corpusPath), QString::fromStdString(goldPath),
+                              QString::fromStdString(recordingsPath), &error))
+      << error.toStdString();
+  const DiscourseData& data = view.data();
+  double least = 1e9;
+  std::string pair;
+  for (const gwb::Recording& r : data.recordings()) {
+    std::set<std::string> topics;
+    for (int u = r.firstUtterance; u < r.firstUtterance + r.utterances; ++u) {
+      const auto& label = data.rows()[0].labels[static_cast<std::size_t>(u)];
+      if (!label) continue;
+      for (const std::string& t : TopicPalette::topicsOfLabel(*label))
+        if (t != gwb::kNullTopic) topics.insert(t);
+    }
+    for (const std::string& a : topics) {
+      for (const std::string& b : topics) {
+        if (a >= b) continue;
+        const double d =
+            TopicPalette::colorDifference(view.palette().color(a), view.palette().color(b));
+        if (d < least) {
+          least = d;
+          pair = r.id + ": " + a + "/" + b;
+        }
+      }
+    }
+  }
+  EXPECT_GE(least, 20.0) << pair;
 }
 
 TEST(SegmentationTable, ReferenceVectorsOfSegevalAndNltk) {

@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -371,6 +372,29 @@ TEST_F(ResearchWorkspaceTest, QuittingDuringAnInductionRunAsks) {
         break;
     }
   }
+  // The experiment runner likewise.
+  {
+    auto window = makeWindow(QStringLiteral("quit-experiment"));
+    window->show();
+    QStringList asked;
+    window->setBusyQuitPrompt([&asked](const QString& running) {
+      asked << running;
+      return Choice::CancelAndQuit;
+    });
+    ExperimentPanel* panel = window->showExperimentPanel();
+    ExperimentSpec spec;
+    spec.iterations = 5;
+    spec.corpusPath = grounded("tiny.yld");
+    spec.goldPath = grounded("tiny.gold.yld");
+    spec.recordingsPath = grounded("tiny.recordings.tsv");
+    QString error;
+    ASSERT_TRUE(panel->startRun(spec, &error)) << error.toStdString();
+    ASSERT_TRUE(panel->isBusy());
+    EXPECT_TRUE(window->close());
+    ASSERT_EQ(asked.size(), 1);
+    EXPECT_TRUE(asked.front().contains(QStringLiteral("experiment")));
+    EXPECT_FALSE(panel->isBusy());
+  }
   // Nothing going: no question.
   auto idle = makeWindow(QStringLiteral("idle"));
   idle->show();
@@ -420,7 +444,8 @@ TEST_F(ResearchWorkspaceTest, TransitionExportsNameTheirGrammar) {
 // ../shared's files (as the experiments panel's form) unless the window already has its own.
 TEST(CorpusFilesDialog, OneFormFilledFromTheSharedData) {
   const CorpusFiles defaults = CorpusFilesDialog::defaultFiles();
-  CorpusFilesDialog discourse(QStringLiteral("t"), QStringLiteral("why"),
+  CorpusFilesDialog discourse(QStringLiteral("Open a corpus for discourse segmentation"),
+                              QStringLiteral("The corpus whose recordings are shown as timelines."),
                               CorpusFilesDialog::Fields::CorpusGoldRecordings);
   ASSERT_NE(discourse.goldEdit(), nullptr);
   EXPECT_EQ(discourse.files(), defaults);
@@ -432,6 +457,13 @@ TEST(CorpusFilesDialog, OneFormFilledFromTheSharedData) {
   for (QLineEdit* edit : {discourse.corpusEdit(), discourse.goldEdit(), discourse.recordingsEdit()})
     EXPECT_FALSE(edit->toolTip().isEmpty());
 
+  // With GWB_SCREENSHOT_DIR set (under Xvfb), a picture of the form for a look.
+  if (const QByteArray out = qgetenv("GWB_SCREENSHOT_DIR"); !out.isEmpty()) {
+    discourse.show();
+    QCoreApplication::processEvents();
+    discourse.grab().save(
+        QDir(QString::fromLocal8Bit(out)).filePath(QStringLiteral("corpus-form.png")));
+  }
   const CorpusFiles own{grounded("tiny.yld"), QString(), grounded("tiny.recordings.tsv")};
   discourse.setFiles(own);
   EXPECT_EQ(discourse.files(), own);  // not mixed with ../shared's gold
