@@ -10,6 +10,7 @@ const QString kRecentFilesKey = QStringLiteral("recentFiles");
 const QString kLastDirectoryKey = QStringLiteral("lastDirectory");
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
+const QString kSessionRunningKey = QStringLiteral("session/running");
 
 QString normalisedPath(const QString& path) { return QFileInfo(path).absoluteFilePath(); }
 }  // namespace
@@ -63,6 +64,17 @@ QString AppSettings::sessionWorkspacePath() const {
   const QString settingsFile = store_.fileName();
   if (settingsFile.isEmpty()) return {};
   return QFileInfo(settingsFile).absolutePath() % QStringLiteral("/session.gwb-workspace");
+}
+
+bool AppSettings::sessionRunning() const { return store_.value(kSessionRunningKey).toBool(); }
+
+void AppSettings::setSessionRunning(bool running) {
+  if (running) {
+    store_.setValue(kSessionRunningKey, true);
+  } else {
+    store_.remove(kSessionRunningKey);
+  }
+  store_.sync();  // a crash must find it on disk
 }
 
 void AppSettings::sync() { store_.sync(); }

@@ -38,6 +38,11 @@ class AppSettings {
 
   // Where the workbench keeps the workspace of the last session: beside the settings file.
   QString sessionWorkspacePath() const;
+  // The "session running" marker: set (and written to disk at once) when a session starts,
+  // cleared on a clean exit. Found set at the next start, it means the last run ended
+  // abnormally — possibly while restoring its session — so that session is not trusted blindly.
+  bool sessionRunning() const;
+  void setSessionRunning(bool running);
 
   // Writes pending changes to permanent storage.
   void sync();

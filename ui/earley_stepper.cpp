@@ -10,6 +10,17 @@
 namespace gwb::ui {
 
 QString Breakpoint::describe() const {
+  switch (match) {
+    case Match::Finished:
+      return symbol.isEmpty() ? EarleyStepper::tr("any item finished")
+                              : EarleyStepper::tr("%1 completed (a %1 item finished)").arg(symbol);
+    case Match::AdvancedOver:
+      return symbol.isEmpty() ? EarleyStepper::tr("any completion")
+                              : EarleyStepper::tr("an item advanced over %1").arg(symbol);
+    case Match::Lhs: break;
+  }
+  if (kind == gwb::OperationKind::Complete && !symbol.isEmpty())
+    return EarleyStepper::tr("a %1 item advanced (complete)").arg(symbol);
   QString kindText =
       kind ? toQString(gwb::operationKindName(*kind)) : EarleyStepper::tr("any operation");
   if (symbol.isEmpty()) return kindText;
@@ -118,6 +129,17 @@ int EarleyStepper::matchingBreakpoint(std::size_t step) const {
     const Breakpoint& b = breakpoints_[i];
     if (!b.enabled) continue;
     if (b.kind && *b.kind != e.kind) continue;
+    const auto named = [&](gwb::ItemRef item) {
+      return b.symbol.isEmpty() || session_->symbolName(session_->lhs(item)) == b.symbol;
+    };
+    if (b.match == Breakpoint::Match::Finished) {
+      if (!session_->isFinished(e.item) || !named(e.item)) continue;
+      return static_cast<int>(i);
+    }
+    if (b.match == Breakpoint::Match::AdvancedOver) {
+      if (e.kind != gwb::OperationKind::Complete || !e.child.valid() || !named(e.child)) continue;
+      return static_cast<int>(i);
+    }
     if (!b.symbol.isEmpty()) {
       bool matches = session_->symbolName(session_->lhs(e.item)) == b.symbol;
       if (!matches && e.kind == gwb::OperationKind::Scan) {

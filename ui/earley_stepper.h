@@ -10,8 +10,11 @@
 //   runToEnd                 to the end, stopping after the first operation that matches a
 //                            breakpoint;
 //   reset                    back to 0.
-// Breakpoints match an operation kind, a symbol (the left-hand side of the item the
-// operation makes, or the word a scan reads), or both. Auto-play steps on a timer at
+// Breakpoints match an operation kind, a symbol, or both. What the symbol is matched against is
+// the breakpoint's `match`: the left-hand side of the item the operation makes (or the word a
+// scan reads); a finished item of the symbol ("PP completed": an operation makes PP → P NP •);
+// or the finished child of a completion ("an item advanced over PP": VP → V NP • PP becomes
+// VP → V NP PP •). Auto-play steps on a timer at
 // `speed` operations a second and stops at the end or at a breakpoint.
 // moved(applied, previous) is emitted after every change; views use `previous` to highlight
 // what the move made.
@@ -33,13 +36,20 @@ namespace gwb::ui {
 class ParseSession;
 
 struct Breakpoint {
+  enum class Match {
+    Lhs,           // the LHS of the item the operation makes, or the word a scan reads
+    Finished,      // an item of `symbol` is finished (its dot reaches the end)
+    AdvancedOver,  // a completion moves an item's dot over a finished `symbol`
+  };
   std::optional<gwb::OperationKind> kind;  // any kind when unset
   QString symbol;                          // any symbol when empty
   bool enabled = true;
+  Match match = Match::Lhs;
   bool operator==(const Breakpoint& o) const {
-    return kind == o.kind && symbol == o.symbol && enabled == o.enabled;
+    return kind == o.kind && symbol == o.symbol && enabled == o.enabled && match == o.match;
   }
-  // "complete NP", "any scan", "NP" — for lists and workspace files.
+  // "PP completed (a PP item finished)", "an item advanced over PP", "scan telescope", "NP" —
+  // for the breakpoint list.
   QString describe() const;
 };
 

@@ -8,8 +8,19 @@
 
 namespace gwb::ui {
 
-std::unique_ptr<GrammarDocument> GrammarDocument::load(const QString& path,
-                                                       const gwb::GrammarReadOptions& options) {
+namespace {
+// Reading options for the workbench: a grammar whose start symbol is unclear points at the
+// status bar's chooser rather than the command line's --root.
+gwb::GrammarReadOptions workbenchOptions(gwb::GrammarReadOptions options) {
+  options.chooseRootHint =
+      GrammarDocument::tr("pick one in the Start symbol box of the status bar").toStdString();
+  return options;
+}
+}  // namespace
+
+std::unique_ptr<GrammarDocument> GrammarDocument::load(
+    const QString& path, const gwb::GrammarReadOptions& givenOptions) {
+  const gwb::GrammarReadOptions options = workbenchOptions(givenOptions);
   const QString absolute = QFileInfo(path).absoluteFilePath();
   if (absolute.startsWith(QLatin1Char(':'))) {
     // Built into the program (a Qt resource): read through Qt.
@@ -31,7 +42,7 @@ std::unique_ptr<GrammarDocument> GrammarDocument::load(const QString& path,
 
 std::unique_ptr<GrammarDocument> GrammarDocument::fromText(const QString& path, const QString& text,
                                                            const gwb::GrammarReadOptions& options) {
-  gwb::GrammarReadOptions readOptions = options;
+  gwb::GrammarReadOptions readOptions = workbenchOptions(options);
   const std::string utf8 = text.toStdString();
   // Fix the format once, so that edits cannot make the reader change its mind.
   if (readOptions.format == gwb::GrammarFormat::Auto)
@@ -39,6 +50,7 @@ std::unique_ptr<GrammarDocument> GrammarDocument::fromText(const QString& path, 
   auto document = std::make_unique<GrammarDocument>(
       path, gwb::readGrammar(utf8, toNativePath(path), readOptions));
   document->text_ = text;
+  document->savedText_ = text;
   document->options_ = readOptions;
   return document;
 }
@@ -59,11 +71,19 @@ QString GrammarDocument::startSymbolName() const {
 
 QString GrammarDocument::rootOption() const { return toQString(options_.root); }
 
+void GrammarDocument::setRootOption(const QString& root) {
+  const std::string name = root.trimmed().toStdString();
+  if (name == options_.root) return;
+  options_.root = name;
+  reread();
+}
+
 void GrammarDocument::setText(const QString& text) {
   if (text == text_) return;
   text_ = text;
   reread();
-  setModified(true);
+  // Undoing every edit (or typing the saved text back) leaves nothing to save.
+  setModified(text_ != savedText_);
 }
 
 void GrammarDocument::reread() {
@@ -94,6 +114,7 @@ bool GrammarDocument::save(QString* error) {
     if (error) *error = toQString(why);
     return false;
   }
+  savedText_ = text_;
   setModified(false);
   return true;
 }
@@ -108,6 +129,7 @@ bool GrammarDocument::saveAs(const QString& path, gwb::GrammarFormat format, QSt
   std::string text;
   gwb::readWholeFile(toNativePath(absolute), &text);
   text_ = QString::fromStdString(text);
+  savedText_ = text_;
   options_.format = format;
   format_ = format;
   if (absolute != filePath_) {

@@ -47,8 +47,14 @@ class GrammarDocument : public QObject {
   QString startSymbolName() const;
   // The root the file was opened with (empty: the format's default).
   QString rootOption() const;
+  // Chooses the start symbol (empty: the format's default) and re-reads the grammar with it; the
+  // text is unchanged, so the document does not become modified. An unknown symbol is reported
+  // in diagnostics() like a bad --root.
+  void setRootOption(const QString& root);
 
   const QString& text() const { return text_; }
+  // Whether the text differs from what was loaded or last saved (so undoing every edit clears
+  // it, as the editor's undo stack reaching its clean state would).
   bool isModified() const { return modified_; }
   // Replaces the text (an edit) and re-reads the grammar from it.
   void setText(const QString& text);
@@ -71,6 +77,7 @@ class GrammarDocument : public QObject {
 
   QString filePath_;
   QString text_;
+  QString savedText_;  // the text as loaded or last saved
   gwb::GrammarReadOptions options_;
   std::shared_ptr<const gwb::Grammar> grammar_;
   gwb::Diagnostics diagnostics_;

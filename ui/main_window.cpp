@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -14,12 +15,16 @@
 #include <QFileInfo>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QScopeGuard>
+#include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QUrl>
 
@@ -30,13 +35,16 @@
 #include "ui/corpus_view.h"
 #include "ui/diagnostics_panel.h"
 #include "ui/discourse_view.h"
+#include "ui/document_tabs.h"
 #include "ui/ds_stepper_view.h"
 #include "ui/experiment_panel.h"
 #include "ui/grammar_document.h"
 #include "ui/grammar_editor.h"
 #include "ui/grammar_view.h"
+#include "ui/help_window.h"
 #include "ui/induction_panel.h"
 #include "ui/nonterminal_panel.h"
+#include "ui/pending_document_page.h"
 #include "ui/qt_conversions.h"
 #include "ui/start_page.h"
 #include "ui/stepper_view.h"
@@ -108,7 +116,7 @@ MainWindow::MainWindow(AppSettings& settings, QWidget* parent)
 
 void MainWindow::createCentralArea() {
   startPage_ = new StartPage(this);
-  tabs_ = new QTabWidget(this);
+  tabs_ = new DocumentTabs(this);  // titles stay readable; many tabs scroll
   tabs_->setDocumentMode(true);
   tabs_->setTabsClosable(true);
   tabs_->setMovable(true);
@@ -201,6 +209,15 @@ void MainWindow::createMenus() {
   dsMenu->addAction(tr("DS &stepper\u2026"), this, [this] { openDsStepper(); });
 
   QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
+  QAction* walkthroughAction = helpMenu->addAction(
+      tr("&Walkthrough"), this, [this] { showHelp(QStringLiteral("docs/walkthrough.md")); });
+  walkthroughAction->setShortcut(QKeySequence::HelpContents);
+  helpMenu->addAction(tr("&Documentation\u2026"), this,
+                      [this] { showHelp(QStringLiteral("README.md")); });
+  QAction* shortcutsAction =
+      helpMenu->addAction(tr("&Keyboard Shortcuts"), this, [this] { showShortcuts(); });
+  shortcutsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+  helpMenu->addSeparator();
   QAction* aboutAction =
       helpMenu->addAction(tr("&About Grammar Workbench"), this, &MainWindow::showAbout);
   aboutAction->setMenuRole(QAction::AboutRole);
@@ -220,7 +237,68 @@ void MainWindow::createStatusBar() {
   ruleCountLabel_ = addLabel("ruleCountLabel", tr("Rules in the grammar"));
   symbolCountLabel_ = addLabel("symbolCountLabel", tr("Distinct nonterminals and terminals"));
   formatLabel_ = addLabel("formatLabel", tr("The format the file was read as"));
-  startSymbolLabel_ = addLabel("startSymbolLabel", tr("The start symbol"));
+  startSymbolLabel_ = addLabel("startSymbolLabel", tr("The symbol parses start from"));
+  startSymbolLabel_->setContentsMargins(6, 0, 0, 0);
+  startSymbolBox_ = new QComboBox(this);
+  startSymbolBox_->setObjectName(QStringLiteral("startSymbolBox"));
+  startSymbolBox_->setEditable(true);
+  startSymbolBox_->setInsertPolicy(QComboBox::NoInsert);
+  startSymbolBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  startSymbolBox_->setMinimumContentsLength(10);
+  startSymbolBox_->lineEdit()->setPlaceholderText(tr("Choose\u2026"));
+  startSymbolBox_->setToolTip(
+      tr("The start symbol: parses start from it. The likely ones (used by no other rule) come "
+         "first; type any nonterminal and press Enter."));
+  startSymbolLabel_->setBuddy(startSymbolBox_);
+  statusBar()->addPermanentWidget(startSymbolBox_);
+  connect(startSymbolBox_, &QComboBox::activated, this,
+          [this](int index) { chooseStartSymbol(startSymbolBox_->itemText(index)); });
+  connect(startSymbolBox_->lineEdit(), &QLineEdit::returnPressed, this,
+          [this] { chooseStartSymbol(startSymbolBox_->currentText()); });
+}
+
+void MainWindow::chooseStartSymbol(const QString& name) {
+  GrammarView* view = currentGrammarView();
+  if (!view || name.trimmed().isEmpty()) return;
+  if (name.trimmed() == view->document().startSymbolName()) return;
+  view->document().setRootOption(name);  // grammarChanged updates the views and this box
+  const QString start = view->document().startSymbolName();
+  statusBar()->showMessage(start.isEmpty()
+                               ? tr("%1 cannot be the start symbol: it has no rules").arg(name)
+                               : tr("Start symbol: %1").arg(start),
+                           kStatusMessageMs);
+}
+
+void MainWindow::updateStartSymbolBox() {
+  const GrammarView* view = currentGrammarView();
+  if (!view) return;
+  const std::shared_ptr<const gwb::Grammar> grammar = view->document().grammar();
+  const QSignalBlocker block(startSymbolBox_);
+  if (startSymbolBoxGrammar_.lock() != grammar) {
+    startSymbolBoxGrammar_ = grammar;
+    startSymbolBox_->clear();
+    const gwb::SymbolTable& symbols = grammar->symbols();
+    const std::vector<gwb::SymbolId> candidates = gwb::startSymbolCandidates(*grammar);
+    std::vector<bool> listed(symbols.size(), false);
+    for (const gwb::SymbolId s : candidates) {
+      startSymbolBox_->addItem(toQString(symbols.name(s)));
+      startSymbolBox_->setItemData(startSymbolBox_->count() - 1,
+                                   tr("Used by no other rule: a likely start symbol"),
+                                   Qt::ToolTipRole);
+      listed[static_cast<std::size_t>(s)] = true;
+    }
+    QStringList others;
+    for (const gwb::SymbolId s : grammar->lhsSymbols())
+      if (!listed[static_cast<std::size_t>(s)]) others << toQString(symbols.name(s));
+    others.sort(Qt::CaseInsensitive);
+    if (!candidates.empty() && !others.isEmpty())
+      startSymbolBox_->insertSeparator(startSymbolBox_->count());
+    startSymbolBox_->addItems(others);
+  }
+  const QString start = view->document().startSymbolName();
+  const int at = start.isEmpty() ? -1 : startSymbolBox_->findText(start);
+  startSymbolBox_->setCurrentIndex(at);
+  if (at < 0) startSymbolBox_->setEditText(start);
 }
 
 void MainWindow::restoreLayout() {
@@ -250,6 +328,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     workspace.windowState.clear();
     workspace.save(session);
   }
+  settings_.setSessionRunning(false);  // a clean exit
   QMainWindow::closeEvent(event);
 }
 
@@ -291,6 +370,7 @@ bool MainWindow::openCorpus(const QString& path) {
   const QString absolute = QFileInfo(path).absoluteFilePath();
   if (const int existing = tabIndexForFile(absolute); existing >= 0) {
     tabs_->setCurrentIndex(existing);
+    openPendingDocument(existing);  // a tab from the session that was not opened yet
     return true;
   }
   QString error;
@@ -420,6 +500,7 @@ bool MainWindow::openGrammar(const QString& path, const QString& root) {
   const QString absolute = QFileInfo(path).absoluteFilePath();
   if (const int existing = tabIndexForFile(absolute); existing >= 0) {
     tabs_->setCurrentIndex(existing);
+    openPendingDocument(existing);  // a tab from the session that was not opened yet
     return true;
   }
 
@@ -545,6 +626,10 @@ int MainWindow::tabIndexForFile(const QString& absolutePath) const {
     if (view && view->document().filePath() == absolutePath) return i;
     const CorpusView* corpus = corpusViewAt(i);
     if (corpus && corpus->document().filePath() == absolutePath) return i;
+    const auto* pending = qobject_cast<const PendingDocumentPage*>(tabs_->widget(i));
+    if (pending && pending->document().kind != WorkspaceDocument::Kind::DsStepper &&
+        pending->document().path == absolutePath)
+      return i;
   }
   return -1;
 }
@@ -571,6 +656,12 @@ QByteArray MainWindow::saveStateWithUserDocks() const {
 }
 
 void MainWindow::onCurrentTabChanged(int index) {
+  // A tab restored from the session opens when first shown.
+  if (const auto* pending = qobject_cast<PendingDocumentPage*>(tabs_->widget(index));
+      pending && pending->opensWhenShown() && !openingPending_) {
+    openPendingDocument(index);  // calls back here with the real view
+    return;
+  }
   applyTabDocks(index >= 0 ? tabs_->widget(index) : nullptr);
   const GrammarView* view = grammarViewAt(index);
   central_->setCurrentWidget(tabs_->count() > 0 ? static_cast<QWidget*>(tabs_) : startPage_);
@@ -602,6 +693,7 @@ void MainWindow::updateStatusBar() {
   const GrammarView* view = currentGrammarView();
   for (QLabel* label : {ruleCountLabel_, symbolCountLabel_, formatLabel_, startSymbolLabel_})
     label->setVisible(view != nullptr);
+  startSymbolBox_->setVisible(view != nullptr);
   if (!view) return;
 
   const GrammarDocument& document = view->document();
@@ -617,8 +709,9 @@ void MainWindow::updateStatusBar() {
                count(symbols.nonterminalCount(), tr("nonterminal"), tr("nonterminals")),
                count(symbols.terminalCount(), tr("terminal"), tr("terminals"))));
   formatLabel_->setText(formatDisplayName(document.format()));
-  const QString start = document.startSymbolName();
-  startSymbolLabel_->setText(start.isEmpty() ? tr("No start symbol") : tr("Start: %1").arg(start));
+  startSymbolLabel_->setText(document.startSymbolName().isEmpty() ? tr("No start symbol:")
+                                                                  : tr("Start:"));
+  updateStartSymbolBox();
 }
 
 void MainWindow::goToDiagnostic(const QString& filePath, int line, int column) {
@@ -752,6 +845,8 @@ Workspace MainWindow::captureWorkspace() const {
       const QString folder = ds->grammarDirectory();
       d.path = folder.isEmpty() ? folder : QDir::cleanPath(QFileInfo(folder).absoluteFilePath());
       d.view = ds->state();
+    } else if (const auto* pending = qobject_cast<const PendingDocumentPage*>(tabs_->widget(i))) {
+      d = pending->document();  // not opened yet: kept as it was saved
     } else {
       continue;
     }
@@ -766,7 +861,61 @@ Workspace MainWindow::captureWorkspace() const {
   return workspace;
 }
 
-bool MainWindow::applyWorkspace(const Workspace& workspace, QString* error) {
+bool MainWindow::openWorkspaceDocument(const WorkspaceDocument& d, QString* error) {
+  // Reading a file or a grammar folder reports its problems as values; this guard only keeps
+  // an unexpected exception in one document from taking the whole workbench down.
+  try {
+    if (d.kind == WorkspaceDocument::Kind::DsStepper) {
+      // Always opens: a folder that is not a grammar, or a sentence that no longer parses, is
+      // explained in the tab's status line. The parse runs on the view's worker thread.
+      openDsStepper(d.path)->restoreState(d.view);
+      return true;
+    }
+    const bool opened = d.kind == WorkspaceDocument::Kind::Corpus ? openCorpus(d.path)
+                                                                  : openGrammar(d.path, d.root);
+    if (!opened) {
+      if (error) *error = statusBar()->currentMessage();
+      return false;
+    }
+    const int index = tabs_->currentIndex();
+    if (GrammarView* view = grammarViewAt(index)) view->restoreState(d.view);
+    if (CorpusView* corpus = corpusViewAt(index)) corpus->restoreState(d.view);
+    return true;
+  } catch (const std::exception& e) {
+    if (error) *error = tr("internal error: %1").arg(QString::fromLocal8Bit(e.what()));
+    return false;
+  }
+}
+
+bool MainWindow::openPendingDocument(int index) {
+  auto* page = qobject_cast<PendingDocumentPage*>(tabs_->widget(index));
+  if (!page || openingPending_) return false;
+  openingPending_ = true;
+  const QString title = tabs_->tabText(index);
+  const QString toolTip = tabs_->tabToolTip(index);
+  tabs_->removeTab(index);  // the page stays alive until the real view has taken its place
+  const int before = tabs_->count();
+  QString error;
+  const bool opened = openWorkspaceDocument(page->document(), &error);
+  if (opened && tabs_->count() == before + 1) {
+    tabs_->tabBar()->moveTab(before, index);
+    tabs_->setCurrentIndex(index);
+    page->deleteLater();
+  } else if (opened) {
+    page->deleteLater();  // it was open already: openWorkspaceDocument showed that tab
+  } else {
+    tabs_->insertTab(index, page, title);
+    tabs_->setTabToolTip(index, toolTip);
+    tabs_->setCurrentIndex(index);
+    page->showFailure(
+        tr("Could not open %1:\n%2").arg(QDir::toNativeSeparators(page->document().path), error));
+  }
+  openingPending_ = false;
+  onCurrentTabChanged(tabs_->currentIndex());
+  return opened;
+}
+
+bool MainWindow::applyWorkspace(const Workspace& workspace, QString* error, OpenDocuments when) {
   for (int i = 0; i < tabs_->count(); ++i)
     if (!settleUnsavedChanges(i)) return false;
   while (tabs_->count() > 0) {
@@ -777,21 +926,18 @@ bool MainWindow::applyWorkspace(const Workspace& workspace, QString* error) {
   QStringList missing;
   for (const WorkspaceDocument& d : workspace.documents) {
     if (WorkspaceDocument::isResearchWindow(d.kind)) continue;  // applyResearchWindows
-    if (d.kind == WorkspaceDocument::Kind::DsStepper) {
-      // Always opens: a folder that is not a grammar, or a sentence that no longer parses, is
-      // explained in the tab's status line. The parse runs on the view's worker thread.
-      openDsStepper(d.path)->restoreState(d.view);
+    if (when == OpenDocuments::Now) {
+      QString why;
+      if (!openWorkspaceDocument(d, &why)) missing << QDir::toNativeSeparators(d.path);
       continue;
     }
-    const bool opened = d.kind == WorkspaceDocument::Kind::Corpus ? openCorpus(d.path)
-                                                                  : openGrammar(d.path, d.root);
-    if (!opened) {
-      missing << QDir::toNativeSeparators(d.path);
-      continue;
-    }
-    const int index = tabs_->count() - 1;
-    if (GrammarView* view = grammarViewAt(index)) view->restoreState(d.view);
-    if (CorpusView* corpus = corpusViewAt(index)) corpus->restoreState(d.view);
+    auto* page = new PendingDocumentPage(d, when == OpenDocuments::WhenShown, tabs_);
+    connect(page, &PendingDocumentPage::openRequested, this,
+            [this, page] { openPendingDocument(tabs_->indexOf(page)); });
+    openingPending_ = true;  // adding the first tab makes it current: open it below instead
+    const int index = tabs_->addTab(page, page->title());
+    openingPending_ = false;
+    tabs_->setTabToolTip(index, page->toolTip());
   }
   if (!workspace.windowGeometry.isEmpty()) restoreGeometry(workspace.windowGeometry);
   if (!workspace.windowState.isEmpty()) restoreState(workspace.windowState);
@@ -883,23 +1029,37 @@ Workspace MainWindow::defaultWorkspace() {
   return workspace;
 }
 
-void MainWindow::restoreSession() {
+void MainWindow::restoreSession(SessionStart start) {
+  const bool lastRunCrashed = settings_.sessionRunning();
+  settings_.setSessionRunning(true);  // cleared by a clean exit (closeEvent)
+  std::optional<Workspace> last;
   const QString session = settings_.sessionWorkspacePath();
-  if (!session.isEmpty() && QFileInfo::exists(session)) {
-    std::optional<Workspace> workspace = Workspace::load(session);
-    if (workspace && !workspace->documents.empty()) {
-      // Research windows alone: the first-run grammar goes with them, so the window is not empty.
-      if (std::all_of(workspace->documents.begin(), workspace->documents.end(),
-                      [](const WorkspaceDocument& d) {
-                        return WorkspaceDocument::isResearchWindow(d.kind);
-                      })) {
-        workspace->documents.insert(workspace->documents.begin(),
-                                    defaultWorkspace().documents.front());
-        workspace->current = 0;
-      }
-      applyWorkspace(*workspace);
-      if (tabs_->count() > 0) return;
+  if (start == SessionStart::RestoreLastSession && !session.isEmpty() &&
+      QFileInfo::exists(session)) {
+    last = Workspace::load(session);
+    if (last && last->documents.empty()) last.reset();
+  }
+  OpenDocuments when = OpenDocuments::WhenShown;
+  if (last && lastRunCrashed) {
+    const CrashRecovery answer =
+        crashRecoveryPrompt_ ? crashRecoveryPrompt_(*last) : askAboutCrashedSession(*last);
+    if (answer == CrashRecovery::StartWithout) {
+      last.reset();
+    } else {
+      when = OpenDocuments::OnRequest;
     }
+  }
+  if (last) {
+    // Research windows alone: the first-run grammar goes with them, so the window is not empty.
+    if (std::all_of(last->documents.begin(), last->documents.end(),
+                    [](const WorkspaceDocument& d) {
+                      return WorkspaceDocument::isResearchWindow(d.kind);
+                    })) {
+      last->documents.insert(last->documents.begin(), defaultWorkspace().documents.front());
+      last->current = 0;
+    }
+    applyWorkspace(*last, nullptr, when);
+    if (tabs_->count() > 0) return;
   }
   applyWorkspace(defaultWorkspace());
   // A first look at the stepper needs the room more than an empty list of problems; the dock
@@ -907,6 +1067,66 @@ void MainWindow::restoreSession() {
   if (const GrammarView* view = currentGrammarView();
       view && view->document().diagnostics().empty())
     diagnosticsDock_->hide();
+}
+
+MainWindow::CrashRecovery MainWindow::askAboutCrashedSession(const Workspace& lastSession) {
+  QStringList documents;
+  for (const WorkspaceDocument& d : lastSession.documents) {
+    documents << (d.kind == WorkspaceDocument::Kind::DsStepper
+                      ? tr("DS stepper: %1").arg(QDir::toNativeSeparators(d.path))
+                      : QDir::toNativeSeparators(d.path));
+  }
+  QMessageBox box(QMessageBox::Warning, tr("Restore the Last Session?"),
+                  tr("Grammar Workbench did not close normally last time; it may have crashed "
+                     "while opening one of the last session's documents."),
+                  QMessageBox::NoButton, this);
+  box.setInformativeText(
+      tr("Restore its %n tab(s)? Each waits for its Open button, so you can leave out the one "
+         "that caused the trouble.",
+         nullptr, static_cast<int>(documents.size())));
+  box.setDetailedText(documents.join(QLatin1Char('\n')));
+  QPushButton* restore = box.addButton(tr("&Restore Tabs"), QMessageBox::AcceptRole);
+  QPushButton* without = box.addButton(tr("&Start Without Them"), QMessageBox::RejectRole);
+  box.setDefaultButton(without);
+  box.exec();
+  return box.clickedButton() == restore ? CrashRecovery::Restore : CrashRecovery::StartWithout;
+}
+
+HelpWindow* MainWindow::showHelp(const QString& topic) {
+  if (!helpWindow_) {
+    helpWindow_ = new HelpWindow(this);
+    helpWindow_->setWindowFlag(Qt::Window);
+    helpWindow_->resize(1100, 800);
+  }
+  if (!topic.isEmpty()) helpWindow_->showTopic(topic);
+  helpWindow_->show();
+  helpWindow_->raise();
+  return helpWindow_;
+}
+
+ShortcutsWindow* MainWindow::showShortcuts() {
+  // Read from the actions themselves: the menus, and the steppers' own keys (from a stepper
+  // made for the purpose, so the list is complete whichever tabs are open).
+  std::vector<ShortcutEntry> entries = shortcutEntries(menuBar()->actions(), QString());
+  const auto addViewActions = [&entries](const QWidget& view, const QString& where) {
+    QList<QAction*> actions;
+    for (QAction* action : view.findChildren<QAction*>())
+      if (!action->text().isEmpty()) actions << action;
+    const std::vector<ShortcutEntry> more = shortcutEntries(actions, where);
+    entries.insert(entries.end(), more.begin(), more.end());
+  };
+  {
+    const StepperView earley;
+    addViewActions(earley, tr("Earley stepper"));
+    const DsStepperView ds;
+    addViewActions(ds, tr("DS stepper"));
+  }
+  delete shortcutsWindow_.data();  // rebuilt each time: the actions are the source of truth
+  shortcutsWindow_ = new ShortcutsWindow(std::move(entries), this);
+  shortcutsWindow_->setWindowFlag(Qt::Window);
+  shortcutsWindow_->show();
+  shortcutsWindow_->raise();
+  return shortcutsWindow_;
 }
 
 void MainWindow::showAbout() {

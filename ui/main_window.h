@@ -19,6 +19,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 
 #include <QByteArray>
 #include <QList>
@@ -30,11 +31,16 @@
 #include "ui/workspace.h"
 
 class QAction;
+class QComboBox;
 class QDockWidget;
 class QLabel;
 class QMenu;
 class QStackedWidget;
 class QTabWidget;
+
+namespace gwb {
+class Grammar;
+}
 
 namespace gwb::ui {
 
@@ -45,6 +51,8 @@ class DsStepperView;
 class DiscourseView;
 class ExperimentPanel;
 class GrammarView;
+class HelpWindow;
+class ShortcutsWindow;
 class InductionPanel;
 class NonterminalPanel;
 class StartPage;
@@ -86,7 +94,12 @@ class MainWindow : public QMainWindow {
   // edits (false if the user cancels), closes every tab, then opens and restores each
   // document, reporting documents that could not be opened in *error.
   Workspace captureWorkspace() const;
-  bool applyWorkspace(const Workspace& workspace, QString* error = nullptr);
+  // How applyWorkspace opens documents: all at once (Open Workspace), each when its tab is
+  // first shown (session restore), or each only when the user presses its tab's Open button
+  // (restoring after an abnormal exit). Deferred tabs are PendingDocumentPages.
+  enum class OpenDocuments { Now, WhenShown, OnRequest };
+  bool applyWorkspace(const Workspace& workspace, QString* error = nullptr,
+                      OpenDocuments when = OpenDocuments::Now);
   bool saveWorkspace(const QString& path, QString* error = nullptr);
   bool loadWorkspace(const QString& path, QString* error = nullptr);
   const QString& workspacePath() const { return workspacePath_; }
@@ -95,8 +108,24 @@ class MainWindow : public QMainWindow {
   static Workspace defaultWorkspace();
   // The samples/ folder (beside the program, or the source tree's), or the built-in copy.
   static QString samplesDirectory();
-  // The last session's workspace if there is one, else the default workspace.
-  void restoreSession();
+  // The last session's workspace if there is one, else the default workspace. Tabs are
+  // restored lazily: only the current one opens at once, the others when first shown. The
+  // session is marked running (AppSettings::sessionRunning) until a clean exit; when the last
+  // one was still marked, the crash-recovery prompt asks whether to restore it (every tab then
+  // waits for its Open button) or to start without it. WithoutLastSession (the command line's
+  // --no-session) skips it outright.
+  enum class SessionStart { RestoreLastSession, WithoutLastSession };
+  void restoreSession(SessionStart start = SessionStart::RestoreLastSession);
+  enum class CrashRecovery { Restore, StartWithout };
+  // Asked at start when the last session ended abnormally. The default shows a message box;
+  // tests install their own answer.
+  using CrashRecoveryPrompt = std::function<CrashRecovery(const Workspace& lastSession)>;
+  void setCrashRecoveryPrompt(CrashRecoveryPrompt prompt) {
+    crashRecoveryPrompt_ = std::move(prompt);
+  }
+  // Replaces the pending tab at `index` (see pending_document_page.h) by its real view; false,
+  // with the reason on the page, when the document cannot be opened.
+  bool openPendingDocument(int index);
 
   int documentCount() const;
   GrammarView* currentGrammarView() const;
@@ -105,6 +134,11 @@ class MainWindow : public QMainWindow {
   DiagnosticsPanel* diagnosticsPanel() const { return diagnosticsPanel_; }
   NonterminalPanel* nonterminalPanel() const { return nonterminalPanel_; }
   QMenu* recentFilesMenu() const { return recentMenu_; }
+  // The status bar's start-symbol chooser for the current grammar: the likely start symbols
+  // (nonterminals no other rule uses) first, then every other nonterminal with rules; a name
+  // can also be typed. Choosing one re-reads the grammar with it (GrammarDocument::
+  // setRootOption), and the stepper parses again.
+  QComboBox* startSymbolBox() const { return startSymbolBox_; }
   // The Research menu (discourse segmentation, topic transitions, ...).
   QMenu* researchMenu() const { return researchMenu_; }
   // The research windows, created on first use and shown (each is one top-level window).
@@ -115,6 +149,11 @@ class MainWindow : public QMainWindow {
   // and the grounded-learning experiment runner, likewise one top-level window each.
   InductionPanel* showInductionPanel();
   ExperimentPanel* showExperimentPanel();
+  // Help > Walkthrough / Documentation: the bundled docs (help_window.h), at `topic`
+  // ("docs/walkthrough.md"; empty: where it was). Help > Keyboard Shortcuts: the list read from
+  // the menus' and the steppers' actions.
+  HelpWindow* showHelp(const QString& topic = QString());
+  ShortcutsWindow* showShortcuts();
 
   // Quitting while an induction run or an experiment is going asks what to do (the default
   // asks with a message box; tests install their own answer): Wait (quit by itself once they
@@ -168,13 +207,19 @@ class MainWindow : public QMainWindow {
   void applyResearchWindows(const Workspace& workspace, QStringList* problems);
   // closeEvent's question about running induction and experiment jobs; false: do not close now.
   bool settleRunningJobs();
+  CrashRecovery askAboutCrashedSession(const Workspace& lastSession);
 
   void rememberRecentFile(const QString& path);
   void updateRecentFiles();
   void onCurrentTabChanged(int index);
   void updateStatusBar();
+  void updateStartSymbolBox();
+  void chooseStartSymbol(const QString& name);
   void goToDiagnostic(const QString& filePath, int line, int column);
   int tabIndexForFile(const QString& absolutePath) const;
+  // Opens one workspace document in a new last tab and restores its view; false (with the
+  // reason in *error) when it cannot be opened.
+  bool openWorkspaceDocument(const WorkspaceDocument& document, QString* error);
 
   AppSettings& settings_;
 
@@ -194,6 +239,8 @@ class MainWindow : public QMainWindow {
   QPointer<TransitionView> transitionView_;
   QPointer<InductionPanel> inductionPanel_;
   QPointer<ExperimentPanel> experimentPanel_;
+  QPointer<HelpWindow> helpWindow_;
+  QPointer<ShortcutsWindow> shortcutsWindow_;
   QAction* saveAction_ = nullptr;
   QAction* saveAsAction_ = nullptr;
   QAction* closeAction_ = nullptr;
@@ -202,9 +249,13 @@ class MainWindow : public QMainWindow {
   QLabel* symbolCountLabel_ = nullptr;
   QLabel* formatLabel_ = nullptr;
   QLabel* startSymbolLabel_ = nullptr;
+  QComboBox* startSymbolBox_ = nullptr;
+  std::weak_ptr<const gwb::Grammar> startSymbolBoxGrammar_;  // what the box lists
   UnsavedChangesPrompt unsavedChangesPrompt_;
   BusyQuitPrompt busyQuitPrompt_;
   bool quitWhenIdle_ = false;
+  CrashRecoveryPrompt crashRecoveryPrompt_;
+  bool openingPending_ = false;
   QPointer<GrammarView> lastGrammarView_;
   QString workspacePath_;
 };

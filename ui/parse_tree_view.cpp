@@ -571,10 +571,18 @@ QByteArray ParseTreeView::renderPdf() const {
 QString ParseTreeView::ptbText() const { return treeToPtb(tree_) % QLatin1Char('\n'); }
 
 QString ParseTreeView::forestText() const {
-  return treeToForest(
-      tree_, sentence_.isEmpty()
-                 ? tr("Parse tree from Grammar Workbench")
-                 : tr("Viterbi parse of \u201c%1\u201d (Grammar Workbench)").arg(sentence_));
+  if (sentence_.isEmpty()) return treeToForest(tree_, tr("Parse tree from Grammar Workbench"));
+  // Only the first of the ranked parses is the Viterbi one; the others are runners-up.
+  const bool ranked = static_cast<std::size_t>(currentParse_) < parses_.size();
+  const QString which =
+      !ranked || currentParse_ == 0
+          ? tr("Viterbi parse")
+          : tr("Parse %1 of %2 (P = %3)")
+                .arg(currentParse_ + 1)
+                .arg(parses_.size())
+                .arg(formatProbabilityFromLog(
+                    parses_[static_cast<std::size_t>(currentParse_)].logProbability));
+  return treeToForest(tree_, tr("%1 of \u201c%2\u201d (Grammar Workbench)").arg(which, sentence_));
 }
 
 std::optional<ParseTreeView::ExportFormat> ParseTreeView::formatForPath(const QString& path) {

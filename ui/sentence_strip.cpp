@@ -10,9 +10,10 @@ namespace gwb::ui {
 
 namespace {
 constexpr int kMargin = 8;
-constexpr int kGap = 30;  // room for a position marker between two words
+constexpr int kGap = 30;  // room for a position marker between two words (at least)
 constexpr int kWordPadding = 8;
 constexpr int kMarkerRadius = 10;
+constexpr int kMarkerPadding = 4;  // between a marker's number and its outline
 
 QFont smallFont(const QFont& base) {
   QFont font = base;
@@ -44,12 +45,19 @@ void SentenceStrip::relayout() {
   const QFontMetrics metrics(font());
   wordLeft_.resize(static_cast<std::size_t>(words_.size()));
   wordWidth_.resize(static_cast<std::size_t>(words_.size()));
-  int x = kMargin + kGap;
+  // A marker is a circle while its number fits, and widens into a pill for 1000 and beyond;
+  // the gap between words grows with the widest one so that markers never overlap the words.
+  const QFontMetrics small(smallFont(font()));
+  const int widestMarker =
+      std::max(2 * kMarkerRadius,
+               small.horizontalAdvance(QString::number(words_.size())) + 2 * kMarkerPadding);
+  gap_ = std::max(kGap, widestMarker + 10);
+  int x = kMargin + gap_;
   for (qsizetype i = 0; i < words_.size(); ++i) {
     const auto k = static_cast<std::size_t>(i);
     wordLeft_[k] = x;
     wordWidth_[k] = metrics.horizontalAdvance(words_[i]) + 2 * kWordPadding;
-    x += wordWidth_[k] + kGap;
+    x += wordWidth_[k] + gap_;
   }
   totalWidth_ = x + kMargin;
   const QSize size = sizeHint();
@@ -66,10 +74,18 @@ QSize SentenceStrip::sizeHint() const {
 QSize SentenceStrip::minimumSizeHint() const { return sizeHint(); }
 
 int SentenceStrip::positionX(int position) const {
-  if (words_.isEmpty() || position <= 0) return kMargin + kGap / 2;
+  if (words_.isEmpty() || position <= 0) return kMargin + gap_ / 2;
   const auto n = static_cast<int>(words_.size());
   const auto k = static_cast<std::size_t>(std::min(position, n) - 1);
-  return wordLeft_[k] + wordWidth_[k] + kGap / 2;
+  return wordLeft_[k] + wordWidth_[k] + gap_ / 2;
+}
+
+QRect SentenceStrip::markerRect(int position) const {
+  const QFontMetrics small(smallFont(font()));
+  const int width = std::max(
+      2 * kMarkerRadius, small.horizontalAdvance(QString::number(position)) + 2 * kMarkerPadding);
+  const int markerY = kMarkerRadius + 2;
+  return {positionX(position) - width / 2, markerY - kMarkerRadius, width, 2 * kMarkerRadius};
 }
 
 int SentenceStrip::positionAt(int x) const {
@@ -118,8 +134,8 @@ void SentenceStrip::paintEvent(QPaintEvent* event) {
   const int spanTop = wordTop + wordHeight + 4;
   const QColor accent(0x35, 0x6f, 0xc4);
   const QColor spanColor(0x8e, 0x44, 0xad);
-  const int left = event->rect().left() - kGap;
-  const int right = event->rect().right() + kGap;
+  const int left = event->rect().left() - gap_;
+  const int right = event->rect().right() + gap_;
   const auto n = static_cast<int>(words_.size());
 
   // The selected item's span, under its words.
@@ -165,16 +181,15 @@ void SentenceStrip::paintEvent(QPaintEvent* event) {
   for (int p = 0; p <= n; ++p) {
     const int x = positionX(p);
     if (x < left || x > right) continue;
-    const QRectF circle(x - kMarkerRadius, markerY - kMarkerRadius, 2 * kMarkerRadius,
-                        2 * kMarkerRadius);
+    const QRectF circle(markerRect(p));
     const bool current = p == current_;
     painter.setPen(QPen(current ? accent : pal.color(QPalette::Mid), current ? 2 : 1));
     painter.setBrush(current ? accent : pal.color(QPalette::Base));
-    painter.drawEllipse(circle);
+    painter.drawRoundedRect(circle, kMarkerRadius, kMarkerRadius);
     if (p == target_) {
       painter.setPen(QPen(QColor(0xd2, 0x78, 0x12), 2, Qt::DashLine));
       painter.setBrush(Qt::NoBrush);
-      painter.drawEllipse(circle.adjusted(-3, -3, 3, 3));
+      painter.drawRoundedRect(circle.adjusted(-3, -3, 3, 3), kMarkerRadius + 3, kMarkerRadius + 3);
     }
     painter.setPen(current ? pal.color(QPalette::HighlightedText) : pal.color(QPalette::Text));
     painter.drawText(circle, Qt::AlignCenter, QString::number(p));

@@ -10,6 +10,7 @@
 // 2,000-word discourse in a scroll area costs no more to draw than a short sentence.
 #pragma once
 
+#include <QRect>
 #include <QStringList>
 #include <QWidget>
 
@@ -37,6 +38,9 @@ class SentenceStrip : public QWidget {
   // The x coordinate of position i, and the position nearest to x.
   int positionX(int position) const;
   int positionAt(int x) const;
+  // Where position i's numbered marker is drawn: a circle, widened to fit numbers of four or
+  // more digits; the gap between words is wide enough for the widest marker of the sentence.
+  QRect markerRect(int position) const;
 
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;
@@ -64,6 +68,7 @@ class SentenceStrip : public QWidget {
   QString spanLabel_;
   int target_ = -1;
   int totalWidth_ = 0;
+  int gap_ = 0;  // between two words: room for the widest position marker
 };
 
 }  // namespace gwb::ui

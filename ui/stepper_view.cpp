@@ -63,6 +63,22 @@ std::optional<gwb::OperationKind> kindFromName(const QString& name) {
   return std::nullopt;
 }
 
+// Workspace names of Breakpoint::Match. Files from before it existed have no "match".
+QString breakpointMatchName(Breakpoint::Match match) {
+  switch (match) {
+    case Breakpoint::Match::Finished: return QStringLiteral("finished");
+    case Breakpoint::Match::AdvancedOver: return QStringLiteral("advanced-over");
+    case Breakpoint::Match::Lhs: break;
+  }
+  return QStringLiteral("lhs");
+}
+
+Breakpoint::Match breakpointMatchFromName(const QString& name) {
+  if (name == QLatin1String("finished")) return Breakpoint::Match::Finished;
+  if (name == QLatin1String("advanced-over")) return Breakpoint::Match::AdvancedOver;
+  return Breakpoint::Match::Lhs;
+}
+
 QString legendHtml() {
   const auto swatch = [](gwb::OperationKind kind, const QString& name) {
     return QStringLiteral("<span style=\"background:%1; color:%2\">&nbsp;%3&nbsp;</span>")
@@ -283,24 +299,43 @@ QWidget* StepperView::createOptionsBar() {
   textbookBox_->setToolTip(
       tr("Without look-ahead every prediction and completion is made, as in textbooks; with "
          "it, only those the next word can use (the probabilities are the same)."));
+  // How the parser computes — not how numbers are shown (that is the chart's "Show values as"
+  // box): the two are labelled and worded apart so that they are not taken for one another.
+  auto* arithmeticLabel = new QLabel(tr("Parser &arithmetic:"), bar);
   arithmeticBox_ = new QComboBox(bar);
-  arithmeticBox_->addItem(tr("Scaled arithmetic"), QStringLiteral("scaled"));
-  arithmeticBox_->addItem(tr("Log arithmetic"), QStringLiteral("log"));
+  arithmeticBox_->setObjectName(QStringLiteral("arithmeticBox"));
+  arithmeticBox_->addItem(tr("Rescale at each word"), QStringLiteral("scaled"));
+  arithmeticBox_->addItem(tr("Logarithms"), QStringLiteral("log"));
   arithmeticBox_->setToolTip(
-      tr("How the parser stores probabilities: rescaled at every word (Luong et al. 2013, "
-         "section 5) or as logarithms. The answers agree."));
+      tr("How the parser stores probabilities while it parses: rescaled at every word "
+         "(Luong et al. 2013, section 5) or as logarithms. The answers agree; how the chart "
+         "shows them is chosen under the chart."));
+  arithmeticLabel->setBuddy(arithmeticBox_);
   row->addWidget(label);
   row->addWidget(sentenceBox_, 1);
   row->addWidget(parseButton_);
   row->addSpacing(8);
   row->addWidget(textbookBox_);
+  row->addSpacing(8);
+  row->addWidget(arithmeticLabel);
   row->addWidget(arithmeticBox_);
 
   connect(parseButton_, &QPushButton::clicked, this, &StepperView::parse);
   connect(sentenceBox_->lineEdit(), &QLineEdit::returnPressed, this, &StepperView::parse);
   connect(sentenceBox_, &QComboBox::activated, this, [this] { parse(); });
   connect(textbookBox_, &QCheckBox::toggled, this, [this] {
-    pendingState_ = QJsonObject{{QStringLiteral("applied"), static_cast<qint64>(0)}};
+    // The two modes make different operations over the same state sets: keep the words read
+    // (the end of the last finished state set) rather than a count of operations.
+    QJsonObject keep{{QStringLiteral("applied"), static_cast<qint64>(0)}};
+    if (session_ && stepper_->applied() > 0) {
+      const std::size_t applied = stepper_->applied();
+      const int set = session_->trace().events()[applied - 1].item.set;
+      const bool setFinished =
+          applied >= session_->stepsBeforeSet(static_cast<std::size_t>(set) + 1);
+      const int position = setFinished ? set : set - 1;
+      if (position >= 0) keep.insert(QStringLiteral("position"), position);
+    }
+    pendingState_ = keep;
     parse();
   });
   connect(arithmeticBox_, &QComboBox::currentIndexChanged, this, [this] {
@@ -326,7 +361,11 @@ QWidget* StepperView::createFilterBar() {
   symbolEdit_->setClearButtonEnabled(true);
   symbolEdit_->setToolTip(tr("Show only items with this left-hand side (e.g. NP)"));
   symbolEdit_->setMaximumWidth(140);
+  symbolEdit_->setMinimumWidth(90);
+  auto* formatLabel = new QLabel(tr("Show &values as:"), bar);
   formatBox_ = new QComboBox(bar);
+  formatBox_->setObjectName(QStringLiteral("numberFormatBox"));
+  formatLabel->setBuddy(formatBox_);
   formatBox_->addItem(tr("Probabilities"), QStringLiteral("probability"));
   formatBox_->addItem(tr("Log probabilities"), QStringLiteral("log"));
   formatBox_->addItem(tr("Scaled values"), QStringLiteral("scaled"));
@@ -340,6 +379,7 @@ QWidget* StepperView::createFilterBar() {
   row->addWidget(hideZeroBox_);
   row->addWidget(symbolEdit_);
   row->addStretch(1);
+  row->addWidget(formatLabel);
   row->addWidget(formatBox_);
   row->addWidget(unitBox_);
 
@@ -386,11 +426,25 @@ QWidget* StepperView::createSidePanel() {
   breakpointList_->setToolTip(tr("Uncheck to disable; Delete removes"));
   auto* addRow = new QHBoxLayout;
   breakpointKindBox_ = new QComboBox(breakpoints);
+  breakpointKindBox_->setObjectName(QStringLiteral("breakpointKindBox"));
   breakpointKindBox_->addItem(tr("any operation"), QString());
   breakpointKindBox_->addItem(tr("predict"), QStringLiteral("predict"));
   breakpointKindBox_->addItem(tr("scan"), QStringLiteral("scan"));
-  breakpointKindBox_->addItem(tr("complete"), QStringLiteral("complete"));
+  // Completion has two sides; name them so that "PP" means what the user has in mind.
+  breakpointKindBox_->addItem(tr("\u2026 completed (an item of it finished)"),
+                              QStringLiteral("finished"));
+  breakpointKindBox_->setItemData(
+      breakpointKindBox_->count() - 1,
+      tr("Stops when an item of the symbol is finished, e.g. PP \u2192 P NP \u2022 for PP"),
+      Qt::ToolTipRole);
+  breakpointKindBox_->addItem(tr("an item advanced over \u2026"), QStringLiteral("advanced-over"));
+  breakpointKindBox_->setItemData(
+      breakpointKindBox_->count() - 1,
+      tr("Stops when a completion moves a waiting item's dot over the finished symbol, e.g. "
+         "VP \u2192 V NP \u2022 PP becoming VP \u2192 V NP PP \u2022 for PP"),
+      Qt::ToolTipRole);
   breakpointSymbolEdit_ = new QLineEdit(breakpoints);
+  breakpointSymbolEdit_->setObjectName(QStringLiteral("breakpointSymbolEdit"));
   breakpointSymbolEdit_->setPlaceholderText(tr("symbol or word"));
   auto* add = new QPushButton(tr("Add"), breakpoints);
   auto* remove = new QPushButton(tr("Remove"), breakpoints);
@@ -584,8 +638,11 @@ void StepperView::onParseFinished(std::shared_ptr<const ParseSession> session) {
     stepper_->setSession(nullptr);
     plot_->setSession(nullptr);
     strip_->setWords({});
-    explanation_->setHtml(tr("<p><b>This grammar cannot be used for parsing.</b></p><p>%1</p>")
-                              .arg(session ? session->errorText().toHtmlEscaped() : QString()));
+    QString why = tr("<p><b>This grammar cannot be used for parsing.</b></p><p>%1</p>")
+                      .arg(session ? session->errorText().toHtmlEscaped() : QString());
+    if (grammar_ && grammar_->ruleCount() > 0 && !grammar_->start())
+      why += tr("<p>Choose one in the <b>Start</b> box at the right of the status bar.</p>");
+    explanation_->setHtml(why);
     emit sessionChanged(nullptr);
     updateActions();
     updateStatus();
@@ -625,6 +682,9 @@ void StepperView::onParseFinished(std::shared_ptr<const ParseSession> session) {
   table_->horizontalHeader()->setDefaultSectionSize(widest);
   plot_->setSession(session);
   model_->setSession(session, applied);
+  // A new parse starts the chart at its first column; the step below scrolls to its operation.
+  table_->horizontalScrollBar()->setValue(0);
+  table_->verticalScrollBar()->setValue(0);
 
   stepper_->setSession(session, applied);
   // A workspace may ask for "the end of state set p" rather than a number of operations.
@@ -862,7 +922,9 @@ void StepperView::rebuildBreakpointList() {
 
 void StepperView::addBreakpointFromBar() {
   Breakpoint b;
-  b.kind = kindFromName(breakpointKindBox_->currentData().toString());
+  const QString kind = breakpointKindBox_->currentData().toString();
+  b.match = breakpointMatchFromName(kind);
+  if (b.match == Breakpoint::Match::Lhs) b.kind = kindFromName(kind);
   b.symbol = breakpointSymbolEdit_->text().trimmed();
   stepper_->addBreakpoint(b);
   breakpointSymbolEdit_->clear();
@@ -902,11 +964,13 @@ QJsonObject StepperView::state() const {
                            {QStringLiteral("symbol"), filter.symbol}});
   QJsonArray breakpoints;
   for (const Breakpoint& b : stepper_->breakpoints()) {
-    breakpoints.append(QJsonObject{
+    QJsonObject entry{
         {QStringLiteral("kind"),
          b.kind ? QJsonValue(toQString(gwb::operationKindName(*b.kind))) : QJsonValue()},
         {QStringLiteral("symbol"), b.symbol},
-        {QStringLiteral("enabled"), b.enabled}});
+        {QStringLiteral("enabled"), b.enabled},
+        {QStringLiteral("match"), breakpointMatchName(b.match)}};
+    breakpoints.append(entry);
   }
   state.insert(QStringLiteral("breakpoints"), breakpoints);
   state.insert(QStringLiteral("speed"), stepper_->speed());
@@ -935,9 +999,17 @@ void StepperView::restoreState(const QJsonObject& state) {
   std::vector<Breakpoint> breakpoints;
   for (const auto& value : state.value(QStringLiteral("breakpoints")).toArray()) {
     const QJsonObject b = value.toObject();
-    breakpoints.push_back({kindFromName(b.value(QStringLiteral("kind")).toString()),
-                           b.value(QStringLiteral("symbol")).toString(),
-                           b.value(QStringLiteral("enabled")).toBool(true)});
+    Breakpoint breakpoint{kindFromName(b.value(QStringLiteral("kind")).toString()),
+                          b.value(QStringLiteral("symbol")).toString(),
+                          b.value(QStringLiteral("enabled")).toBool(true)};
+    breakpoint.match = breakpointMatchFromName(b.value(QStringLiteral("match")).toString());
+    // Before the two sides of completion had names, "complete PP" was meant as "PP completed".
+    if (!b.contains(QStringLiteral("match")) && breakpoint.kind == gwb::OperationKind::Complete &&
+        !breakpoint.symbol.isEmpty()) {
+      breakpoint.kind.reset();
+      breakpoint.match = Breakpoint::Match::Finished;
+    }
+    breakpoints.push_back(breakpoint);
   }
   stepper_->setBreakpoints(std::move(breakpoints));
   const int speed = state.value(QStringLiteral("speed")).toInt(stepper_->speed());

@@ -1,8 +1,10 @@
 // grammar-workbench [FILE...] [--root SYMBOL] [--view PAGE] [--sentence TEXT] [--step N|end]
-//                   [--select SET:INDEX] [--screenshot OUT.png]
+//                   [--select SET:INDEX] [--no-session] [--screenshot OUT.png]
 //
 // Opens each FILE (grammar or corpus) in its own tab; with none, restores the last session's
-// workspace, or the first time the default one (the PP-attachment sample in the stepper). --view
+// workspace (each tab opens when first shown; after an abnormal exit the user is asked first),
+// or the first time — or with --no-session — the default one (the PP-attachment sample in the
+// stepper). --view
 // shows a page of the last grammar (grammar, stepper, tree),
 // --sentence parses a sentence in its stepper and --step moves the stepper there (a number of
 // operations, `end`, or `word:K` for the end of word K's scans). With --screenshot the window is
@@ -24,6 +26,9 @@
 // the other) and, with --screenshot, waits for them. --view experiments opens Research >
 // Experiments; each --experiment "model=vb;cues=all;iterations=20;seeds=1-2" is one job, run
 // with --run.
+//
+// Help: --view help shows Help > Walkthrough (or --help-topic docs/formats.md, ...); --view
+// shortcuts shows Help > Keyboard Shortcuts. With --screenshot that window is grabbed.
 //
 // Dynamic Syntax: --view ds opens Dynamic Syntax > DS stepper with --ds-grammar DIR (default: the
 // shared DyLan 2013 English TTR grammar), parses --ds-sentence TEXT (breadth-first, or
@@ -48,6 +53,7 @@
 #include "ui/earley_stepper.h"
 #include "ui/experiment_panel.h"
 #include "ui/grammar_view.h"
+#include "ui/help_window.h"
 #include "ui/induction_panel.h"
 #include "ui/main_window.h"
 #include "ui/stepper_view.h"
@@ -78,6 +84,10 @@ int main(int argc, char* argv[]) {
       QStringLiteral("root"),
       QStringLiteral("Start symbol for the grammars given on the command line."),
       QStringLiteral("SYMBOL"));
+  const QCommandLineOption noSessionOption(
+      QStringLiteral("no-session"),
+      QStringLiteral("Start without restoring the last session's tabs (e.g. when restoring them "
+                     "keeps failing)."));
   const QCommandLineOption screenshotOption(
       QStringLiteral("screenshot"),
       QStringLiteral("Show the window at 1280x800 (or --screenshot-size), save it as an image "
@@ -89,8 +99,9 @@ int main(int argc, char* argv[]) {
       QStringLiteral("WxH"));
   const QCommandLineOption viewOption(
       QStringList{QStringLiteral("view")},
-      QStringLiteral("The page to show for the last grammar: grammar, stepper or tree; or a "
-                     "research window: discourse, transitions, induction or experiments."),
+      QStringLiteral("The page to show for the last grammar: grammar, stepper or tree; a "
+                     "research window: discourse, transitions, induction or experiments; or "
+                     "help or shortcuts."),
       QStringLiteral("PAGE"));
   const QCommandLineOption sentenceOption(
       QStringLiteral("sentence"),
@@ -145,8 +156,11 @@ int main(int argc, char* argv[]) {
       "induce", "Induction view: one run's settings, key=value;... (repeatable).", "SPEC");
   const QCommandLineOption experimentOption = researchOption(
       "experiment", "Experiments view: one job, key=value;... (repeatable).", "SPEC");
-  const QCommandLineOption runOption(
-      QStringLiteral("run"), QStringLiteral("Induction/experiments view: start the runs."));
+  const QCommandLineOption helpTopicOption = researchOption(
+      "help-topic", "Help window (--view help): the page, e.g. docs/formats.md.", "PATH");
+  parser.addOption(helpTopicOption);
+  const QCommandLineOption runOption(QStringLiteral("run"),
+                                     QStringLiteral("Induction/experiments view: start the runs."));
   for (const QCommandLineOption* option :
        {&induceGrammarOption, &induceCorpusOption, &induceOption, &experimentOption, &runOption})
     parser.addOption(*option);
@@ -159,18 +173,18 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption dsGrammarOption(QStringLiteral("ds-grammar"),
                                            QStringLiteral("DS stepper: a DyLan grammar folder."),
                                            QStringLiteral("DIR"));
-  const QCommandLineOption dsSentenceOption(
-      QStringLiteral("ds-sentence"), QStringLiteral("DS stepper: the sentence to parse."),
-      QStringLiteral("TEXT"));
+  const QCommandLineOption dsSentenceOption(QStringLiteral("ds-sentence"),
+                                            QStringLiteral("DS stepper: the sentence to parse."),
+                                            QStringLiteral("TEXT"));
   const QCommandLineOption dsStepOption(
       QStringLiteral("ds-step"),
       QStringLiteral("DS stepper: where to stop, a number of actions, end, or word:K."),
       QStringLiteral("N"));
-  const QCommandLineOption dsSelectOption(
-      QStringLiteral("ds-select"), QStringLiteral("DS stepper: the DAG node to select."),
-      QStringLiteral("N"));
-  const QCommandLineOption dsBestFirstOption(
-      QStringLiteral("ds-best-first"), QStringLiteral("DS stepper: parse best-first."));
+  const QCommandLineOption dsSelectOption(QStringLiteral("ds-select"),
+                                          QStringLiteral("DS stepper: the DAG node to select."),
+                                          QStringLiteral("N"));
+  const QCommandLineOption dsBestFirstOption(QStringLiteral("ds-best-first"),
+                                             QStringLiteral("DS stepper: parse best-first."));
   for (const QCommandLineOption* option :
        {&dsGrammarOption, &dsSentenceOption, &dsStepOption, &dsSelectOption, &dsBestFirstOption})
     parser.addOption(*option);
@@ -181,6 +195,7 @@ int main(int argc, char* argv[]) {
   parser.addOption(stepOption);
   parser.addOption(screenshotOption);
   parser.addOption(screenshotSizeOption);
+  parser.addOption(noSessionOption);
   parser.process(app);
 
   const QString screenshotPath = parser.value(screenshotOption);
@@ -203,7 +218,9 @@ int main(int argc, char* argv[]) {
   gwb::ui::MainWindow window(settings);
   QApplication::setWindowIcon(window.windowIcon());
   if (parser.positionalArguments().isEmpty()) {
-    window.restoreSession();
+    window.restoreSession(parser.isSet(noSessionOption)
+                              ? gwb::ui::MainWindow::SessionStart::WithoutLastSession
+                              : gwb::ui::MainWindow::SessionStart::RestoreLastSession);
   } else {
     window.openGrammars(parser.positionalArguments(), parser.value(rootOption));
   }
@@ -288,6 +305,12 @@ int main(int argc, char* argv[]) {
       const QString order = parser.value(orderOption);
       if (order == QLatin1String("frequency")) view->setOrder(gwb::ui::TopicOrder::Frequency);
       if (order == QLatin1String("cluster")) view->setOrder(gwb::ui::TopicOrder::Clustering);
+    } else if (page == QLatin1String("help")) {
+      researchWindow =
+          window.showHelp(parser.isSet(helpTopicOption) ? parser.value(helpTopicOption)
+                                                        : QStringLiteral("docs/walkthrough.md"));
+    } else if (page == QLatin1String("shortcuts")) {
+      researchWindow = window.showShortcuts();
     } else if (page == QLatin1String("induction")) {
       gwb::ui::InductionPanel* panel = window.showInductionPanel();
       researchWindow = panel;

@@ -498,8 +498,24 @@ void readNltk(std::string_view text, const std::string& file, GrammarLoad& load,
 // ---------------------------------------------------------------------------------------------
 // Start symbol
 
+}  // namespace
+
+std::vector<SymbolId> startSymbolCandidates(const Grammar& grammar) {
+  // Nonterminals never used on the right-hand side of another symbol's rule.
+  std::vector<bool> usedElsewhere(grammar.symbols().size(), false);
+  for (const Rule& r : grammar.rules())
+    for (SymbolId s : r.rhs)
+      if (s != r.lhs) usedElsewhere[static_cast<std::size_t>(s)] = true;
+  std::vector<SymbolId> candidates;
+  for (SymbolId s : grammar.lhsSymbols())
+    if (!usedElsewhere[static_cast<std::size_t>(s)]) candidates.push_back(s);
+  return candidates;
+}
+
+namespace {
+
 void resolveStart(GrammarLoad& load, const std::string& file, const std::string& requested,
-                  const std::string& startDirective) {
+                  const std::string& startDirective, const std::string& chooseRootHint) {
   Grammar& grammar = load.grammar;
   const auto hasRules = [&](const std::string& name) -> std::optional<SymbolId> {
     const auto id = grammar.symbols().findNonterminal(name);
@@ -529,20 +545,13 @@ void resolveStart(GrammarLoad& load, const std::string& file, const std::string&
     grammar.setStart(*root);
     return;
   }
-  // Nonterminals never used on the right-hand side of another symbol's rule.
-  std::vector<bool> usedElsewhere(grammar.symbols().size(), false);
-  for (const Rule& r : grammar.rules())
-    for (SymbolId s : r.rhs)
-      if (s != r.lhs) usedElsewhere[static_cast<std::size_t>(s)] = true;
-  std::vector<SymbolId> candidates;
-  for (SymbolId s : grammar.lhsSymbols())
-    if (!usedElsewhere[static_cast<std::size_t>(s)]) candidates.push_back(s);
+  const std::vector<SymbolId> candidates = startSymbolCandidates(grammar);
   if (candidates.size() == 1) {
     grammar.setStart(candidates.front());
-    load.diagnostics.note(
-        file, 0, 0,
-        "no ROOT symbol; using '" + grammar.symbols().name(candidates.front()) +
-            "', the only symbol not used by another rule (pass --root to choose)");
+    load.diagnostics.note(file, 0, 0,
+                          "no ROOT symbol; using '" + grammar.symbols().name(candidates.front()) +
+                              "', the only symbol not used by another rule (to choose another, " +
+                              chooseRootHint + ")");
     return;
   }
   std::string names;
@@ -551,7 +560,7 @@ void resolveStart(GrammarLoad& load, const std::string& file, const std::string&
   load.diagnostics.error(file, 0, 0,
                          "no start symbol: the grammar has no ROOT and " +
                              std::to_string(candidates.size()) + " candidates" +
-                             (names.empty() ? "" : " (" + names + ")") + "; pass --root SYMBOL");
+                             (names.empty() ? "" : " (" + names + ")") + "; " + chooseRootHint);
 }
 
 bool symbolHasSpace(const std::string& name) {
@@ -665,7 +674,7 @@ GrammarLoad readGrammar(std::string_view text, const std::string& sourceName,
   } else {
     readNltk(text, sourceName, load, &startDirective);
   }
-  resolveStart(load, sourceName, options.root, startDirective);
+  resolveStart(load, sourceName, options.root, startDirective, options.chooseRootHint);
   if (options.runChecks) load.diagnostics.append(checkGrammar(load.grammar, sourceName));
   return load;
 }

@@ -117,6 +117,22 @@ TEST(EarleyxReaderTest, StartSymbolIsRootThenTheOnlyUnusedSymbol) {
   const GrammarLoad ambiguous = read("A->[_a] : 1\nB->[_b] : 1\n", GrammarFormat::Earleyx);
   EXPECT_FALSE(ambiguous.ok());
   EXPECT_NE(allDiagnostics(ambiguous).find("pass --root"), std::string::npos);
+  // The candidates, for a chooser; and the hint names the chooser of whoever reads.
+  std::vector<std::string> candidates;
+  for (SymbolId s : startSymbolCandidates(ambiguous.grammar))
+    candidates.push_back(ambiguous.grammar.symbols().name(s));
+  EXPECT_EQ(candidates, (std::vector<std::string>{"A", "B"}));
+  EXPECT_TRUE(startSymbolCandidates(document.grammar).size() == 1 &&
+              document.grammar.symbols().name(startSymbolCandidates(document.grammar)[0]) ==
+                  "Document");
+  GrammarReadOptions workbench;
+  workbench.format = GrammarFormat::Earleyx;
+  workbench.chooseRootHint = "pick one in the Start box";
+  const std::string message =
+      allDiagnostics(readGrammar("A->[_a] : 1\nB->[_b] : 1\n", "test", workbench));
+  EXPECT_NE(message.find("2 candidates (A, B); pick one in the Start box"), std::string::npos)
+      << message;
+  EXPECT_EQ(message.find("--root"), std::string::npos) << message;
   const GrammarLoad chosen = read("A->[_a] : 1\nB->[_b] : 1\n", GrammarFormat::Earleyx, "B");
   ASSERT_TRUE(chosen.ok());
   EXPECT_EQ(chosen.grammar.symbols().name(*chosen.grammar.start()), "B");

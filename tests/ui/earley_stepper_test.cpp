@@ -1,6 +1,10 @@
 // The stepper's controls as jumps over the recorded operations.
 #include "ui/earley_stepper.h"
 
+#include <functional>
+#include <optional>
+#include <vector>
+
 #include <QSignalSpy>
 #include <QTest>
 #include <gtest/gtest.h>
@@ -140,7 +144,56 @@ TEST_F(EarleyStepperTest, RunToEndStopsAtBreakpoints) {
   EXPECT_EQ(events()[stepper_.applied() - 1].kind, gwb::OperationKind::Predict);
   EXPECT_EQ(stepper_.lastHitBreakpoint(), 1);
   EXPECT_EQ(Breakpoint({gwb::OperationKind::Complete, QStringLiteral("NP"), true}).describe(),
-            QStringLiteral("complete NP"));
+            QStringLiteral("a NP item advanced (complete)"));
+}
+
+// "PP completed" stops where a PP item is finished (PP → P NP •), not where one merely moves
+// its dot (PP → P • NP); "an item advanced over PP" stops where a finished PP is used.
+TEST_F(EarleyStepperTest, CompletionBreakpointsNameTheirSide) {
+  Breakpoint finished{std::nullopt, QStringLiteral("PP"), true, Breakpoint::Match::Finished};
+  Breakpoint advancedOver{std::nullopt, QStringLiteral("PP"), true,
+                          Breakpoint::Match::AdvancedOver};
+  EXPECT_EQ(finished.describe(), QStringLiteral("PP completed (a PP item finished)"));
+  EXPECT_EQ(advancedOver.describe(), QStringLiteral("an item advanced over PP"));
+  const auto isPP = [&](gwb::ItemRef item) {
+    return session_->symbolName(session_->lhs(item)) == QLatin1String("PP");
+  };
+  struct Case {
+    Breakpoint breakpoint;
+    std::function<bool(const gwb::ParseEvent&)> stopsAfter;
+  };
+  const std::vector<Case> cases{
+      {finished,
+       [&](const gwb::ParseEvent& e) { return isPP(e.item) && session_->isFinished(e.item); }},
+      {advancedOver,
+       [&](const gwb::ParseEvent& e) {
+         return e.kind == gwb::OperationKind::Complete && isPP(e.child);
+       }},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.breakpoint.describe().toStdString());
+    std::vector<std::size_t> expected;
+    for (std::size_t i = 0; i < events().size(); ++i)
+      if (c.stopsAfter(events()[i])) expected.push_back(i + 1);
+    ASSERT_GE(expected.size(), 1u);
+    stepper_.setBreakpoints({c.breakpoint});
+    stepper_.reset();
+    for (std::size_t stop : expected) {
+      stepper_.runToEnd();
+      EXPECT_EQ(stepper_.applied(), stop);
+    }
+    stepper_.runToEnd();
+    EXPECT_TRUE(stepper_.atEnd());
+  }
+  // The first stop of "PP completed" is a finished PP item; an item that merely advanced
+  // inside a PP (PP → P • NP) does not stop it.
+  stepper_.setBreakpoints({finished});
+  stepper_.reset();
+  stepper_.runToEnd();
+  ASSERT_GT(stepper_.applied(), 0u);
+  const gwb::ItemRef first = events()[stepper_.applied() - 1].item;
+  EXPECT_TRUE(isPP(first) && session_->isFinished(first))
+      << session_->itemText(first).toStdString();
 }
 
 TEST_F(EarleyStepperTest, AutoPlayStepsOnATimerAndStopsAtABreakpoint) {

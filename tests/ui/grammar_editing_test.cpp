@@ -165,6 +165,23 @@ class UnsavedChangesTest : public GrammarEditingTest {
   QMessageBox::StandardButton answer_ = QMessageBox::Cancel;
 };
 
+TEST_F(UnsavedChangesTest, UndoingEveryEditClearsTheModifiedMarker) {
+  GrammarView* view = window_->currentGrammarView();
+  GrammarEditor* editor = view->editor();
+  editor->moveCursor(QTextCursor::End);
+  QTest::keyClicks(editor, QStringLiteral("# a note"));
+  view->applyEdits();
+  ASSERT_TRUE(view->document().isModified());
+  EXPECT_TRUE(window_->documentTabs()->tabText(0).endsWith(QStringLiteral("\u25cf")));
+  while (editor->document()->isUndoAvailable()) editor->undo();
+  view->applyEdits();
+  EXPECT_EQ(editor->toPlainText(), kGrammar);
+  EXPECT_FALSE(view->document().isModified());
+  EXPECT_EQ(window_->documentTabs()->tabText(0), QStringLiteral("small.cfg"));
+  EXPECT_TRUE(window_->closeDocument(0));
+  EXPECT_TRUE(asked_.isEmpty());
+}
+
 TEST_F(UnsavedChangesTest, UnmodifiedDocumentsCloseWithoutAsking) {
   EXPECT_TRUE(window_->closeDocument(0));
   EXPECT_TRUE(asked_.isEmpty());

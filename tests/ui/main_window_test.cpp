@@ -5,17 +5,20 @@
 #include <memory>
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QMimeData>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -31,6 +34,8 @@
 #include "ui/grammar_table_model.h"
 #include "ui/grammar_view.h"
 #include "ui/nonterminal_panel.h"
+#include "ui/parse_session.h"
+#include "ui/stepper_view.h"
 
 namespace gwb::ui {
 namespace {
@@ -128,7 +133,8 @@ TEST_F(MainWindowTest, LoadsASharedGrammarIntoTheRuleTable) {
   EXPECT_EQ(first.siblingAtColumn(GrammarTableModel::Line).data().toString(), QStringLiteral("1"));
 
   EXPECT_EQ(statusLabel("ruleCountLabel"), QStringLiteral("29 rules"));
-  EXPECT_EQ(statusLabel("startSymbolLabel"), QStringLiteral("Start: S"));
+  EXPECT_EQ(statusLabel("startSymbolLabel"), QStringLiteral("Start:"));
+  EXPECT_EQ(window_->startSymbolBox()->currentText(), QStringLiteral("S"));
   EXPECT_EQ(statusLabel("formatLabel"), QStringLiteral("Earleyx format"));
   EXPECT_TRUE(statusLabel("symbolCountLabel").contains(QStringLiteral("6 nonterminals")))
       << statusLabel("symbolCountLabel").toStdString();
@@ -169,6 +175,71 @@ TEST_F(MainWindowTest, LargeGrammarSortsNumericallyAndFilters) {
     const QString rhs = shown->index(row, GrammarTableModel::Rhs).data().toString();
     EXPECT_TRUE(lhs == QStringLiteral("Topic.ball") || rhs.contains(QStringLiteral("Topic.ball")))
         << lhs.toStdString() << " -> " << rhs.toStdString();
+  }
+}
+
+// An Earleyx grammar with no ROOT and two symbols no other rule uses has no start symbol; the
+// status bar's chooser offers both (and says so in the diagnostic), and choosing one parses.
+TEST_F(MainWindowTest, TheStartSymbolIsChosenInTheStatusBar) {
+  const QString path = writeFile(QStringLiteral("two-starts.grammar"),
+                                 "S->[NP VP] : 1.0\n"
+                                 "Q->[VP NP] : 1.0\n"
+                                 "NP->[_john] : 1.0\n"
+                                 "VP->[_runs] : 1.0\n");
+  ASSERT_TRUE(window_->openGrammar(path));
+  GrammarView* view = window_->currentGrammarView();
+  ASSERT_NE(view, nullptr);
+  EXPECT_TRUE(view->document().startSymbolName().isEmpty());
+  const gwb::Diagnostics& diagnostics = view->document().diagnostics();
+  ASSERT_TRUE(diagnostics.hasErrors());
+  std::string message;
+  for (const gwb::Diagnostic& d : diagnostics)
+    if (d.severity == gwb::Severity::Error) message = d.message;
+  EXPECT_NE(message.find("Start symbol box"), std::string::npos) << message;
+  EXPECT_EQ(message.find("--root"), std::string::npos) << message;
+
+  QComboBox* box = window_->startSymbolBox();
+  ASSERT_TRUE(box->isVisibleTo(window_.get()));
+  EXPECT_EQ(box->currentIndex(), -1);
+  ASSERT_GE(box->count(), 2);
+  EXPECT_EQ(box->itemText(0), QStringLiteral("S"));  // the two candidates first
+  EXPECT_EQ(box->itemText(1), QStringLiteral("Q"));
+  EXPECT_EQ(statusLabel("startSymbolLabel"), QStringLiteral("No start symbol:"));
+
+  box->lineEdit()->selectAll();
+  QTest::keyClicks(box->lineEdit(), QStringLiteral("Q"));
+  QTest::keyClick(box->lineEdit(), Qt::Key_Return);
+  EXPECT_EQ(view->document().startSymbolName(), QStringLiteral("Q"));
+  EXPECT_FALSE(view->document().diagnostics().hasErrors());
+  EXPECT_FALSE(view->document().isModified());  // the text is unchanged
+  EXPECT_EQ(box->currentText(), QStringLiteral("Q"));
+  EXPECT_EQ(statusLabel("startSymbolLabel"), QStringLiteral("Start:"));
+  StepperView* stepper = view->stepperView();
+  stepper->setSentence(QStringLiteral("runs john"));
+  ASSERT_TRUE(stepper->waitForParse());
+  ASSERT_TRUE(stepper->session());
+  EXPECT_TRUE(stepper->session()->result().success);
+  // Workspaces remember the choice.
+  EXPECT_EQ(window_->captureWorkspace().documents.at(0).root, QStringLiteral("Q"));
+}
+
+// With many files open the tab titles stay readable (they used to shrink to "p…g"): the tab
+// bar scrolls instead, and each tab's tooltip has the full path.
+TEST_F(MainWindowTest, ManyTabsKeepReadableTitles) {
+  window_->resize(900, 600);
+  window_->show();
+  for (int i = 0; i < 10; ++i) {
+    const QString name = QStringLiteral("teaching-grammar-%1.cfg").arg(i);
+    ASSERT_TRUE(window_->openGrammar(writeFile(name, "S -> 'a' [1.0]\n")));
+  }
+  QApplication::processEvents();
+  QTabBar* bar = window_->documentTabs()->tabBar();
+  ASSERT_EQ(bar->count(), 10);
+  EXPECT_TRUE(bar->usesScrollButtons());
+  const int readable = bar->fontMetrics().horizontalAdvance(QStringLiteral("teaching-gr"));
+  for (int i = 0; i < bar->count(); ++i) {
+    EXPECT_GE(bar->tabRect(i).width(), readable) << i;
+    EXPECT_TRUE(bar->tabToolTip(i).endsWith(QStringLiteral("teaching-grammar-%1.cfg").arg(i)));
   }
 }
 

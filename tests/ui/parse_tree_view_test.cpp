@@ -198,8 +198,13 @@ TEST_F(ParseTreeViewTest, OffersTheRunnersUpOfAShortSentence) {
       << view_.tree().toPtb();
   EXPECT_TRUE(view_.caption().contains(QStringLiteral("Parse 2"))) << view_.caption().toStdString();
   EXPECT_TRUE(view_.caption().contains(QStringLiteral("28.6%"))) << view_.caption().toStdString();
+  // The LaTeX export names the runner-up as such, not as the Viterbi parse.
+  const QString runnerUp = view_.forestText();
+  EXPECT_FALSE(runnerUp.contains(QStringLiteral("Viterbi"))) << runnerUp.toStdString();
+  EXPECT_TRUE(runnerUp.contains(QStringLiteral("Parse 2 of 2"))) << runnerUp.toStdString();
   const QJsonObject state = view_.state();
   view_.showParse(0);
+  EXPECT_TRUE(view_.forestText().contains(QStringLiteral("Viterbi parse of")));
   view_.restoreState(state);
   EXPECT_EQ(view_.currentParse(), 1);
   EXPECT_EQ(view_.tree().toPtb(), view_.parses()[1].tree.toPtb());

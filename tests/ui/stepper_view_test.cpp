@@ -9,9 +9,16 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -146,6 +153,123 @@ TEST_F(StepperViewTest, StateRoundTripsThroughJson) {
   EXPECT_EQ(other.surprisalPlot()->unit(), SurprisalPlot::Unit::Nats);
   EXPECT_EQ(other.selectedItem(), item);
   EXPECT_EQ(other.state(), state);
+}
+
+// The breakpoint bar names the two sides of a completion: "PP completed" stops where a PP item
+// is finished; old workspaces' "complete PP" meant that too.
+TEST_F(StepperViewTest, BreakpointKindsNameBothSidesOfCompletion) {
+  auto* kinds = view_.findChild<QComboBox*>(QStringLiteral("breakpointKindBox"));
+  auto* symbol = view_.findChild<QLineEdit*>(QStringLiteral("breakpointSymbolEdit"));
+  ASSERT_NE(kinds, nullptr);
+  ASSERT_NE(symbol, nullptr);
+  const int finished = kinds->findData(QStringLiteral("finished"));
+  const int advanced = kinds->findData(QStringLiteral("advanced-over"));
+  ASSERT_GE(finished, 0);
+  ASSERT_GE(advanced, 0);
+  EXPECT_TRUE(kinds->itemText(finished).contains(QStringLiteral("completed")));
+  EXPECT_TRUE(kinds->itemText(advanced).contains(QStringLiteral("advanced over")));
+  kinds->setCurrentIndex(finished);
+  symbol->setText(QStringLiteral("PP"));
+  QTest::keyClick(symbol, Qt::Key_Return);
+  ASSERT_EQ(view_.breakpointList()->count(), 1);
+  EXPECT_EQ(view_.breakpointList()->item(0)->text(),
+            QStringLiteral("PP completed (a PP item finished)"));
+
+  const auto stopsOnAFinishedPP = [](StepperView& view) {
+    view.stepper()->reset();
+    view.stepper()->runToEnd();
+    const std::size_t applied = view.stepper()->applied();
+    if (applied == 0 || view.stepper()->atEnd()) return false;
+    const std::shared_ptr<const ParseSession>& session = view.session();
+    const gwb::ItemRef item = session->trace().events()[applied - 1].item;
+    return session->symbolName(session->lhs(item)) == QLatin1String("PP") &&
+           session->isFinished(item);
+  };
+  EXPECT_TRUE(stopsOnAFinishedPP(view_));
+
+  // A workspace written before the sides had names.
+  QJsonObject state = view_.state();
+  state.insert(QStringLiteral("breakpoints"),
+               QJsonArray{QJsonObject{{QStringLiteral("kind"), QStringLiteral("complete")},
+                                      {QStringLiteral("symbol"), QStringLiteral("PP")},
+                                      {QStringLiteral("enabled"), true}}});
+  StepperView old;
+  old.setGrammar(loadSampleGrammar());
+  old.restoreState(state);
+  ASSERT_TRUE(old.waitForParse());
+  ASSERT_EQ(old.stepper()->breakpoints().size(), 1u);
+  EXPECT_EQ(old.stepper()->breakpoints()[0].match, Breakpoint::Match::Finished);
+  EXPECT_TRUE(stopsOnAFinishedPP(old));
+}
+
+// Ticking Textbook parses again without look-ahead: the words read stay read, and the chart
+// shows the columns of that position rather than wherever it was scrolled before.
+TEST_F(StepperViewTest, TextbookModeKeepsThePositionAndScrollsTheChartWithIt) {
+  view_.show();
+  view_.stepper()->runToPosition(3);
+  QTableView* chart = view_.chartView();
+  QApplication::processEvents();
+  chart->horizontalScrollBar()->setValue(chart->horizontalScrollBar()->maximum());
+  ASSERT_GT(chart->horizontalScrollBar()->value(), 0);
+  const std::size_t lookaheadSteps = view_.session()->stepCount();
+
+  view_.setLookahead(false);
+  ASSERT_TRUE(view_.waitForParse());
+  ASSERT_FALSE(view_.session()->lookahead());
+  EXPECT_NE(view_.session()->stepCount(), lookaheadSteps);  // another parse indeed
+  EXPECT_EQ(view_.stepper()->applied(), view_.session()->stepsBeforeSet(4));
+  EXPECT_EQ(view_.strip()->currentPosition(), 3);
+  QApplication::processEvents();
+  const int x = chart->columnViewportPosition(3);
+  EXPECT_GE(x, 0);
+  EXPECT_LT(x, chart->viewport()->width());
+}
+
+// The parser's arithmetic and the chart's number format are two different settings: each has
+// its own label, and their choices share no leading word ("Log arithmetic" / "Log
+// probabilities" used to look like one control shown twice).
+TEST_F(StepperViewTest, TheTwoNumberSettingsAreNamedApart) {
+  auto* arithmetic = view_.findChild<QComboBox*>(QStringLiteral("arithmeticBox"));
+  auto* format = view_.findChild<QComboBox*>(QStringLiteral("numberFormatBox"));
+  ASSERT_NE(arithmetic, nullptr);
+  ASSERT_NE(format, nullptr);
+  QString arithmeticLabel;
+  QString formatLabel;
+  for (const QLabel* label : view_.findChildren<QLabel*>()) {
+    if (label->buddy() == arithmetic) arithmeticLabel = label->text();
+    if (label->buddy() == format) formatLabel = label->text();
+  }
+  EXPECT_FALSE(arithmeticLabel.isEmpty());
+  EXPECT_FALSE(formatLabel.isEmpty());
+  EXPECT_NE(arithmeticLabel, formatLabel);
+  const auto firstWords = [](const QComboBox* box) {
+    QStringList words;
+    for (int i = 0; i < box->count(); ++i)
+      words << box->itemText(i).section(QLatin1Char(' '), 0, 0).toLower();
+    return words;
+  };
+  for (const QString& word : firstWords(arithmetic))
+    EXPECT_FALSE(firstWords(format).contains(word)) << word.toStdString();
+}
+
+// Position numbers of four digits and more fit their markers (they were clipped at 1000), and
+// neighbouring markers never overlap.
+TEST(SentenceStripTest, LongSentencesKeepTheirPositionNumbersReadable) {
+  SentenceStrip strip;
+  QStringList words;
+  for (int i = 0; i < 1200; ++i) words << QStringLiteral("a");
+  strip.setWords(words);
+  const QFontMetrics metrics(strip.font());
+  for (const int p : {7, 99, 999, 1000, 1001, 1199}) {
+    SCOPED_TRACE(p);
+    const QRect marker = strip.markerRect(p);
+    // The numbers are drawn at 80% of the strip's font.
+    EXPECT_GE(marker.width(), 0.8 * metrics.horizontalAdvance(QString::number(p)) + 4);
+    EXPECT_LT(marker.right(), strip.markerRect(p + 1).left());
+    EXPECT_NEAR(marker.center().x(), strip.positionX(p), 1);
+  }
+  EXPECT_GT(strip.markerRect(1000).width(), strip.markerRect(7).width());
+  EXPECT_LE(strip.markerRect(1200).right(), strip.width());
 }
 
 // The longest thing the stepper is asked to show: a whole recording (2,038 tokens) with the

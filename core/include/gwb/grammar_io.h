@@ -26,6 +26,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gwb/diagnostic.h"
 #include "gwb/grammar.h"
@@ -42,6 +43,9 @@ struct GrammarReadOptions {
   // The start symbol. Empty: `%start` (NLTK) or the first LHS (NLTK); for Earleyx `ROOT` if it
   // has rules, else the one nonterminal that never occurs on a right-hand side.
   std::string root;
+  // How a message about an unclear start symbol tells the user to choose one: the command
+  // line's flag by default; the workbench names its Start symbol chooser instead.
+  std::string chooseRootHint = "pass --root SYMBOL";
   // Also run checkGrammar (sums, reachability, generation) and add its warnings.
   bool runChecks = true;
 };
@@ -56,6 +60,10 @@ struct GrammarLoad {
 // Guesses the format from the file name (`.cfg`, `.pcfg`, `.nltk` → NLTK; `.grammar`, `.rules`,
 // `.iogrammar`, `.uniform` → Earleyx) and otherwise from the first rule line (`->[`).
 GrammarFormat detectGrammarFormat(std::string_view text, std::string_view fileName);
+
+// Nonterminals with rules that no other symbol's rule uses: the likely start symbols when an
+// Earleyx grammar has no ROOT (in the order of lhsSymbols()).
+std::vector<SymbolId> startSymbolCandidates(const Grammar& grammar);
 
 GrammarLoad readGrammar(std::string_view text, const std::string& sourceName,
                         const GrammarReadOptions& options = {});
