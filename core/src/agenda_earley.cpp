@@ -57,6 +57,25 @@ const char* agendaStrategyName(AgendaStrategy strategy) {
   return "Earley's order";
 }
 
+const char* agendaStrategyKey(AgendaStrategy strategy) {
+  switch (strategy) {
+    case AgendaStrategy::Earley: return "earley";
+    case AgendaStrategy::PredictFirst: return "predict-first";
+    case AgendaStrategy::CompleteFirst: return "complete-first";
+    case AgendaStrategy::ScanFirst: return "scan-first";
+    case AgendaStrategy::Oldest: return "oldest";
+    case AgendaStrategy::Newest: return "newest";
+    case AgendaStrategy::Random: return "random";
+  }
+  return "earley";
+}
+
+std::optional<AgendaStrategy> parseAgendaStrategy(const std::string& key) {
+  for (AgendaStrategy s : agendaStrategies())
+    if (key == agendaStrategyKey(s)) return s;
+  return std::nullopt;
+}
+
 const std::vector<AgendaStrategy>& agendaStrategies() {
   static const std::vector<AgendaStrategy> all = {
       AgendaStrategy::Earley,    AgendaStrategy::PredictFirst, AgendaStrategy::CompleteFirst,
@@ -168,6 +187,7 @@ std::pair<std::int32_t, bool> AgendaEarley::obtain(int set, std::int32_t rule, i
 
 void AgendaEarley::addTask(AgendaTask task) {
   task.sequence = nextSequence_++;
+  task.position = position_;
   agenda_.push_back(task);
 }
 
@@ -178,15 +198,15 @@ void AgendaEarley::enqueueTasksOf(std::int32_t index) {
   if (item.finished) {
     // Unit items are folded into R_U, and nothing waits on GOAL.
     if (!rule.unit && rule.lhs != g_.goal() && mayComplete(r, rule.lhs))
-      addTask({AgendaTaskKind::Complete, index, kNoSymbol, -1, 0});
+      addTask({AgendaTaskKind::Complete, index, kNoSymbol, -1, 0, 0});
     return;
   }
   const SymbolId next = symbolAfterDot(item);
   if (next == g_.goal() || g_.symbols().isNonterminal(next)) {
     if (!item.predicted && predictsAt(r))
-      addTask({AgendaTaskKind::Predict, index, kNoSymbol, -1, 0});
+      addTask({AgendaTaskKind::Predict, index, kNoSymbol, -1, 0, 0});
   } else if (r < words_.size() && next == terminals_[r]) {
-    addTask({AgendaTaskKind::Scan, index, kNoSymbol, -1, 0});
+    addTask({AgendaTaskKind::Scan, index, kNoSymbol, -1, 0, 0});
   }
 }
 
@@ -255,7 +275,7 @@ void AgendaEarley::drain(std::vector<Pending>& work, AgendaStepReport& report) {
         }
         if (r < words_.size()) {
           const auto addLexical = [&](SymbolId preterminal, std::int32_t rule) {
-            if (preterminal == p.y) addTask({AgendaTaskKind::Scan, -1, preterminal, rule, 0});
+            if (preterminal == p.y) addTask({AgendaTaskKind::Scan, -1, preterminal, rule, 0, 0});
           };
           if (terminals_[r] != kNoSymbol && !g_.lexicalRules(terminals_[r]).empty()) {
             for (const LexicalEntry& e : g_.lexicalRules(terminals_[r]))
@@ -489,9 +509,9 @@ std::string AgendaEarley::taskText(const AgendaTask& task) const {
     case AgendaTaskKind::Complete: return "complete with " + itemText(task.item);
     case AgendaTaskKind::Scan:
       if (task.item >= 0)
-        return "scan '" + words_[static_cast<std::size_t>(position_)] + "' over " +
+        return "scan '" + words_[static_cast<std::size_t>(task.position)] + "' over " +
                itemText(task.item);
-      return "scan '" + words_[static_cast<std::size_t>(position_)] + "' as " +
+      return "scan '" + words_[static_cast<std::size_t>(task.position)] + "' as " +
              g_.ruleText(task.lexicalRule);
   }
   return {};

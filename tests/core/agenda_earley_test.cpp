@@ -211,6 +211,18 @@ TEST(AgendaEarleyTest, StartsWithTheAxiomsPredictionOnTheAgenda) {
   for (const AgendaTask& task : agenda.agenda()) EXPECT_EQ(task.kind, AgendaTaskKind::Scan);
   EXPECT_EQ(agenda.taskText(agenda.agenda()[0]), "scan 'a' over [0, 0] S -> . 'a' S");
   EXPECT_EQ(agenda.taskText(agenda.agenda()[1]), "scan 'a' as S -> 'a'");
+  // A task's text stays right after the run has moved on (the explanation shows it then).
+  const AgendaTask lexical = agenda.agenda()[1];
+  agenda.runToEnd(AgendaStrategy::Earley);
+  EXPECT_EQ(agenda.taskText(lexical), "scan 'a' as S -> 'a'");
+}
+
+TEST(AgendaEarleyTest, StrategiesHaveShortNamesForCommandLines) {
+  for (AgendaStrategy s : agendaStrategies()) {
+    EXPECT_EQ(parseAgendaStrategy(agendaStrategyKey(s)), s);
+  }
+  EXPECT_EQ(parseAgendaStrategy("complete-first"), AgendaStrategy::CompleteFirst);
+  EXPECT_FALSE(parseAgendaStrategy("depth-first").has_value());
 }
 
 TEST(AgendaEarleyTest, EarleysOrderCompletesTheLatestOriginFirst) {

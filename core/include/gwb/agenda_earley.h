@@ -68,6 +68,9 @@ enum class AgendaStrategy {
   Random,         // uniformly at random (seeded: AgendaOptions::seed)
 };
 const char* agendaStrategyName(AgendaStrategy strategy);
+// A short name for command lines ("earley", "predict-first", ..., "random"), and back.
+const char* agendaStrategyKey(AgendaStrategy strategy);
+std::optional<AgendaStrategy> parseAgendaStrategy(const std::string& key);
 // All strategies, in the order above.
 const std::vector<AgendaStrategy>& agendaStrategies();
 
@@ -92,6 +95,7 @@ struct AgendaTask {
   SymbolId preterminal = kNoSymbol;  // lexical scan: X of X → w
   std::int32_t lexicalRule = -1;     // lexical scan: the compiled rule X → w
   std::int64_t sequence = 0;         // when it joined the agenda (for the queue strategies)
+  std::int32_t position = 0;         // the position whose agenda it is on
 };
 
 // What one processed task did.
