@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QSplitter>
 #include <QStringBuilder>
 #include <QTabWidget>
 #include <QTextBrowser>
@@ -111,11 +112,25 @@ AgendaPanel::AgendaPanel(QWidget* parent) : QWidget(parent) {
   layout->addLayout(strategyRow);
   layout->addLayout(buttons);
   layout->addLayout(buttons2);
-  layout->addWidget(list_, 2);
-  layout->addWidget(explanation_, 3);
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(list_);
+  split->addWidget(explanation_);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 2);
+  split->setChildrenCollapsible(false);
+  layout->addWidget(split, 1);
 
   connect(activeBox_, &QCheckBox::toggled, this, [this](bool on) {
     if (link_) link_->setEnabled(!on);
+    // The column view shows the stepper's chart, not the agenda's: give the arcs its room.
+    if (auto* chartSplit = arcs_ ? qobject_cast<QSplitter*>(arcs_->parentWidget()) : nullptr) {
+      if (on) {
+        savedSplit_ = chartSplit->sizes();
+        chartSplit->setSizes({0, savedSplit_.value(0) + savedSplit_.value(1)});
+      } else if (!savedSplit_.isEmpty()) {
+        chartSplit->setSizes(savedSplit_);
+      }
+    }
     rebuild();
     emit activeChanged(on);
   });
@@ -275,6 +290,8 @@ void AgendaPanel::updateAgenda() {
   for (QPushButton* b : {processButton_, stepButton_, positionButton_, endButton_})
     b->setEnabled(running);
   restartButton_->setEnabled(engine_ != nullptr);
+  // A finished run has no agenda: its room goes to the explanation.
+  list_->setVisible(running);
   strategyBox_->setEnabled(isActive());
   list_->clear();
   if (!engine_) {
@@ -415,6 +432,14 @@ void AgendaPanel::describeStep() {
     }
     return out + QStringLiteral("</ul>");
   };
+  if (!report.corrected.empty()) {
+    html += tr("<p><b>Corrected</b> %1 item(s) built earlier from a value that grew in this "
+               "step (%2 increments pushed along recorded edges): they had used the value as "
+               "it was then.</p>")
+                .arg(report.corrected.size())
+                .arg(report.increments) %
+            list(report.corrected, 8);
+  }
   if (report.task.kind == gwb::AgendaTaskKind::Predict && !report.predictedSymbols.empty()) {
     QStringList names;
     for (gwb::SymbolId y : report.predictedSymbols) names << session_->symbolName(y);
@@ -425,14 +450,6 @@ void AgendaPanel::describeStep() {
   if (!report.grown.empty()) html += tr("<p>More mass for:</p>") % list(report.grown, 12);
   if (report.created.empty() && report.grown.empty())
     html += tr("<p>Nothing new (look-ahead prunes what the next word cannot use).</p>");
-  if (!report.corrected.empty()) {
-    html += tr("<p><b>Corrected</b> %1 item(s) built earlier from a value that grew in this "
-               "step (%2 increments pushed along recorded edges): they had used the value as "
-               "it was then.</p>")
-                .arg(report.corrected.size())
-                .arg(report.increments) %
-            list(report.corrected, 8);
-  }
   if (report.positionFinished && !engine_->finished())
     html += tr("<p>The agenda of position %1 is empty: set %1 is final. Position %2 begins with "
                "the items scanned into it.</p>")

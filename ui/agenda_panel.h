@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 
+#include <QList>
 #include <QWidget>
 
 #include "gwb/agenda_earley.h"
@@ -87,7 +88,9 @@ class AgendaPanel : public QWidget {
   std::shared_ptr<const ParseSession> session_;
   std::unique_ptr<gwb::AgendaEarley> engine_;
   std::optional<gwb::AgendaStepReport> lastReport_;
-  std::uint64_t runs_ = 0;  // seeds the random strategy afresh on every restart
+  std::uint64_t runs_ = 0;
+  QList<int> savedSplit_;  // the column view / arc view split before agenda mode  // seeds the
+                           // random strategy afresh on every restart
 
   QCheckBox* activeBox_ = nullptr;
   QLabel* statusLabel_ = nullptr;

@@ -134,7 +134,7 @@ StepperView::StepperView(QWidget* parent)
   chartSplitter->addWidget(table_);
   chartSplitter->addWidget(arcView_);
   chartSplitter->setChildrenCollapsible(true);
-  chartSplitter->setSizes({320, 260});
+  chartSplitter->setSizes({300, 300});
   chartLayout->addWidget(chartSplitter, 1);
 
   auto* horizontal = new QSplitter(Qt::Horizontal, this);
