@@ -21,6 +21,12 @@ shot stepper.png "$here/samples/pp-attachment.cfg" --view stepper \
   --sentence "i saw the man with the telescope" --step 33 --select 7:6
 # The Viterbi tree.
 shot tree.png "$here/samples/pp-attachment.cfg" --view tree
+# The chart as arcs over the words, below the column view, at the end of the parse.
+shot arcs.png "$here/samples/pp-attachment.cfg" --view stepper \
+  --sentence "i saw the man with the telescope" --step end --select 7:0
+# Agenda mode, completing earliest origin first: the last step corrects [0, 7] S's goal item.
+shot agenda.png "$here/samples/pp-attachment.cfg" --view stepper \
+  --sentence "i saw the man with the telescope" --agenda 30 --agenda-strategy complete-first
 # The grammar editor with a student's mistakes underlined (a copy, edited).
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

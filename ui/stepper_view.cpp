@@ -32,6 +32,9 @@
 #include <QVBoxLayout>
 
 #include "gwb/compiled_grammar.h"
+#include "ui/agenda_panel.h"
+#include "ui/arc_view.h"
+#include "ui/chart_arc_link.h"
 #include "ui/chart_item_delegate.h"
 #include "ui/parse_session.h"
 #include "ui/qt_conversions.h"
@@ -141,7 +144,14 @@ StepperView::StepperView(QWidget* parent)
   chartLayout->setContentsMargins(0, 0, 0, 0);
   chartLayout->setSpacing(2);
   chartLayout->addWidget(createFilterBar());
-  chartLayout->addWidget(table_, 1);
+  // The column view and, in the same splitter, the chart drawn as arcs over the words.
+  arcView_ = new ArcView(this);
+  auto* chartSplitter = new QSplitter(Qt::Vertical, chartArea);
+  chartSplitter->addWidget(table_);
+  chartSplitter->addWidget(arcView_);
+  chartSplitter->setChildrenCollapsible(true);
+  chartSplitter->setSizes({300, 300});
+  chartLayout->addWidget(chartSplitter, 1);
 
   auto* horizontal = new QSplitter(Qt::Horizontal, this);
   horizontal->addWidget(chartArea);
@@ -196,6 +206,7 @@ StepperView::StepperView(QWidget* parent)
   });
   connect(progressTimer_, &QTimer::timeout, this, &StepperView::showProgress);
   progressTimer_->setInterval(kProgressPollMs);
+  agendaPanel_->attach(this, arcView_, new ChartArcLink(this, arcView_));
 
   updateActions();
   updateExplanation();
@@ -418,6 +429,8 @@ QWidget* StepperView::createSidePanel() {
   explanation_->setObjectName(QStringLiteral("explanation"));
   explanation_->setOpenLinks(false);
   tabs->addTab(explanation_, tr("Explanation"));
+  agendaPanel_ = new AgendaPanel(tabs);
+  tabs->addTab(agendaPanel_, tr("Agenda"));
 
   auto* breakpoints = new QWidget(tabs);
   auto* layout = new QVBoxLayout(breakpoints);

@@ -51,6 +51,8 @@ class CompiledGrammar;
 
 namespace gwb::ui {
 
+class AgendaPanel;
+class ArcView;
 class ParseJob;
 class ParseSession;
 class SentenceStrip;
@@ -91,6 +93,9 @@ class StepperView : public QWidget {
   QTextBrowser* explanationView() const { return explanation_; }
   QListWidget* breakpointList() const { return breakpointList_; }
   QToolBar* controls() const { return controls_; }
+  // The chart as arcs over the words (below the column view), and agenda mode (a side tab).
+  ArcView* arcView() const { return arcView_; }
+  AgendaPanel* agendaPanel() const { return agendaPanel_; }
 
   // Selects an item in the chart as a click on its card does (it is scrolled into view, the
   // span, antecedents and explanation follow; invalid: clears the selection). Only items that
@@ -182,6 +187,8 @@ class StepperView : public QWidget {
   QComboBox* formatBox_ = nullptr;
   QComboBox* unitBox_ = nullptr;
   QTableView* table_ = nullptr;
+  ArcView* arcView_ = nullptr;
+  AgendaPanel* agendaPanel_ = nullptr;
 
   QTextBrowser* explanation_ = nullptr;
   QListWidget* breakpointList_ = nullptr;

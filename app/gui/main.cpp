@@ -10,7 +10,8 @@
 // operations, `end`, or `word:K` for the end of word K's scans). With --screenshot the window is
 // shown at 1280x800 with throwaway settings (so neither the user's layout nor recent files affect
 // it or are touched), grabbed to OUT.png once it has been laid out and painted, and the program
-// exits.
+// exits. --agenda N turns on the stepper's agenda mode and runs N tasks (or end) of
+// --agenda-strategy.
 //
 // Research views: --view discourse opens Research > Discourse segmentation with --corpus (and
 // --gold, --recordings), adds each --annotations file, decodes with each --decode grammar, then
@@ -46,6 +47,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
+#include "ui/agenda_panel.h"
 #include "ui/app_settings.h"
 #include "ui/discourse_timeline.h"
 #include "ui/discourse_view.h"
@@ -115,6 +117,16 @@ int main(int argc, char* argv[]) {
       QStringLiteral("select"),
       QStringLiteral("An item to select in the stepper's chart: SET:INDEX."),
       QStringLiteral("SET:INDEX"));
+  const QCommandLineOption agendaOption(
+      QStringLiteral("agenda"),
+      QStringLiteral("Turns on the stepper's agenda mode and runs N tasks of --agenda-strategy "
+                     "(or end)."),
+      QStringLiteral("N"));
+  const QCommandLineOption agendaStrategyOption(
+      QStringLiteral("agenda-strategy"),
+      QStringLiteral("Agenda mode's strategy: earley, predict-first, complete-first, scan-first, "
+                     "oldest, newest or random."),
+      QStringLiteral("NAME"), QStringLiteral("earley"));
   // Research views (discourse segmentation, topic transitions).
   const auto researchOption = [](const char* name, const char* help, const char* value) {
     return QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(help),
@@ -193,6 +205,8 @@ int main(int argc, char* argv[]) {
   parser.addOption(viewOption);
   parser.addOption(sentenceOption);
   parser.addOption(stepOption);
+  parser.addOption(agendaOption);
+  parser.addOption(agendaStrategyOption);
   parser.addOption(screenshotOption);
   parser.addOption(screenshotSizeOption);
   parser.addOption(noSessionOption);
@@ -247,6 +261,20 @@ int main(int argc, char* argv[]) {
         stepper->waitForParse();
         const QStringList at = parser.value(selectOption).split(QLatin1Char(':'));
         if (at.size() == 2) stepper->selectItem({at[0].toInt(), at[1].toInt()});
+      }
+      if (parser.isSet(agendaOption)) {
+        stepper->waitForParse();
+        gwb::ui::AgendaPanel* agenda = stepper->agendaPanel();
+        agenda->setActive(true);
+        if (const auto strategy =
+                gwb::parseAgendaStrategy(parser.value(agendaStrategyOption).toStdString()))
+          agenda->setStrategy(*strategy);
+        const QString steps = parser.value(agendaOption);
+        if (steps == QLatin1String("end")) {
+          agenda->runToEnd();
+        } else {
+          for (int i = 0; i < steps.toInt(); ++i) agenda->stepByStrategy();
+        }
       }
     }
   };
