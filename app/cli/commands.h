@@ -12,5 +12,6 @@ void addDsCommand(CLI::App& app, int& exitStatus);
 void addGroundedCommands(CLI::App& app, int& exitStatus);
 void addExperimentCommand(CLI::App& app, int& exitStatus);
 void addInduceCommand(CLI::App& app, int& exitStatus);
+void addOutputsCommand(CLI::App& app, int& exitStatus);
 
 }  // namespace gwb::cli

@@ -11,9 +11,11 @@
 #include <memory>
 #include <sstream>
 
+#include "command_support.h"
 #include "commands.h"
 #include "gwb/atomic_file.h"
 #include "gwb/grammar_io.h"
+#include "gwb/memory_budget.h"
 #include "gwb/social_experiment.h"
 #include "gwb/topic_annotation.h"
 #include "gwb/topic_transitions.h"
@@ -120,20 +122,6 @@ std::string decodedText(const std::vector<DecodedUtterance>& decoded) {
   return out.str();
 }
 
-bool writeText(const std::string& path, const std::string& text) {
-  std::string error;
-  if (writeFileAtomically(
-          path,
-          [&](std::ostream& out) {
-            out << text;
-            return true;
-          },
-          &error))
-    return true;
-  std::cerr << "gwb: " << error << '\n';
-  return false;
-}
-
 bool saveOutputs(const std::string& dir, const SocialExperimentResult& r, SocialModel model,
                  const std::string& row) {
   std::error_code ec;
@@ -159,19 +147,25 @@ bool saveOutputs(const std::string& dir, const SocialExperimentResult& r, Social
     topics.labels[0].emplace_back(r.decoded[i].topic);
     topics.lines.push_back(static_cast<int>(i) + 1);
   }
-  bool ok = writeText(dir + "/learned.iogrammar", grammar.str()) &&
-            writeText(dir + "/curve.csv", curve.str()) &&
-            writeText(dir + "/decoded.yld", decodedText(r.decoded)) &&
-            writeText(dir + "/topics.txt", topicAnnotationsText(topics)) &&
-            writeText(dir + "/metrics.tsv", std::string(kHeader) + "\n" + row + "\n");
-  if (ok && (model == SocialModel::Discourse || model == SocialModel::DiscourseInit)) {
+  // One set: DIR/manifest, written last, vouches that the files come from one run.
+  AtomicOutputSet files(dir + "/manifest");
+  files.add(dir + "/learned.iogrammar", grammar.str());
+  files.add(dir + "/curve.csv", curve.str());
+  files.add(dir + "/decoded.yld", decodedText(r.decoded));
+  files.add(dir + "/topics.txt", topicAnnotationsText(topics));
+  files.add(dir + "/metrics.tsv", std::string(kHeader) + "\n" + row + "\n");
+  if (model == SocialModel::Discourse || model == SocialModel::DiscourseInit) {
     if (const auto t = topicTransitions(r.grammar)) {
       std::ostringstream csv;
       writeTransitionsCsv(*t, csv);
-      ok = writeText(dir + "/transitions.csv", csv.str());
+      files.add(dir + "/transitions.csv", csv.str());
     }
   }
-  return ok;
+  if (!files.commit(&error)) {
+    std::cerr << "gwb: " << error << '\n';
+    return false;
+  }
+  return true;
 }
 
 // Everything an experiment reads, checked.
@@ -277,8 +271,13 @@ std::optional<std::vector<double>> runOne(const ExperimentSettings& s, const Exp
     std::cerr << s.model << ", cues " << s.cues << ", alpha " << alpha << ", seed " << seed
               << ":\n";
   }
-  const SocialExperimentResult r =
-      runSocialExperiment(in.corpus, in.gold, in.dictionary, in.recordings, options);
+  const SocialExperimentResult r = [&] {
+    std::ostringstream what;
+    what << "running " << s.model << " (alpha " << alpha << ", seed " << seed << ") on "
+         << in.corpus.utterances.size() << " utterances";
+    const MemoryContext context(what.str());
+    return runSocialExperiment(in.corpus, in.gold, in.dictionary, in.recordings, options);
+  }();
   printDiagnostics(r.diagnostics, std::cerr);
   if (!r.ok()) return std::nullopt;
   const std::vector<double> values = rowValues(r);
@@ -421,7 +420,7 @@ void addExperimentCommand(CLI::App& app, int& exitStatus) {
       ->check(CLI::Range(1, 256));
   social->add_option("--out", s->out,
                      "write learned.iogrammar, decoded.yld, topics.txt, curve.csv, metrics.tsv "
-                     "(and transitions.csv) here");
+                     "(and transitions.csv) here, and last a manifest of them");
   social->add_option("--corpus", s->corpus,
                      "corpus (default $GWB_SHARED_DIR or ../shared: socialall.ortho.yld)");
   social->add_option("--gold", s->gold, "gold annotation (default gold.topic.ortho.yld)");
@@ -430,6 +429,7 @@ void addExperimentCommand(CLI::App& app, int& exitStatus) {
   social->add_option("--gold-lexicon", s->goldLexicon,
                      "'word topic' lines (default: every word.topic of the gold annotation)");
   social->add_flag("--quiet,-q", s->quiet, "no progress on stderr");
+  addMaxMemoryOption(*social);
   social->callback([s, &exitStatus] { exitStatus = runExperiment(*s); });
 
   auto c = std::make_shared<CompareSettings>();

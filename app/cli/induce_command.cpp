@@ -11,9 +11,11 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "command_support.h"
 #include "commands.h"
 #include "gwb/grammar_io.h"
 #include "gwb/induction.h"
+#include "gwb/memory_budget.h"
 
 namespace gwb::cli {
 
@@ -164,7 +166,12 @@ int runInduce(const InduceSettings& s) {
   control.observer = &observer;
   control.cancel = &interrupted;
   const auto previous = std::signal(SIGINT, onInterrupt);
-  const InductionResult result = induceGrammar(loaded.grammar, sentences, options, control);
+  const InductionResult result = [&] {
+    const MemoryContext training("training on " + std::to_string(sentences.size()) +
+                                 " sentence(s) of " + s.input + " with " +
+                                 std::to_string(loaded.grammar.ruleCount()) + " rules");
+    return induceGrammar(loaded.grammar, sentences, options, control);
+  }();
   std::signal(SIGINT, previous);
   observer.clearBar();
   for (const Diagnostic& d : result.diagnostics) std::cerr << toString(d) << '\n';
@@ -236,12 +243,14 @@ void addInduceCommand(CLI::App& app, int& exitStatus) {
   induce->add_option("--threads,-t", s->threads, "parse this many sentences at once")
       ->check(CLI::Range(1, 256));
   induce->add_option("--out,-o", s->out,
-                     "write PREFIX.iogrammar, PREFIX.pcfg, PREFIX.curve.csv and PREFIX.obj");
+                     "write PREFIX.iogrammar, PREFIX.pcfg, PREFIX.curve.csv, PREFIX.obj and, "
+                     "last, PREFIX.manifest");
   induce->add_option("--mode", s->mode, "numeric mode: scaled (default) or log")
       ->check(CLI::IsMember({"scaled", "log"}));
   induce->add_flag("--earleyx", s->earleyx,
                    "reproduce Earleyx: MALLET's digamma and log-gamma, unobserved rules kept");
   induce->add_flag("--quiet,-q", s->quiet, "no progress bar");
+  addMaxMemoryOption(*induce);
   induce->callback([s, &exitStatus] { exitStatus = runInduce(*s); });
 }
 

@@ -1,13 +1,32 @@
 // gwb: the command-line twin of Grammar Workbench. Every workbench feature runs headless here.
+#include <csignal>
+#include <cstdlib>
 #include <iostream>
+#include <string>
 
+#include "command_support.h"
 #include "commands.h"
+#include "gwb/atomic_file.h"
+#include "gwb/memory_budget.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"gwb — Grammar Workbench on the command line: grammars, Earley parsing, "
-               "induction, Dynamic Syntax"};
+  CLI::App app{
+      "gwb — Grammar Workbench on the command line: grammars, Earley parsing, "
+      "induction, Dynamic Syntax"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("gwb ") + GWB_VERSION);
+  gwb::setMemoryBudget(gwb::defaultMemoryBudget());
+  // Fault injection for the tests of output sets (tests/cli/output_sets.sh): "N" makes the
+  // process kill itself (SIGKILL, as `kill -9` would) after renaming N files of a set into
+  // place; "N:TERM" sends itself SIGTERM instead.
+  if (const char* fault = std::getenv("GWB_TEST_KILL_AFTER_RENAMES")) {
+    char* rest = nullptr;
+    const std::size_t after = std::strtoul(fault, &rest, 10);
+    const int signal = std::string(rest) == ":TERM" ? SIGTERM : SIGKILL;
+    gwb::setOutputSetRenameHook([after, signal](std::size_t renamed) {
+      if (renamed == after) std::raise(signal);
+    });
+  }
   int exitStatus = 0;
   gwb::cli::addGrammarCommands(app, exitStatus);
   gwb::cli::addParseCommand(app, exitStatus);
@@ -15,10 +34,13 @@ int main(int argc, char** argv) {
   gwb::cli::addGroundedCommands(app, exitStatus);
   gwb::cli::addExperimentCommand(app, exitStatus);
   gwb::cli::addInduceCommand(app, exitStatus);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
-  return exitStatus;
+  gwb::cli::addOutputsCommand(app, exitStatus);
+  return gwb::cli::runGuarded([&] {
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      return app.exit(e) == 0 ? 0 : 2;
+    }
+    return exitStatus;
+  });
 }

@@ -7,13 +7,16 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
+#include "command_support.h"
 #include "commands.h"
 #include "gwb/atomic_file.h"
 #include "gwb/earley_parser.h"
 #include "gwb/grammar_io.h"
+#include "gwb/memory_budget.h"
 
 namespace gwb::cli {
 
@@ -74,7 +77,10 @@ int runParse(const ParseSettings& s) {
   readOptions.format = *parseGrammarFormat(s.format);
   readOptions.root = s.root;
   readOptions.runChecks = false;
-  const GrammarLoad loaded = loadGrammarFile(s.grammar, readOptions);
+  const GrammarLoad loaded = [&] {
+    const MemoryContext reading("reading the grammar " + s.grammar);
+    return loadGrammarFile(s.grammar, readOptions);
+  }();
   for (const Diagnostic& d : loaded.diagnostics)
     if (d.severity == Severity::Error) std::cerr << toString(d) << '\n';
   if (!loaded.ok()) return 1;
@@ -113,16 +119,38 @@ int runParse(const ParseSettings& s) {
   if (s.stringProbability) tsvOut << "\tlog_string_probability";
   tsvOut << '\n';
 
-  // Parse every line (in parallel over lines), then write in input order.
+  // Parse every line (in parallel over lines), then write in input order. A line that runs out
+  // of memory stops every thread; its message (with the line's context) is printed once.
   std::vector<ParseResult> results(lines.size());
+  std::string outOfMemory;
+  bool overBudget = false;  // the budget was spent, rather than the machine's memory
+  std::exception_ptr otherFailure;
   {
     EarleyParser parser(*compiled);
     ProgressBar progress(lines.size(), !s.quiet && lines.size() > 20);
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> done{0};
+    std::mutex failureMutex;
     const auto worker = [&](bool reports) {
       for (std::size_t id = next++; id < lines.size(); id = next++) {
-        results[id] = parser.parse(tokenize(lines[id]), options);
+        try {
+          const MemoryContext line("parsing line " + std::to_string(id + 1) + " of " + s.input);
+          const std::vector<std::string> words = tokenize(lines[id]);
+          const MemoryContext sentence("a sentence of " + std::to_string(words.size()) + " words");
+          results[id] = parser.parse(words, options);
+        } catch (const std::bad_alloc& e) {
+          results[id] = ParseResult{};  // whatever was built is released before the next line
+          const std::lock_guard<std::mutex> lock(failureMutex);
+          if (outOfMemory.empty()) {
+            outOfMemory = outOfMemoryMessage(e);
+            overBudget = dynamic_cast<const MemoryBudgetExceeded*>(&e) != nullptr;
+          }
+          next = lines.size();
+        } catch (...) {
+          const std::lock_guard<std::mutex> lock(failureMutex);
+          if (!otherFailure) otherFailure = std::current_exception();
+          next = lines.size();
+        }
         ++done;
         if (reports) progress.update(done);
       }
@@ -132,6 +160,14 @@ int runParse(const ParseSettings& s) {
     for (int t = 1; t < threads; ++t) pool.emplace_back(worker, false);
     worker(true);
     for (std::thread& t : pool) t.join();
+    if (otherFailure) std::rethrow_exception(otherFailure);
+    if (!outOfMemory.empty()) {
+      std::cerr << "gwb: " << outOfMemory
+                << (overBudget ? "; raise the budget with --max-memory (0: no limit)"
+                               : "; the machine (or ulimit -v) has no more memory to give")
+                << (s.threads > 1 ? " or parse fewer lines at once (--threads)" : "") << '\n';
+      return 1;
+    }
     progress.update(lines.size());
   }
   int failures = 0;
@@ -172,25 +208,21 @@ int runParse(const ParseSettings& s) {
     }
   }
   if (!s.out.empty()) {
-    const auto save = [&](const std::string& path, const std::ostringstream& content) {
-      std::string saveError;
-      if (!writeFileAtomically(
-              path, [&](std::ostream& o) { return bool(o << content.str()); }, &saveError)) {
-        std::cerr << "gwb: " << saveError << '\n';
-        return false;
-      }
-      return true;
-    };
-    bool ok = true;
+    // One set: PREFIX.manifest, written last, vouches that the files come from one run.
+    AtomicOutputSet files(s.out + ".manifest");
     if (s.tsv) {
-      ok &= save(s.out + ".tsv", tsvOut);
+      files.add(s.out + ".tsv", tsvOut.str());
     } else {
-      if (s.surprisal) ok &= save(s.out + ".surprisal", surprisalOut);
-      if (s.prefix) ok &= save(s.out + ".prefix", prefixOut);
-      if (s.stringProbability) ok &= save(s.out + ".stringprob", stringOut);
+      if (s.surprisal) files.add(s.out + ".surprisal", surprisalOut.str());
+      if (s.prefix) files.add(s.out + ".prefix", prefixOut.str());
+      if (s.stringProbability) files.add(s.out + ".stringprob", stringOut.str());
     }
-    if (s.viterbi) ok &= save(s.out + ".viterbi", viterbiOut);
-    if (!ok) return 1;
+    if (s.viterbi) files.add(s.out + ".viterbi", viterbiOut.str());
+    std::string saveError;
+    if (!files.commit(&saveError)) {
+      std::cerr << "gwb: " << saveError << '\n';
+      return 1;
+    }
   } else if (s.surprisal || s.prefix || s.stringProbability) {
     std::cout << tsvOut.str();
   }
@@ -226,12 +258,14 @@ void addParseCommand(CLI::App& app, int& exitStatus) {
   parse->add_option("--mode", s->mode, "numeric mode: scaled (rescaling, default) or log")
       ->check(CLI::IsMember({"scaled", "log"}));
   parse->add_option("--out,-o", s->out,
-                    "write PREFIX.surprisal/.prefix/.stringprob/.viterbi (Earleyx format)");
+                    "write PREFIX.surprisal/.prefix/.stringprob/.viterbi (Earleyx format) and, "
+                    "last, PREFIX.manifest");
   parse->add_flag("--tsv", s->tsv, "with --out, write PREFIX.tsv instead of Earleyx files");
   parse->add_flag("--no-lookahead", s->noLookahead, "plain Earley without FIRST/FOLLOW pruning");
   parse->add_flag("--quiet,-q", s->quiet, "no progress bar");
   parse->add_option("--threads,-t", s->threads, "parse this many lines at once")
       ->check(CLI::Range(1, 256));
+  addMaxMemoryOption(*parse);
   parse->callback([s, &exitStatus] { exitStatus = runParse(*s); });
 }
 

@@ -10,6 +10,8 @@
 #include <sys/mman.h>
 #endif
 
+#include "gwb/memory_budget.h"
+
 namespace gwb {
 namespace {
 
@@ -48,7 +50,10 @@ ChartStorage& ChartStorage::operator=(ChartStorage&& other) noexcept {
 ChartStorage::~ChartStorage() { release(); }
 
 void ChartStorage::release() {
-  for (const Block& b : blocks_) std::free(b.data);
+  for (const Block& b : blocks_) {
+    std::free(b.data);
+    releaseMemory(b.size);
+  }
   blocks_.clear();
   current_ = offset_ = used_ = 0;
 }
@@ -86,8 +91,9 @@ void* ChartStorage::allocate(std::size_t bytes, std::size_t alignment) {
   std::size_t size = std::clamp(capacityBytes(), kFirstBlock, kLargestBlock);
   size = std::max(size, roundUp(bytes, kFirstBlock));
   Block block;
+  if (size >= kHugePage) size = roundUp(size, kHugePage);
+  reserveMemory(size, "the Earley chart");
   if (size >= kHugePage) {
-    size = roundUp(size, kHugePage);
     block.data = static_cast<unsigned char*>(std::aligned_alloc(kHugePage, size));
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     // Advice only: where transparent huge pages are off this changes nothing.
@@ -96,7 +102,10 @@ void* ChartStorage::allocate(std::size_t bytes, std::size_t alignment) {
   } else {
     block.data = static_cast<unsigned char*>(std::malloc(size));
   }
-  if (!block.data) throw std::bad_alloc();
+  if (!block.data) {
+    releaseMemory(size);
+    throw std::bad_alloc();
+  }
   block.size = size;
   blocks_.push_back(block);
   current_ = blocks_.size() - 1;

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "gwb/memory_budget.h"
+
 namespace gwb {
 
 namespace {
@@ -311,6 +313,10 @@ class EarleyRun {
     const std::size_t n = words.size();
     chart_.grammar_ = &g_;
     chart_.mode_ = Numeric::kMode;
+    // Known before anything is allocated: a state set per position and an item per word.
+    checkMemoryEstimate(
+        static_cast<std::uint64_t>(n + 1) * (sizeof(EarleyChart::StateSet) + sizeof(EarleyItem)),
+        "the Earley chart of " + std::to_string(n) + " words");
     chart_.reset(n + 1);
     chart_.words_ = words;
     const bool reuse = scratch_ != nullptr && scratch_->clean && scratch_->mode == Numeric::kMode &&

@@ -1,6 +1,15 @@
 #include "gwb/grammar.h"
 
+#include <sstream>
+
 namespace gwb {
+
+std::string unsupportedPriorMessage(double prior) {
+  std::ostringstream out;
+  out << "Dirichlet prior " << prior << " is outside the supported range [" << kMinDirichletPrior
+      << ", " << kMaxDirichletPrior << "]";
+  return out.str();
+}
 
 namespace {
 const std::vector<RuleId> kNoRules;

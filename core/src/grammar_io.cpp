@@ -76,6 +76,10 @@ class RuleSink {
                          "Dirichlet prior " + formatProbability(*rule.prior) + " must be positive");
       return;
     }
+    if (rule.prior && !isSupportedPrior(*rule.prior)) {
+      diagnostics_.error(file_, line, priorColumn, unsupportedPriorMessage(*rule.prior));
+      return;
+    }
     if (const auto existing = grammar_.findRule(rule.lhs, rule.rhs)) {
       const Rule& first = grammar_.rule(*existing);
       if (std::abs(first.probability - rule.probability) <= kDuplicateTolerance &&

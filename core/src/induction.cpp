@@ -343,6 +343,10 @@ std::optional<PriorOverride> parsePriorOverride(std::string_view text, std::stri
     if (error) *error = "the prior '" + valueText + "' after '=' is not a positive number";
     return std::nullopt;
   }
+  if (!isSupportedPrior(value)) {
+    if (error) *error = unsupportedPriorMessage(value);
+    return std::nullopt;
+  }
   std::string patternError;
   auto pattern = RulePattern::parse(text.substr(0, equals), &patternError);
   if (!pattern) {
@@ -384,9 +388,18 @@ double earleyxLogGamma(double x) {
   return ((x + .5) * std::log(tmp)) - tmp + (.5 * log2Pi) + std::log(sum) - std::log(x);
 }
 
+// Boost reports a domain error, pole or overflow by throwing; here it returns NaN or ±∞ instead,
+// which the caller checks (induceGrammar fails the run with a message), so that no user value
+// can make a special function end the program.
+using NoThrowPolicy = boost::math::policies::policy<
+    boost::math::policies::domain_error<boost::math::policies::ignore_error>,
+    boost::math::policies::pole_error<boost::math::policies::ignore_error>,
+    boost::math::policies::overflow_error<boost::math::policies::ignore_error>,
+    boost::math::policies::evaluation_error<boost::math::policies::ignore_error>>;
+
 double digamma(double x, SpecialFunctions kind) {
   if (kind == SpecialFunctions::Earleyx) return earleyxDigamma(x);
-  return boost::math::digamma(x);
+  return boost::math::digamma(x, NoThrowPolicy());
 }
 
 namespace {
@@ -416,16 +429,18 @@ double logGammaDifference(double a, double c, SpecialFunctions kind) {
 std::vector<double> resolvePriors(const Grammar& grammar, const InductionOptions& options,
                                   Diagnostics& diagnostics) {
   std::vector<double> priors(grammar.ruleCount(), options.defaultPrior);
-  if (!(options.defaultPrior > 0.0) || !std::isfinite(options.defaultPrior))
-    diagnostics.error("", 0, 0, "the default prior must be a positive number");
+  if (!isSupportedPrior(options.defaultPrior))
+    diagnostics.error("", 0, 0,
+                      "the default prior: " + unsupportedPriorMessage(options.defaultPrior));
   for (RuleId id = 0; id < static_cast<RuleId>(grammar.ruleCount()); ++id) {
     const Rule& rule = grammar.rule(id);
     if (rule.prior) priors[index(id)] = *rule.prior;
   }
   for (const PriorOverride& override : options.priorOverrides) {
-    if (!(override.value > 0.0) || !std::isfinite(override.value)) {
+    if (!isSupportedPrior(override.value)) {
       diagnostics.error("", 0, 0,
-                        "prior for '" + override.pattern.text() + "' must be a positive number");
+                        "prior for '" + override.pattern.text() +
+                            "': " + unsupportedPriorMessage(override.value));
       continue;
     }
     std::size_t matched = 0;
@@ -446,10 +461,10 @@ std::vector<double> resolvePriors(const Grammar& grammar, const InductionOptions
                          "'");
   }
   for (RuleId id = 0; id < static_cast<RuleId>(grammar.ruleCount()); ++id) {
-    if (!(priors[index(id)] > 0.0) || !std::isfinite(priors[index(id)])) {
-      diagnostics.error("", grammar.rule(id).sourceLine, 0,
-                        "rule " + grammar.ruleText(id) + " has prior " +
-                            formatProbability(priors[index(id)]) + "; priors must be positive");
+    if (!isSupportedPrior(priors[index(id)])) {
+      diagnostics.error(
+          "", grammar.rule(id).sourceLine, 0,
+          "rule " + grammar.ruleText(id) + ": " + unsupportedPriorMessage(priors[index(id)]));
     }
   }
   return priors;
@@ -1001,6 +1016,14 @@ InductionResult induceGrammar(Grammar grammar,
         std::chrono::duration<double>(expectationEnd - expectationStart).count();
 
     const double objective = record.objective;
+    if (vb && std::isfinite(expected.negLogLikelihood) && !std::isfinite(objective)) {
+      result.stopReason = StopReason::Failed;
+      result.message = "iteration " + std::to_string(iteration) +
+                       ": the variational update is not finite (a digamma or log-gamma of the "
+                       "priors and counts overflowed)";
+      result.records.push_back(std::move(record));
+      break;
+    }
     const std::optional<StopReason> stop =
         stopDecision(objective, previous, iteration, vb, options, result.message);
     if (stop) {
@@ -1071,39 +1094,20 @@ void writeEarleyxObjectives(const std::vector<IterationRecord>& records, std::os
 
 bool saveInductionOutputs(const InductionResult& result, InductionMethod method,
                           const std::string& prefix, std::string* error) {
-  std::string writeError;
-  bool ok = writeFileAtomically(
-      prefix + ".iogrammar",
-      [&](std::ostream& out) {
-        return writeInducedEarleyx(result.grammar, method, out, &writeError);
-      },
-      error);
-  if (!ok) {
-    if (error && !writeError.empty()) *error = writeError;
-    return false;
-  }
-  ok = writeFileAtomically(
-           prefix + ".pcfg",
-           [&](std::ostream& out) {
-             writeInducedNltk(result.grammar, method, out);
-             return out.good();
-           },
-           error) &&
-       writeFileAtomically(
-           prefix + ".curve.csv",
-           [&](std::ostream& out) {
-             writeCurveCsv(result.records, out);
-             return out.good();
-           },
-           error) &&
-       writeFileAtomically(
-           prefix + ".obj",
-           [&](std::ostream& out) {
-             writeEarleyxObjectives(result.records, out);
-             return out.good();
-           },
-           error);
-  return ok;
+  std::ostringstream earleyx;
+  if (!writeInducedEarleyx(result.grammar, method, earleyx, error)) return false;
+  std::ostringstream nltk;
+  writeInducedNltk(result.grammar, method, nltk);
+  std::ostringstream curve;
+  writeCurveCsv(result.records, curve);
+  std::ostringstream objectives;
+  writeEarleyxObjectives(result.records, objectives);
+  AtomicOutputSet files(prefix + ".manifest");
+  files.add(prefix + ".iogrammar", earleyx.str());
+  files.add(prefix + ".pcfg", nltk.str());
+  files.add(prefix + ".curve.csv", curve.str());
+  files.add(prefix + ".obj", objectives.str());
+  return files.commit(error);
 }
 
 }  // namespace gwb

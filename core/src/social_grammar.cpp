@@ -140,8 +140,12 @@ void checkGenerationInputs(const SocialCorpus& corpus, const SocialGrammarOption
       {"pinned", options.pinnedAlpha},
       {"other", options.otherAlpha}};
   for (const auto& [name, value] : priors) {
-    if (!(value > 0.0) || !std::isfinite(value))
+    if (!(value > 0.0) || !std::isfinite(value)) {
       diag.error("", 0, 0, std::string("the ") + name + " prior must be a positive number");
+    } else if (!isSupportedPrior(value)) {
+      diag.error("", 0, 0,
+                 std::string("the ") + name + " prior: " + unsupportedPriorMessage(value));
+    }
   }
   for (const std::string& cue : options.cues) {
     if (std::find(corpus.cueOrder.begin(), corpus.cueOrder.end(), cue) == corpus.cueOrder.end())

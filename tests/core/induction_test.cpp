@@ -446,8 +446,9 @@ TEST(InductionTest, BadPatternsAndPriorsAreValues) {
     EXPECT_FALSE(RulePattern::parse(text, &error)) << text;
     EXPECT_FALSE(error.empty()) << text;
   }
-  const char* const badOverrides[] = {"Word.* -> _*", "Word.*=abc", "Word.*=-1",
-                                      "Word.*=0",     "=1",         "Word.*=1x"};
+  const char* const badOverrides[] = {"Word.* -> _*", "Word.*=abc",   "Word.*=-1",
+                                      "Word.*=0",     "=1",           "Word.*=1x",
+                                      "Word.*=1e308", "Word.*=1e-300"};
   for (const char* text : badOverrides) {
     std::string error;
     EXPECT_FALSE(parsePriorOverride(text, &error)) << text;
@@ -474,6 +475,42 @@ TEST(InductionTest, PriorResolution) {
   EXPECT_FALSE(diagnostics.hasErrors());
   EXPECT_EQ(diagnostics.warningCount(), 1);  // Nothing.* matches no rule
   EXPECT_EQ(priors, (std::vector<double>{1e10, 2, 2, 0.5, 0.001, 0.3, 2, 2}));
+}
+
+// Priors outside [1e-100, 1e100] made boost's digamma throw an uncaught overflow (an abort):
+// they are errors before any iteration runs, wherever they come from.
+TEST(InductionTest, PriorsOutsideTheSupportedRangeFailTheRunWithAMessage) {
+  InductionOptions options;
+  options.maxIterations = 1;
+  const auto sentences = splitAll({".dog woof", ".dog dog woof"});
+  const struct {
+    double defaultPrior;
+    double rulePrior;  // 0: none
+    const char* message;
+  } cases[] = {
+      {1e308, 0.0, "the default prior: Dirichlet prior 1e+308 is outside the supported range"},
+      {1.0, 1e308, "Dirichlet prior 1e+308 is outside the supported range"},
+      {1.0, 1e-300, "Dirichlet prior 1e-300 is outside the supported range"},
+  };
+  for (const auto& c : cases) {
+    Grammar g = earleyxGrammar(kPatternGrammar, "S");
+    if (c.rulePrior > 0.0) g.setPrior(3, c.rulePrior);
+    options.defaultPrior = c.defaultPrior;
+    const InductionResult result = induceGrammar(g, sentences, options);
+    EXPECT_FALSE(result.ok());
+    EXPECT_TRUE(result.records.empty());
+    std::string all;
+    for (const Diagnostic& d : result.diagnostics) all += toString(d) + "\n";
+    EXPECT_NE(all.find(c.message), std::string::npos) << all;
+  }
+  // The limits themselves are accepted: the run ends normally with finite numbers.
+  for (const double prior : {kMinDirichletPrior, kMaxDirichletPrior}) {
+    Grammar g = earleyxGrammar(kPatternGrammar, "S");
+    g.setPrior(3, prior);
+    options.defaultPrior = 1.0;
+    const InductionResult result = induceGrammar(g, sentences, options);
+    EXPECT_TRUE(result.ok()) << prior << ": " << result.message;
+  }
 }
 
 // ---- Initialisation ----
@@ -781,7 +818,9 @@ TEST(InductionTest, SaveWritesAllFourFiles) {
   const std::string prefix = ::testing::TempDir() + "/gwb_induction_test";
   std::string error;
   ASSERT_TRUE(saveInductionOutputs(result, InductionMethod::Vb, prefix, &error)) << error;
-  for (const char* suffix : {".iogrammar", ".pcfg", ".curve.csv", ".obj"}) {
+  std::string verifyError;
+  EXPECT_TRUE(verifyOutputSet(prefix + ".manifest", &verifyError)) << verifyError;
+  for (const char* suffix : {".iogrammar", ".pcfg", ".curve.csv", ".obj", ".manifest"}) {
     std::string content;
     EXPECT_TRUE(readWholeFile(prefix + suffix, &content)) << suffix;
     EXPECT_FALSE(content.empty()) << suffix;

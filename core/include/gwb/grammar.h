@@ -32,6 +32,17 @@ enum class RuleKind : std::uint8_t {
 };
 const char* ruleKindName(RuleKind kind);
 
+// The Dirichlet priors (pseudo-counts) Variational Bayes accepts, inclusive. Within this range
+// the digamma and log-gamma sums of the VB update stay finite for any grammar size; readers
+// reject a prior outside it at file:line (docs/formats.md).
+inline constexpr double kMinDirichletPrior = 1e-100;
+inline constexpr double kMaxDirichletPrior = 1e100;
+inline bool isSupportedPrior(double prior) {
+  return prior >= kMinDirichletPrior && prior <= kMaxDirichletPrior;  // false for NaN
+}
+// "Dirichlet prior 1e+308 is outside the supported range [1e-100, 1e100]".
+std::string unsupportedPriorMessage(double prior);
+
 struct Rule {
   SymbolId lhs = kNoSymbol;
   std::vector<SymbolId> rhs;

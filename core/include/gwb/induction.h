@@ -321,8 +321,8 @@ void writeInducedNltk(const Grammar& grammar, InductionMethod method, std::ostre
 void writeCurveCsv(const std::vector<IterationRecord>& records, std::ostream& out);
 // Earleyx's PREFIX.obj: `iteration k -logP objective`, the increased iteration left out.
 void writeEarleyxObjectives(const std::vector<IterationRecord>& records, std::ostream& out);
-// PREFIX.iogrammar (Earleyx), PREFIX.pcfg (NLTK), PREFIX.curve.csv, PREFIX.obj, each written
-// atomically. False and *error on the first failure.
+// PREFIX.iogrammar (Earleyx), PREFIX.pcfg (NLTK), PREFIX.curve.csv, PREFIX.obj as one
+// AtomicOutputSet (atomic_file.h), PREFIX.manifest written last. False and *error on failure.
 bool saveInductionOutputs(const InductionResult& result, InductionMethod method,
                           const std::string& prefix, std::string* error = nullptr);
 

@@ -1,0 +1,18 @@
+// What every `gwb` command shares: the --max-memory option and the top-level handling of a
+// run that runs out of memory (memory_budget.h) or meets an unexpected error, so that no
+// command ends in an abort.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace gwb::cli {
+
+// Adds --max-memory SIZE ("512M", "4G", 0 for no limit) to `command`; its value replaces the
+// default budget (a share of physical memory) set by main before the command line is parsed.
+void addMaxMemoryOption(CLI::App& command);
+
+// Runs `run` (a command's body) and turns an allocation failure or a stray exception into a
+// message on stderr and exit status 1.
+int runGuarded(const std::function<int()>& run);
+
+}  // namespace gwb::cli
