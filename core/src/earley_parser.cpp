@@ -7,6 +7,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "text_lines.h"
+
 namespace gwb {
 
 namespace {
@@ -123,6 +125,12 @@ const char* operationKindName(OperationKind kind) {
     case OperationKind::Complete: return "complete";
   }
   return "init";
+}
+
+std::vector<std::string> sentenceLines(std::string_view text) {
+  std::vector<std::string> lines;
+  for (const text::Line& line : text::splitLines(text)) lines.emplace_back(line.text);
+  return lines;
 }
 
 std::vector<std::string> tokenize(const std::string& line) {
