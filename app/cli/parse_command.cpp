@@ -96,15 +96,7 @@ int runParse(const ParseSettings& s) {
     std::cerr << "gwb: " << error << '\n';
     return 1;
   }
-  std::vector<std::string> lines;
-  {
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      lines.push_back(line);
-    }
-  }
+  const std::vector<std::string> lines = sentenceLines(text);
   ParseOptions options;
   options.mode = s.mode == "log" ? NumericMode::Log : NumericMode::Scaled;
   options.lookahead = !s.noLookahead;

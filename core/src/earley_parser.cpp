@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "gwb/memory_budget.h"
+#include "text_lines.h"
 
 namespace gwb {
 
@@ -125,6 +126,12 @@ const char* operationKindName(OperationKind kind) {
     case OperationKind::Complete: return "complete";
   }
   return "init";
+}
+
+std::vector<std::string> sentenceLines(std::string_view text) {
+  std::vector<std::string> lines;
+  for (const text::Line& line : text::splitLines(text)) lines.emplace_back(line.text);
+  return lines;
 }
 
 std::vector<std::string> tokenize(const std::string& line) {

@@ -19,6 +19,7 @@
 #include "gwb/atomic_file.h"
 #include "gwb/grammar_io.h"
 #include "parallel.h"
+#include "text_lines.h"
 
 namespace gwb {
 
@@ -1048,11 +1049,13 @@ SentenceFile readSentenceFile(const std::string& path) {
     if (file.error.empty()) file.error = "cannot read " + path;
     return file;
   }
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    std::vector<std::string> words = tokenize(line);
+  return readSentenceText(text);
+}
+
+SentenceFile readSentenceText(std::string_view text) {
+  SentenceFile file;
+  for (const text::Line& line : text::splitLines(text)) {
+    std::vector<std::string> words = tokenize(std::string(line.text));
     if (words.empty()) {
       ++file.blankLines;
     } else {

@@ -4,16 +4,27 @@
 
 namespace gwb::text {
 
+std::string_view withoutByteOrderMark(std::string_view text) {
+  if (text.substr(0, kByteOrderMark.size()) == kByteOrderMark)
+    text.remove_prefix(kByteOrderMark.size());
+  return text;
+}
+
+bool isUtf16(std::string_view text) {
+  return text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF";
+}
+
 std::vector<Line> splitLines(std::string_view text) {
+  text = withoutByteOrderMark(text);
   std::vector<Line> lines;
   int number = 0;
   std::size_t start = 0;
   while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
+    std::size_t end = text.find_first_of("\r\n", start);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back(Line{line, ++number});
+    lines.push_back(Line{text.substr(start, end - start), ++number});
+    // "\r\n" ends one line, as do a lone '\r' (classic Mac OS) and a lone '\n'.
+    if (end + 1 < text.size() && text[end] == '\r' && text[end + 1] == '\n') ++end;
     start = end + 1;
   }
   return lines;

@@ -402,6 +402,32 @@ TEST(DsTreeTest, ComputesTheMaximalSemanticsOfPartialTrees) {
   }
 }
 
+// A label numbered beyond int (x99999999999999999999, as a user may write in a lexicon) used to
+// throw std::out_of_range from the fresh-label bookkeeping.
+TEST(DsTreeTest, HugeLabelNumbersNeitherThrowNorOverflowTheFreshLabels) {
+  // As the transitive case above, the subject's label numbered beyond int, a tense label at
+  // int's maximum: the object still gets a fresh x label.
+  const DsTree tree = treeOf(
+      {{"0", {"?ty(t)"}},
+       {"00", {"ty(e)", "fo([x99999999999999999999==john:e|head==x99999999999999999999:e])"}},
+       {"01", {"?ty(e>t)"}},
+       {"010", {"?ty(e)"}},
+       {"011",
+        {"ty(e>(e>t))",
+         "fo(R1^R2^(R1 ++ (R2 ++ [e1==like:es|head==e1:es|"
+         "p2==subj(e1, R2.head):t|p3==obj(e1, R1.head):t])))"}},
+       {"01L", {"ty(t)", "fo([head:es|p2147483647==pres(head):t])"}}},
+      "0");
+  FormulaPtr sem;
+  ASSERT_NO_THROW(sem = maximalSemantics(tree));
+  ASSERT_TRUE(sem && sem->isRecord()) << (sem ? sem->text() : "null");
+  const auto expected = RecordType::parse(
+      "[x1 : e|e1==like : es|x99999999999999999999==john : e|head==e1 : es|"
+      "p2147483647==pres(e1) : t|p2==subj(e1, x99999999999999999999) : t|p3==obj(e1, x1) : t]");
+  ASSERT_TRUE(expected);
+  EXPECT_TRUE(equalUpToRelabelling(sem->recordType(), *expected)) << sem->text();
+}
+
 TEST(DsTreeTest, WalksDeepTreesWithoutRecursion) {
   // A long chain of LINKed trees, each decorated: the maximal semantics conjoins them all.
   DsTree tree;

@@ -41,6 +41,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -226,5 +227,8 @@ class EarleyParser {
 
 // Splits a line into tokens on white space.
 std::vector<std::string> tokenize(const std::string& line);
+// The lines of an input text, one sentence each (`gwb parse`): blank lines kept, lines ended by
+// LF, CRLF or a lone CR alike, a UTF-8 byte-order mark at the start dropped.
+std::vector<std::string> sentenceLines(std::string_view text);
 
 }  // namespace gwb

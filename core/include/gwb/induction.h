@@ -246,7 +246,8 @@ InductionResult induceGrammar(Grammar grammar,
                               const InductionControl& control = {});
 
 // Training data as `gwb induce` and the workbench read it: one sentence (or whole discourse) per
-// line, tokenized on white space, CR before LF dropped, blank lines skipped and counted.
+// line, tokenized on white space, blank lines skipped and counted. Lines end at LF, CRLF or a
+// lone CR alike; a UTF-8 byte-order mark at the start is not part of the first word.
 struct SentenceFile {
   std::vector<std::vector<std::string>> sentences;
   std::size_t blankLines = 0;
@@ -254,6 +255,8 @@ struct SentenceFile {
   bool ok() const { return error.empty(); }
 };
 SentenceFile readSentenceFile(const std::string& path);
+// The same from a text already read (`error` stays empty).
+SentenceFile readSentenceText(std::string_view text);
 
 // ---- The pieces, for tests and for callers that drive iterations themselves. ----
 

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "../text_lines.h"
 #include "gwb/ds/ds_grammar.h"
 
 namespace gwb::ds {
@@ -113,24 +114,22 @@ void blankComments(std::string& line, bool& inBlock) {
 
 // Splits text into lines and removes DyLan comments: `//` to the end of the line, `//*` to
 // the next `*//` (possibly lines later). A line that only held a comment is dropped (it does
-// not end a block); an empty line is kept as a block separator, as in DyLan.
-std::vector<SourceLine> readLines(std::string_view text) {
+// not end a block); an empty line is kept as a block separator, as in DyLan. A block comment
+// that is never closed, which would hide the rest of the file, and a UTF-16 text are errors in
+// `diagnostics` (naming `file`).
+std::vector<SourceLine> readLines(std::string_view text, const std::string& file,
+                                  Diagnostics& diagnostics) {
   std::vector<SourceLine> out;
+  if (text::isUtf16(text)) {
+    diagnostics.error(file, 1, 1, text::kUtf16Message);
+    return out;
+  }
   bool inBlock = false;
-  int number = 0;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string raw(text.substr(pos, end - pos));
-    if (!raw.empty() && raw.back() == '\r') raw.pop_back();
-    ++number;
-    const bool last = end >= text.size();
-    pos = end + 1;
-    if (last && raw.empty()) break;
-
+  int blockOpenedOn = 0;
+  for (const text::Line& numbered : text::splitLines(text)) {
+    std::string raw(numbered.text);
     SourceLine line;
-    line.number = number;
+    line.number = numbered.number;
     line.raw = raw;
     std::size_t first = 0;
     while (first < raw.size() && isSpace(raw[first])) ++first;
@@ -140,7 +139,9 @@ std::vector<SourceLine> readLines(std::string_view text) {
       continue;
     }
     std::string work = raw;
+    const bool wasInBlock = inBlock;
     blankComments(work, inBlock);
+    if (inBlock && !wasInBlock) blockOpenedOn = line.number;
     std::size_t b = 0;
     while (b < work.size() && isSpace(work[b])) ++b;
     std::size_t e = work.size();
@@ -151,14 +152,19 @@ std::vector<SourceLine> readLines(std::string_view text) {
     line.raw = work.substr(0, e);  // comments blanked out, indentation kept
     out.push_back(std::move(line));
   }
+  if (inBlock)
+    diagnostics.error(file, blockOpenedOn, 0,
+                      "the block comment `//*` opened on this line is never closed by `*//`; it "
+                      "hides the rest of the file");
   return out;
 }
 
 // Groups lines into blocks separated by blank lines.
-std::vector<std::vector<SourceLine>> readBlocks(std::string_view text) {
+std::vector<std::vector<SourceLine>> readBlocks(std::string_view text, const std::string& file,
+                                                Diagnostics& diagnostics) {
   std::vector<std::vector<SourceLine>> blocks;
   std::vector<SourceLine> current;
-  for (SourceLine& line : readLines(text)) {
+  for (SourceLine& line : readLines(text, file, diagnostics)) {
     if (line.blank) {
       if (!current.empty()) blocks.push_back(std::move(current));
       current.clear();
@@ -605,7 +611,8 @@ void readComputationalActions(const DsGrammarText& text, DsGrammar& grammar,
   ReadContext ctx;
   ctx.file = joinPath(text.directory, "computational-actions.txt");
   ctx.diagnostics = &diagnostics;
-  for (const std::vector<SourceLine>& block : readBlocks(text.computationalActions)) {
+  for (const std::vector<SourceLine>& block :
+       readBlocks(text.computationalActions, ctx.file, diagnostics)) {
     DsAction action;
     std::string name = block[0].text;
     action.file = ctx.file;
@@ -659,7 +666,7 @@ struct Template {
 std::map<std::string, Macro> readMacros(const DsGrammarText& text, Diagnostics& diagnostics) {
   std::map<std::string, Macro> macros;
   const std::string file = joinPath(text.directory, "lexical-macros.txt");
-  for (const std::vector<SourceLine>& block : readBlocks(text.lexicalMacros)) {
+  for (const std::vector<SourceLine>& block : readBlocks(text.lexicalMacros, file, diagnostics)) {
     Macro m;
     m.file = file;
     const std::string& header = block[0].text;
@@ -702,7 +709,7 @@ std::map<std::string, Macro> readMacros(const DsGrammarText& text, Diagnostics& 
 std::map<std::string, Template> readTemplates(const DsGrammarText& text, Diagnostics& diagnostics) {
   std::map<std::string, Template> templates;
   const std::string file = joinPath(text.directory, "lexical-actions.txt");
-  for (const std::vector<SourceLine>& block : readBlocks(text.lexicalActions)) {
+  for (const std::vector<SourceLine>& block : readBlocks(text.lexicalActions, file, diagnostics)) {
     const std::string& header = block[0].text;
     const std::size_t open = header.find('(');
     if (open == std::string::npos || open == 0 || header.back() != ')') {
@@ -760,7 +767,7 @@ void readLexicon(const DsGrammarText& text, const std::map<std::string, Template
   std::map<std::string, int> missingCounts;
   std::set<std::string> reported;
   std::unordered_map<std::string, std::shared_ptr<const std::vector<Effect>>> cache;
-  for (const SourceLine& line : readLines(text.lexicon)) {
+  for (const SourceLine& line : readLines(text.lexicon, lexiconFile, diagnostics)) {
     if (line.blank) continue;
     std::vector<std::string> fields;
     std::istringstream in(line.text);
@@ -901,7 +908,7 @@ std::string lenientLine(const std::string& line) {
 std::vector<LexicalEntry> parseLearnedLexicon(std::string_view text, const std::string& file,
                                               Diagnostics& diagnostics) {
   std::vector<LexicalEntry> entries;
-  for (std::vector<SourceLine>& block : readBlocks(text)) {
+  for (std::vector<SourceLine>& block : readBlocks(text, file, diagnostics)) {
     const SourceLine& header = block[0];
     LexicalEntry entry;
     entry.line = header.number;

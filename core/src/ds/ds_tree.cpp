@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <map>
 
 #include "gwb/ds/record_type.h"
@@ -360,6 +361,8 @@ int* counterFor(const std::string& stem, FreshCounters& counters) {
   return nullptr;
 }
 
+constexpr int kLargestReservedLabel = 1'000'000'000;
+
 // Advances `counters` past every numbered label (x3, e2, p7, r1, pred4) used in `f`'s record
 // types, so that fresh labels cannot clash with labels already in a tree.
 void reserveLabels(const FormulaPtr& f, FreshCounters& counters) {
@@ -373,7 +376,13 @@ void reserveLabels(const FormulaPtr& f, FreshCounters& counters) {
     std::size_t digits = l.size();
     while (digits > 0 && std::isdigit(static_cast<unsigned char>(l[digits - 1])) != 0) --digits;
     int* counter = digits < l.size() ? counterFor(l.substr(0, digits), counters) : nullptr;
-    if (counter != nullptr) *counter = std::max(*counter, std::stoi(l.substr(digits)));
+    int number = 0;
+    const std::from_chars_result parsed =
+        std::from_chars(l.data() + digits, l.data() + l.size(), number);
+    // A number beyond kLargestReservedLabel (or beyond int) cannot clash with fresh labels,
+    // which count up from 1, and reserving it would overflow the counter.
+    if (counter != nullptr && parsed.ec == std::errc() && number <= kLargestReservedLabel)
+      *counter = std::max(*counter, number);
     reserveLabels(field.value, counters);
   }
 }

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "../text_lines.h"
+
 namespace gwb::ds {
 
 namespace {
@@ -42,13 +44,9 @@ std::vector<SemanticExample> parseSemanticCorpus(std::string_view text, const st
     haveSentence = haveSemantics = false;
   };
   int number = 0;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = trim(text.substr(pos, end - pos));
-    pos = end + 1;
-    ++number;
+  for (const text::Line& numbered : text::splitLines(text)) {
+    std::string_view line = trim(numbered.text);
+    number = numbered.number;
     std::string_view value;
     if (line == "END_OF_CORPUS") break;  // statistics follow
     if (line.empty()) {
