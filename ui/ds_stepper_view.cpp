@@ -29,6 +29,7 @@
 
 #include "gwb/ds/ds_tree.h"
 #include "gwb/ds/memory_budget.h"
+#include "gwb/memory_budget.h"
 #include "ui/ds_dag_model.h"
 #include "ui/ds_dag_view.h"
 #include "ui/ds_record_format.h"
@@ -508,7 +509,7 @@ void DsStepperView::updateStatus() {
   if (r->memoryExhausted)
     outcome += tr(" (search stopped at %1 trees: memory budget of %2 reached)")
                    .arg(r->dag.nodes().size())
-                   .arg(qs(gwb::ds::formatBytes(gwb::ds::defaultParseMemoryBudget())));
+                   .arg(qs(gwb::gwb::formatBytes(gwb::ds::defaultParseMemoryBudget())));
   else if (r->truncated)
     outcome += tr(" (search stopped at %1 trees)").arg(r->dag.nodes().size());
   const QColor colour = r->outcome == gwb::ds::ParseOutcome::Parsed ? QColor(0x1a, 0x7f, 0x37)

@@ -11,6 +11,7 @@
 #include "gwb/ds/ds_grammar.h"
 #include "gwb/ds/ds_parser.h"
 #include "gwb/ds/memory_budget.h"
+#include "gwb/memory_budget.h"
 
 namespace gwb::cli {
 
@@ -70,7 +71,7 @@ int runDsParse(const DsParseSettings& s) {
   std::size_t maxBytes = ds::defaultParseMemoryBudget();
   if (!s.maxMemory.empty()) {
     std::string error;
-    const auto parsed = ds::parseByteSize(s.maxMemory, &error);
+    const auto parsed = gwb::parseByteSize(s.maxMemory, &error);
     if (!parsed) {
       std::cerr << "error: --max-memory: " << error << '\n';
       return 2;
@@ -98,7 +99,7 @@ int runDsParse(const DsParseSettings& s) {
                 << words[static_cast<std::size_t>(r.failedWord)] << "'";
     if (r.memoryExhausted)
       std::cout << " (search stopped at " << r.dag.nodes().size() << " trees: memory budget of "
-                << ds::formatBytes(maxBytes) << " reached)";
+                << gwb::formatBytes(maxBytes) << " reached)";
     else if (r.truncated)
       std::cout << " (search stopped at " << s.maxTrees << " trees)";
     std::cout << '\n';
@@ -111,7 +112,7 @@ int runDsParse(const DsParseSettings& s) {
     if (!r.path.empty()) std::cout << "path:    " << describePath(r) << '\n';
     std::cout << "dag:     " << r.dag.nodes().size() << " trees, " << r.dag.edges().size()
               << " edges, " << std::fixed << std::setprecision(3) << ms << " ms, about "
-              << ds::formatBytes(r.approximateBytes) << '\n';
+              << gwb::formatBytes(r.approximateBytes) << '\n';
     if (s.trace && r.finalNode >= 0) {
       std::cout << "trace:\n";
       std::cout << "  axiom\n" << r.dag.node(0).tree->toString();
@@ -174,7 +175,7 @@ void addDsCommand(CLI::App& app, int& exitStatus) {
   parse->add_option("--max-memory", s->maxMemory,
                     "stop searching when the parse DAG would pass this many bytes (512M, 3G, "
                     "...; default: a quarter of physical memory, " +
-                        ds::formatBytes(ds::defaultParseMemoryBudget()) + " here)");
+                        gwb::formatBytes(ds::defaultParseMemoryBudget()) + " here)");
   parse->callback([s, &exitStatus] { exitStatus = runDsParse(*s); });
 }
 
