@@ -8,6 +8,7 @@
 #include <QHelpEvent>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QPaintEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollBar>
@@ -54,19 +55,18 @@ class ArcCanvas : public QWidget {
     f.setBold(bold);
     return f;
   }
-  int columnWidth() const {
-    const QFontMetrics metrics(font());
-    int widest = kMinColumn;
-    for (const QString& w : words) widest = std::max(widest, metrics.horizontalAdvance(w) + 24);
-    return widest;
-  }
-  int positionX(int position) const { return kMargin + position * columnWidth(); }
+  // The width of one word's column: fits the widest word (measured once per layout).
+  int column = kMinColumn;
+  int positionX(int position) const { return kMargin + position * column; }
   int laneHeight() const { return QFontMetrics(labelFont(true)).height() + 12; }
   int wordsHeight() const { return 2 * QFontMetrics(font()).height() + 14; }
   // The bottom of lane `lane` (lane 0 sits on the words).
   int laneBottom(int lane) const { return height() - wordsHeight() - lane * laneHeight(); }
 
   void layoutArcs() {
+    const QFontMetrics wordMetrics(font());
+    column = kMinColumn;
+    for (const QString& w : words) column = std::max(column, wordMetrics.horizontalAdvance(w) + 24);
     placed.assign(arcs.size(), Placed{});
     std::vector<std::size_t> order(arcs.size());
     for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
@@ -130,7 +130,12 @@ class ArcCanvas : public QWidget {
   }
 
  protected:
-  void paintEvent(QPaintEvent* /*event*/) override {
+  void paintEvent(QPaintEvent* event) override {
+    const QRect clip = event->rect();
+    // Whether the columns of positions [from, to] reach into the area to paint.
+    const auto visible = [&](int from, int to) {
+      return positionX(to) + column >= clip.left() && positionX(from) - column <= clip.right();
+    };
     QPainter painter(this);
     painter.fillRect(rect(), palette().base());
     painter.setRenderHint(QPainter::Antialiasing);
@@ -151,7 +156,8 @@ class ArcCanvas : public QWidget {
     }
     // Position guides through the lanes.
     painter.setPen(QPen(palette().mid().color(), 1, Qt::DotLine));
-    for (int i = 0; i <= n; ++i) painter.drawLine(positionX(i), kTopMargin, positionX(i), wordsTop);
+    for (int i = 0; i <= n; ++i)
+      if (visible(i, i)) painter.drawLine(positionX(i), kTopMargin, positionX(i), wordsTop);
     if (currentPosition >= 0 && currentPosition <= n) {
       painter.setPen(QPen(QColor(0x9c, 0x27, 0xb0), 2, Qt::DashLine));
       painter.drawLine(positionX(currentPosition), kTopMargin, positionX(currentPosition),
@@ -161,6 +167,7 @@ class ArcCanvas : public QWidget {
     painter.setPen(palette().text().color());
     painter.drawLine(positionX(0), wordsTop + 4, positionX(n), wordsTop + 4);
     for (int i = 0; i <= n; ++i) {
+      if (!visible(i, i)) continue;
       painter.drawLine(positionX(i), wordsTop, positionX(i), wordsTop + 8);
       const QString number = QString::number(i);
       painter.drawText(positionX(i) - metrics.horizontalAdvance(number) / 2,
@@ -170,9 +177,10 @@ class ArcCanvas : public QWidget {
     wordFont.setItalic(true);
     painter.setFont(wordFont);
     for (int i = 0; i < n; ++i)
-      painter.drawText(
-          QRect(positionX(i), wordsTop + 8, positionX(i + 1) - positionX(i), metrics.height() + 2),
-          Qt::AlignCenter, words[i]);
+      if (visible(i, i + 1))
+        painter.drawText(QRect(positionX(i), wordsTop + 8, positionX(i + 1) - positionX(i),
+                               metrics.height() + 2),
+                         Qt::AlignCenter, words[i]);
 
     if (!placeholder.isEmpty()) {
       painter.setFont(font());
@@ -181,7 +189,9 @@ class ArcCanvas : public QWidget {
                        Qt::AlignCenter | Qt::TextWordWrap, placeholder);
       return;
     }
-    for (std::size_t k = 0; k < arcs.size(); ++k) paintArc(painter, k, selectedIndex == k);
+    for (std::size_t k = 0; k < arcs.size(); ++k)
+      if (boxOf(k).adjusted(-8, -8, 8, 8).intersects(clip))
+        paintArc(painter, k, selectedIndex == k);
   }
 
   void paintArc(QPainter& painter, std::size_t k, bool isSelected) {
