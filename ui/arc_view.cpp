@@ -322,6 +322,9 @@ void ArcView::setSelectedKey(std::optional<qint64> key) {
   if (key) {
     const QRect box = arcRect(*key);
     ensureVisible(box.center().x(), box.center().y(), box.width() / 2 + 20, box.height() / 2 + 20);
+    // Keep the words in sight too when the arc and the words fit in the viewport together.
+    if (canvas_->height() - box.top() + 10 <= viewport()->height())
+      verticalScrollBar()->setValue(verticalScrollBar()->maximum());
   }
 }
 
