@@ -3,15 +3,17 @@
 #include <algorithm>
 #include <map>
 
+#include <QContextMenuEvent>
 #include <QEvent>
 #include <QFontMetrics>
 #include <QHelpEvent>
-#include <QLabel>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollBar>
+#include <QSplitter>
 #include <QToolTip>
 
 #include "ui/chart_item_delegate.h"
@@ -340,5 +342,26 @@ std::optional<qint64> ArcView::keyAt(const QPoint& canvasPoint) const {
 }
 
 int ArcView::laneCount() const { return canvas_->lanes; }
+
+void ArcView::toggleSplitterOrientation() {
+  auto* splitter = qobject_cast<QSplitter*>(parentWidget());
+  if (splitter == nullptr) return;
+  splitter->setOrientation(splitter->orientation() == Qt::Vertical ? Qt::Horizontal : Qt::Vertical);
+  const int total =
+      splitter->orientation() == Qt::Vertical ? splitter->height() : splitter->width();
+  QList<int> sizes;
+  for (int k = 0; k < splitter->count(); ++k) sizes << total / std::max(1, splitter->count());
+  splitter->setSizes(sizes);
+}
+
+void ArcView::contextMenuEvent(QContextMenuEvent* event) {
+  auto* splitter = qobject_cast<QSplitter*>(parentWidget());
+  if (splitter == nullptr) return;
+  QMenu menu(this);
+  menu.addAction(splitter->orientation() == Qt::Vertical ? tr("Place beside the other view")
+                                                         : tr("Place below the other view"),
+                 this, &ArcView::toggleSplitterOrientation);
+  menu.exec(event->globalPos());
+}
 
 }  // namespace gwb::ui
