@@ -201,7 +201,8 @@ void AgendaPanel::rebuild() {
   engine_.reset();
   lastReport_.reset();
   session_ = view_ != nullptr ? view_->session() : nullptr;
-  if (isActive() && session_ && session_->hasChart() &&
+  const bool tooLong = session_ && session_->words().size() > kMaxWords;
+  if (isActive() && session_ && session_->hasChart() && !tooLong &&
       session_->outcome() == ParseSession::Outcome::Parsed) {
     gwb::AgendaOptions options;
     options.lookahead = session_->lookahead();
@@ -216,6 +217,11 @@ void AgendaPanel::rebuild() {
            "happens next: predict from an item, scan the next word, or complete with a "
            "finished item. Tick the box above to start.</p>") %
         whyHtml());
+  } else if (tooLong) {
+    explanation_->setHtml(tr("<p>Agenda mode is for sentences of up to %1 words; this one has "
+                             "%2. Step through it in the chart, or parse a shorter one.</p>")
+                              .arg(kMaxWords)
+                              .arg(session_->words().size()));
   } else if (!engine_) {
     explanation_->setHtml(tr("<p>Parse a sentence in the stepper first.</p>"));
   } else {

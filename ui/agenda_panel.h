@@ -43,6 +43,10 @@ class AgendaPanel : public QWidget {
   Q_DISABLE_COPY_MOVE(AgendaPanel)
 
  public:
+  // Agenda mode is for teaching-sized sentences: it runs on the UI thread and keeps every
+  // edge. Longer sentences (a whole discourse) get a message instead of an engine.
+  static constexpr std::size_t kMaxWords = 60;
+
   explicit AgendaPanel(QWidget* parent = nullptr);
   ~AgendaPanel() override;
 

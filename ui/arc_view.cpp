@@ -3,14 +3,17 @@
 #include <algorithm>
 #include <map>
 
+#include <QContextMenuEvent>
 #include <QEvent>
 #include <QFontMetrics>
 #include <QHelpEvent>
-#include <QLabel>
+#include <QMenu>
 #include <QMouseEvent>
+#include <QPaintEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollBar>
+#include <QSplitter>
 #include <QToolTip>
 
 #include "ui/chart_item_delegate.h"
@@ -54,19 +57,18 @@ class ArcCanvas : public QWidget {
     f.setBold(bold);
     return f;
   }
-  int columnWidth() const {
-    const QFontMetrics metrics(font());
-    int widest = kMinColumn;
-    for (const QString& w : words) widest = std::max(widest, metrics.horizontalAdvance(w) + 24);
-    return widest;
-  }
-  int positionX(int position) const { return kMargin + position * columnWidth(); }
+  // The width of one word's column: fits the widest word (measured once per layout).
+  int column = kMinColumn;
+  int positionX(int position) const { return kMargin + position * column; }
   int laneHeight() const { return QFontMetrics(labelFont(true)).height() + 12; }
   int wordsHeight() const { return 2 * QFontMetrics(font()).height() + 14; }
   // The bottom of lane `lane` (lane 0 sits on the words).
   int laneBottom(int lane) const { return height() - wordsHeight() - lane * laneHeight(); }
 
   void layoutArcs() {
+    const QFontMetrics wordMetrics(font());
+    column = kMinColumn;
+    for (const QString& w : words) column = std::max(column, wordMetrics.horizontalAdvance(w) + 24);
     placed.assign(arcs.size(), Placed{});
     std::vector<std::size_t> order(arcs.size());
     for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
@@ -130,7 +132,12 @@ class ArcCanvas : public QWidget {
   }
 
  protected:
-  void paintEvent(QPaintEvent* /*event*/) override {
+  void paintEvent(QPaintEvent* event) override {
+    const QRect clip = event->rect();
+    // Whether the columns of positions [from, to] reach into the area to paint.
+    const auto visible = [&](int from, int to) {
+      return positionX(to) + column >= clip.left() && positionX(from) - column <= clip.right();
+    };
     QPainter painter(this);
     painter.fillRect(rect(), palette().base());
     painter.setRenderHint(QPainter::Antialiasing);
@@ -151,7 +158,8 @@ class ArcCanvas : public QWidget {
     }
     // Position guides through the lanes.
     painter.setPen(QPen(palette().mid().color(), 1, Qt::DotLine));
-    for (int i = 0; i <= n; ++i) painter.drawLine(positionX(i), kTopMargin, positionX(i), wordsTop);
+    for (int i = 0; i <= n; ++i)
+      if (visible(i, i)) painter.drawLine(positionX(i), kTopMargin, positionX(i), wordsTop);
     if (currentPosition >= 0 && currentPosition <= n) {
       painter.setPen(QPen(QColor(0x9c, 0x27, 0xb0), 2, Qt::DashLine));
       painter.drawLine(positionX(currentPosition), kTopMargin, positionX(currentPosition),
@@ -161,6 +169,7 @@ class ArcCanvas : public QWidget {
     painter.setPen(palette().text().color());
     painter.drawLine(positionX(0), wordsTop + 4, positionX(n), wordsTop + 4);
     for (int i = 0; i <= n; ++i) {
+      if (!visible(i, i)) continue;
       painter.drawLine(positionX(i), wordsTop, positionX(i), wordsTop + 8);
       const QString number = QString::number(i);
       painter.drawText(positionX(i) - metrics.horizontalAdvance(number) / 2,
@@ -170,9 +179,10 @@ class ArcCanvas : public QWidget {
     wordFont.setItalic(true);
     painter.setFont(wordFont);
     for (int i = 0; i < n; ++i)
-      painter.drawText(
-          QRect(positionX(i), wordsTop + 8, positionX(i + 1) - positionX(i), metrics.height() + 2),
-          Qt::AlignCenter, words[i]);
+      if (visible(i, i + 1))
+        painter.drawText(QRect(positionX(i), wordsTop + 8, positionX(i + 1) - positionX(i),
+                               metrics.height() + 2),
+                         Qt::AlignCenter, words[i]);
 
     if (!placeholder.isEmpty()) {
       painter.setFont(font());
@@ -181,7 +191,9 @@ class ArcCanvas : public QWidget {
                        Qt::AlignCenter | Qt::TextWordWrap, placeholder);
       return;
     }
-    for (std::size_t k = 0; k < arcs.size(); ++k) paintArc(painter, k, selectedIndex == k);
+    for (std::size_t k = 0; k < arcs.size(); ++k)
+      if (boxOf(k).adjusted(-8, -8, 8, 8).intersects(clip))
+        paintArc(painter, k, selectedIndex == k);
   }
 
   void paintArc(QPainter& painter, std::size_t k, bool isSelected) {
@@ -312,6 +324,9 @@ void ArcView::setSelectedKey(std::optional<qint64> key) {
   if (key) {
     const QRect box = arcRect(*key);
     ensureVisible(box.center().x(), box.center().y(), box.width() / 2 + 20, box.height() / 2 + 20);
+    // Keep the words in sight too when the arc and the words fit in the viewport together.
+    if (canvas_->height() - box.top() + 10 <= viewport()->height())
+      verticalScrollBar()->setValue(verticalScrollBar()->maximum());
   }
 }
 
@@ -327,5 +342,26 @@ std::optional<qint64> ArcView::keyAt(const QPoint& canvasPoint) const {
 }
 
 int ArcView::laneCount() const { return canvas_->lanes; }
+
+void ArcView::toggleSplitterOrientation() {
+  auto* splitter = qobject_cast<QSplitter*>(parentWidget());
+  if (splitter == nullptr) return;
+  splitter->setOrientation(splitter->orientation() == Qt::Vertical ? Qt::Horizontal : Qt::Vertical);
+  const int total =
+      splitter->orientation() == Qt::Vertical ? splitter->height() : splitter->width();
+  QList<int> sizes;
+  for (int k = 0; k < splitter->count(); ++k) sizes << total / std::max(1, splitter->count());
+  splitter->setSizes(sizes);
+}
+
+void ArcView::contextMenuEvent(QContextMenuEvent* event) {
+  auto* splitter = qobject_cast<QSplitter*>(parentWidget());
+  if (splitter == nullptr) return;
+  QMenu menu(this);
+  menu.addAction(splitter->orientation() == Qt::Vertical ? tr("Place beside the other view")
+                                                         : tr("Place below the other view"),
+                 this, &ArcView::toggleSplitterOrientation);
+  menu.exec(event->globalPos());
+}
 
 }  // namespace gwb::ui

@@ -12,7 +12,8 @@
 // The view knows nothing of parses: a caller hands it arcs with keys of its own (ChartArcLink
 // for the stepper's chart, AgendaPanel for agenda mode) and listens to arcClicked(key). A click
 // selects an arc, a double-click also emits arcDoubleClicked; hovering shows the arc's tooltip
-// (its probabilities).
+// (its probabilities). Its context menu places it beside or below the view it shares a splitter
+// with.
 #pragma once
 
 #include <optional>
@@ -24,7 +25,7 @@
 
 #include "gwb/earley_parser.h"
 
-class QLabel;
+class QContextMenuEvent;
 
 namespace gwb::ui {
 
@@ -70,6 +71,12 @@ class ArcView : public QScrollArea {
   std::optional<qint64> keyAt(const QPoint& canvasPoint) const;
   QWidget* canvas() const;
   int laneCount() const;
+  // In a splitter (as in the stepper): flips it between side by side and one above the other.
+  // Also on the view's context menu.
+  void toggleSplitterOrientation();
+
+ protected:
+  void contextMenuEvent(QContextMenuEvent* event) override;
 
  signals:
   void arcClicked(qint64 key);

@@ -170,5 +170,20 @@ TEST_F(AgendaPanelTest, ANewParseRestartsAgendaMode) {
   EXPECT_TRUE(panel_->explanationView()->toPlainText().contains(QStringLiteral("unicorn")));
 }
 
+TEST_F(AgendaPanelTest, ALongSentenceGetsAMessageInsteadOfAnEngine) {
+  QStringList words;
+  for (std::size_t k = 0; k <= AgendaPanel::kMaxWords; ++k) words << QStringLiteral("i");
+  view_.setSentence(words.join(QLatin1Char(' ')));
+  ASSERT_TRUE(view_.waitForParse());
+  panel_->setActive(true);
+  EXPECT_EQ(panel_->engine(), nullptr);
+  EXPECT_TRUE(panel_->explanationView()->toPlainText().contains(
+      QStringLiteral("up to %1 words").arg(AgendaPanel::kMaxWords)));
+  // A short one again: agenda mode starts.
+  view_.setSentence(QStringLiteral("i walked"));
+  ASSERT_TRUE(view_.waitForParse());
+  EXPECT_NE(panel_->engine(), nullptr);
+}
+
 }  // namespace
 }  // namespace gwb::ui

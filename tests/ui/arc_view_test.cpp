@@ -7,6 +7,8 @@
 #include <QHelpEvent>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QSplitter>
+#include <QTableView>
 #include <QTest>
 #include <QToolTip>
 #include <gtest/gtest.h>
@@ -195,6 +197,17 @@ TEST_F(StepperArcsTest, SelectionIsSharedWithTheColumnView) {
   QTest::mouseClick(arcs->canvas(), Qt::LeftButton, {}, box.center());
   EXPECT_EQ(view_.selectedItem(), other);
   EXPECT_EQ(view_.chartModel()->selectedItem(), other);
+}
+
+TEST_F(StepperArcsTest, ThePlaceOfTheArcsBesideOrBelowTheColumnsCanBeSwitched) {
+  auto* splitter = qobject_cast<QSplitter*>(view_.arcView()->parentWidget());
+  ASSERT_NE(splitter, nullptr);
+  EXPECT_EQ(splitter->widget(0), view_.chartView());
+  EXPECT_EQ(splitter->orientation(), Qt::Vertical);
+  view_.arcView()->toggleSplitterOrientation();
+  EXPECT_EQ(splitter->orientation(), Qt::Horizontal);
+  view_.arcView()->toggleSplitterOrientation();
+  EXPECT_EQ(splitter->orientation(), Qt::Vertical);
 }
 
 }  // namespace
