@@ -251,6 +251,8 @@ TEST_F(ResearchWorkspaceTest, DiscourseTransitionsAndExperimentsRoundTrip) {
 
   DiscourseView* discourseAgain = restored->findChild<DiscourseView*>();
   ASSERT_NE(discourseAgain, nullptr);
+  // Saved again while its model row is still decoding, it keeps that row.
+  EXPECT_EQ(discourseAgain->state(), discourse->state());
   ASSERT_TRUE(discourseAgain->waitForDecoding(kTimeoutMs));
   EXPECT_FALSE(discourseAgain->isRestoring());
   EXPECT_EQ(discourseAgain->state(), discourse->state());
