@@ -408,6 +408,7 @@ void DiscourseView::onDecodingDone() {
             .arg(strings - result->failures)
             .arg(strings));
   }
+  restoringRow_.reset();
   if (restoring_) continueRestore();
   emit decodingFinished();
 }
@@ -694,7 +695,8 @@ QJsonObject DiscourseView::state() const {
         break;
     }
   }
-  // Rows still waiting to be restored are kept too.
+  // Rows still being restored are kept too.
+  if (restoringRow_) rows.append(*restoringRow_);
   for (const QJsonObject& pending : restoreQueue_) rows.append(pending);
   state.insert(kRowsKey, rows);
   const int shown = recording();
@@ -712,6 +714,7 @@ QJsonObject DiscourseView::state() const {
 
 void DiscourseView::restoreState(const QJsonObject& state) {
   restoreQueue_.clear();
+  restoringRow_.reset();
   restoreProblems_.clear();
   notice_.clear();
   setConvention(state.value(kConventionKey).toString() == QLatin1String("error")
@@ -752,7 +755,10 @@ void DiscourseView::continueRestore() {
         restoreProblems_ << tr("model row: no grammar file %1").arg(source);
         continue;
       }
-      if (decodeGrammar(source, row.value(kRootKey).toString())) return;  // continues when done
+      if (decodeGrammar(source, row.value(kRootKey).toString())) {
+        restoringRow_ = row;
+        return;  // continues when the decoding is done
+      }
       restoreProblems_ << tr("model row %1 not decoded").arg(source);
       continue;
     }

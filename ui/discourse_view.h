@@ -172,6 +172,7 @@ class DiscourseView : public QWidget {
 
   // restoreState(): the saved rows not yet restored, and what could not be.
   std::deque<QJsonObject> restoreQueue_;
+  std::optional<QJsonObject> restoringRow_;  // the saved model row being decoded
   bool restoring_ = false;
   QStringList restoreProblems_;
   QString notice_;

@@ -98,13 +98,14 @@ void MainWindow::applyResearchWindows(const Workspace& workspace, QStringList* p
 }
 
 bool MainWindow::settleRunningJobs() {
-  const bool induction = inductionPanel_ && inductionPanel_->isBusy();
-  const bool experiment = experimentPanel_ && experimentPanel_->isBusy();
+  const bool induction = !inductionPanel_.isNull() && inductionPanel_->isBusy();
+  const bool experiment = !experimentPanel_.isNull() && experimentPanel_->isBusy();
   if (!induction && !experiment) {
     quitWhenIdle_ = false;
     return true;
   }
-  if (quitWhenIdle_) return false;  // already waiting for them
+  // Quitting again while waiting asks again (to cancel now, or to stay after all).
+  const bool alreadyWaiting = quitWhenIdle_;
   QStringList running;
   if (induction) running << tr("a grammar induction run");
   if (experiment) running << tr("an experiment");
@@ -131,30 +132,36 @@ bool MainWindow::settleRunningJobs() {
                                              : BusyQuitChoice::KeepRunning;
   }
   switch (choice) {
-    case BusyQuitChoice::KeepRunning: return false;
+    case BusyQuitChoice::KeepRunning:
+      quitWhenIdle_ = false;
+      statusBar()->clearMessage();
+      return false;
     case BusyQuitChoice::Wait: {
       quitWhenIdle_ = true;
       statusBar()->showMessage(tr("Quitting when %1 ends\u2026").arg(description));
+      if (alreadyWaiting) return false;  // connected the first time
       const auto closeWhenIdle = [this] {
-        const bool busy = (inductionPanel_ && inductionPanel_->isBusy()) ||
-                          (experimentPanel_ && experimentPanel_->isBusy());
+        const bool busy = (!inductionPanel_.isNull() && inductionPanel_->isBusy()) ||
+                          (!experimentPanel_.isNull() && experimentPanel_->isBusy());
         if (quitWhenIdle_ && !busy) close();
       };
-      if (inductionPanel_)
+      if (!inductionPanel_.isNull()) {
         connect(inductionPanel_, &InductionPanel::idle, this, closeWhenIdle, Qt::QueuedConnection);
-      if (experimentPanel_)
+      }
+      if (!experimentPanel_.isNull()) {
         connect(experimentPanel_, &ExperimentPanel::idle, this, closeWhenIdle,
                 Qt::QueuedConnection);
+      }
       return false;
     }
     case BusyQuitChoice::CancelAndQuit:
       // Cancelled at the next sentence; waiting lets the finished iterations and seeds settle
       // into the run list and table, so that the session keeps them.
-      if (inductionPanel_) {
+      if (!inductionPanel_.isNull()) {
         inductionPanel_->cancelRun();
         inductionPanel_->waitUntilIdle(30000);
       }
-      if (experimentPanel_) {
+      if (!experimentPanel_.isNull()) {
         experimentPanel_->cancelRun();
         experimentPanel_->waitUntilIdle(30000);
       }

@@ -251,6 +251,8 @@ TEST_F(ResearchWorkspaceTest, DiscourseTransitionsAndExperimentsRoundTrip) {
 
   DiscourseView* discourseAgain = restored->findChild<DiscourseView*>();
   ASSERT_NE(discourseAgain, nullptr);
+  // Saved again while its model row is still decoding, it keeps that row.
+  EXPECT_EQ(discourseAgain->state(), discourse->state());
   ASSERT_TRUE(discourseAgain->waitForDecoding(kTimeoutMs));
   EXPECT_FALSE(discourseAgain->isRestoring());
   EXPECT_EQ(discourseAgain->state(), discourse->state());
@@ -360,10 +362,24 @@ TEST_F(ResearchWorkspaceTest, QuittingDuringAnInductionRunAsks) {
         EXPECT_FALSE(closed);
         EXPECT_TRUE(window->isQuitPending());
         EXPECT_TRUE(window->isVisible());
+        // Quitting again while waiting asks again: Keep running calls the quit off, Wait on.
+        window->setBusyQuitPrompt([&asked](const QString& running) {
+          asked << running;
+          return Choice::KeepRunning;
+        });
+        EXPECT_FALSE(window->close());
+        EXPECT_FALSE(window->isQuitPending());
+        window->setBusyQuitPrompt([&asked](const QString& running) {
+          asked << running;
+          return Choice::Wait;
+        });
+        EXPECT_FALSE(window->close());
+        EXPECT_TRUE(window->isQuitPending());
+        ASSERT_EQ(asked.size(), 3);
         ASSERT_TRUE(panel->waitUntilIdle(kTimeoutMs));
         QCoreApplication::processEvents();  // the queued close
         EXPECT_FALSE(window->isVisible());
-        EXPECT_EQ(asked.size(), 1);  // not asked again: nothing is going any more
+        EXPECT_EQ(asked.size(), 3);  // not asked again: nothing is going any more
         break;
       case Choice::CancelAndQuit:
         EXPECT_TRUE(closed);
