@@ -196,7 +196,7 @@ TEST_F(MainWindowTest, TheStartSymbolIsChosenInTheStatusBar) {
   std::string message;
   for (const gwb::Diagnostic& d : diagnostics)
     if (d.severity == gwb::Severity::Error) message = d.message;
-  EXPECT_NE(message.find("Start symbol box"), std::string::npos) << message;
+  EXPECT_NE(message.find("start-symbol box"), std::string::npos) << message;
   EXPECT_EQ(message.find("--root"), std::string::npos) << message;
 
   QComboBox* box = window_->startSymbolBox();
