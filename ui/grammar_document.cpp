@@ -13,7 +13,8 @@ namespace {
 // status bar's chooser rather than the command line's --root.
 gwb::GrammarReadOptions workbenchOptions(gwb::GrammarReadOptions options) {
   options.chooseRootHint =
-      GrammarDocument::tr("pick one in the Start symbol box of the status bar").toStdString();
+      GrammarDocument::tr("pick one in the start-symbol box at the right of the status bar")
+          .toStdString();
   return options;
 }
 }  // namespace

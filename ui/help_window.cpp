@@ -81,7 +81,7 @@ void collectShortcuts(const QList<QAction*>& actions, const QString& where,
     QStringList names;
     for (const QKeySequence& key : keys) names << key.toString(QKeySequence::NativeText);
     QString toolTip = action->toolTip();
-    if (toolTip == withoutAccelerators(action->text())) toolTip.clear();  // Qt's default
+    if (toolTip == withoutAccelerators(action->text())) toolTip = action->statusTip();
     // Tooltips often end with the key in brackets; the table has a column for it.
     for (const QString& name : names) {
       const QString suffix = QStringLiteral(" (") + name + QLatin1Char(')');

@@ -165,6 +165,7 @@ void MainWindow::createMenus() {
   QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
   QAction* openAction = fileMenu->addAction(tr("&Open\u2026"), this, &MainWindow::showOpenDialog);
   openAction->setShortcut(QKeySequence::Open);
+  openAction->setStatusTip(tr("Open grammars, corpora or a workspace"));
   recentMenu_ = fileMenu->addMenu(tr("Open &Recent"));
   fileMenu->addSeparator();
   fileMenu->addAction(tr("Open &Workspace\u2026"), this, &MainWindow::showOpenWorkspaceDialog);
@@ -180,18 +181,22 @@ void MainWindow::createMenus() {
     }
   });
   saveWorkspaceAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
+  saveWorkspaceAction->setStatusTip(tr("Save the open documents and their views as a workspace"));
   fileMenu->addAction(tr("Save Workspace &As\u2026"), this, &MainWindow::showSaveWorkspaceDialog);
   fileMenu->addSeparator();
   saveAction_ = fileMenu->addAction(tr("&Save"), this, &MainWindow::saveCurrent);
   saveAction_->setShortcut(QKeySequence::Save);
+  saveAction_->setStatusTip(tr("Save the current grammar"));
   saveAsAction_ = fileMenu->addAction(tr("Save &As\u2026"), this, &MainWindow::saveCurrentAs);
   saveAsAction_->setShortcut(QKeySequence::SaveAs);
   closeAction_ =
       fileMenu->addAction(tr("&Close"), this, [this] { closeDocument(tabs_->currentIndex()); });
   closeAction_->setShortcut(QKeySequence::Close);
+  closeAction_->setStatusTip(tr("Close the current tab"));
   fileMenu->addSeparator();
   QAction* quitAction = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
   quitAction->setShortcut(QKeySequence::Quit);
+  quitAction->setStatusTip(tr("Quit; the open tabs come back at the next start"));
   quitAction->setMenuRole(QAction::QuitRole);
 
   QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
@@ -212,11 +217,13 @@ void MainWindow::createMenus() {
   QAction* walkthroughAction = helpMenu->addAction(
       tr("&Walkthrough"), this, [this] { showHelp(QStringLiteral("docs/walkthrough.md")); });
   walkthroughAction->setShortcut(QKeySequence::HelpContents);
+  walkthroughAction->setStatusTip(tr("A five-step lesson with the workbench"));
   helpMenu->addAction(tr("&Documentation\u2026"), this,
                       [this] { showHelp(QStringLiteral("README.md")); });
   QAction* shortcutsAction =
       helpMenu->addAction(tr("&Keyboard Shortcuts"), this, [this] { showShortcuts(); });
   shortcutsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+  shortcutsAction->setStatusTip(tr("Every key, read from the program's own actions"));
   helpMenu->addSeparator();
   QAction* aboutAction =
       helpMenu->addAction(tr("&About Grammar Workbench"), this, &MainWindow::showAbout);

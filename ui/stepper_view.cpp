@@ -654,7 +654,7 @@ void StepperView::onParseFinished(std::shared_ptr<const ParseSession> session) {
     QString why = tr("<p><b>This grammar cannot be used for parsing.</b></p><p>%1</p>")
                       .arg(session ? session->errorText().toHtmlEscaped() : QString());
     if (grammar_ && grammar_->ruleCount() > 0 && !grammar_->start())
-      why += tr("<p>Choose one in the <b>Start</b> box at the right of the status bar.</p>");
+      why += tr("<p>Pick one in the <b>start-symbol box</b> at the right of the status bar.</p>");
     explanation_->setHtml(why);
     emit sessionChanged(nullptr);
     updateActions();
