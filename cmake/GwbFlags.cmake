@@ -25,3 +25,17 @@ if(GWB_SANITIZE_THREAD)
   target_compile_options(gwb_flags INTERFACE -fsanitize=thread -fno-omit-frame-pointer)
   target_link_options(gwb_flags INTERFACE -fsanitize=thread)
 endif()
+if(GWB_BUILD_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "GWB_BUILD_FUZZ needs Clang (libFuzzer): CXX=clang++ cmake ...")
+  endif()
+  if(GWB_SANITIZE OR GWB_SANITIZE_THREAD)
+    message(FATAL_ERROR "GWB_BUILD_FUZZ brings its own sanitizers; leave GWB_SANITIZE* off")
+  endif()
+  # The core and the targets get coverage instrumentation and ASan + UBSan; only the fuzz
+  # targets link libFuzzer's main (fuzz/CMakeLists.txt).
+  target_compile_options(gwb_flags INTERFACE -fsanitize=fuzzer-no-link,address,undefined
+                                             -fno-sanitize-recover=undefined
+                                             -fno-omit-frame-pointer)
+  target_link_options(gwb_flags INTERFACE -fsanitize=address,undefined)
+endif()

@@ -13,6 +13,8 @@ packages=(
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev libgraphviz-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
+  # fuzzing (scripts/fuzz.sh, CI): Clang with libFuzzer and the sanitizer runtimes
+  clang libclang-rt-14-dev
   # screenshots under a virtual X server
   xvfb xauth x11-apps fonts-dejavu-core
 )

@@ -20,6 +20,13 @@ std::optional<std::string> normaliseLabel(std::string_view label) {
   return std::string(label);
 }
 
+// A topic as written so that normaliseLabel reads it back: a topic the reader would change (a
+// reserved word such as "NA", or a name that starts with a dot) gets a leading dot.
+std::string writtenLabel(const std::string& topic) {
+  if (topic == kNullTopic || normaliseLabel(topic) == topic) return topic;
+  return "." + topic;
+}
+
 }  // namespace
 
 std::optional<std::size_t> TopicAnnotations::annotatorIndex(std::string_view name) const {
@@ -46,13 +53,15 @@ TopicAnnotationsLoad readTopicAnnotations(std::string_view text, const std::stri
   for (const text::Line& numbered : text::splitLines(text)) {
     const std::string_view line = numbered.text;
     lineNumber = numbered.number;
-    // A comment starts with '#', but a line may well start with the null-topic label "##".
+    // A comment starts with '#' (after any blanks, so that a first label '#' is never written
+    // back as a comment), but a line may well start with the null-topic label "##".
+    const std::string_view start = text::trim(line);
     const bool comment =
-        !line.empty() && line.front() == '#' &&
-        (line.size() == 1 || line[1] != '#' || (line.size() > 2 && !isSpace(line[2])));
+        !start.empty() && start.front() == '#' &&
+        (start.size() == 1 || start[1] != '#' || (start.size() > 2 && !isSpace(start[2])));
     if (comment) {
       constexpr std::string_view kHeader = "annotators:";
-      std::vector<std::string_view> fields = splitFields(line.substr(1));
+      std::vector<std::string_view> fields = splitFields(start.substr(1));
       if (!fields.empty() && fields.front() == kHeader) {
         if (!a.lines.empty() || headerLine != 0) {
           load.diagnostics.error(sourceName, lineNumber, 1,
@@ -121,7 +130,7 @@ std::string topicAnnotationsText(const TopicAnnotations& annotations) {
     for (std::size_t c = 0; c < annotations.labels.size(); ++c) {
       if (c > 0) out << '\t';
       const auto& label = annotations.labels[c][u];
-      out << (label ? *label : std::string("?"));
+      out << (label ? writtenLabel(*label) : std::string("?"));
     }
     out << '\n';
   }

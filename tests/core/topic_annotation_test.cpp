@@ -37,6 +37,30 @@ TEST(TopicAnnotationTest, UnnamedColumnsAreNumbered) {
   EXPECT_EQ(topicAnnotationsText(load.annotations), "dog\npig\n");
 }
 
+// Found by fuzz_topic_annotations: an indented "# ..." line was read as labels, the first one
+// "#", which topicAnnotationsText then wrote at the start of a line, as a comment.
+TEST(TopicAnnotationTest, AnIndentedHashLineIsACommentAndLabelsWriteBackAlike) {
+  const TopicAnnotationsLoad load = readTopicAnnotations("car dog\n  # car dog\n\t##\tpig\n", "a");
+  ASSERT_TRUE(load.ok()) << firstDiagnostic(load.diagnostics);
+  EXPECT_EQ(load.annotations.lines, (std::vector<int>{1, 3}));
+  const TopicAnnotationsLoad again =
+      readTopicAnnotations(topicAnnotationsText(load.annotations), "b");
+  ASSERT_TRUE(again.ok()) << firstDiagnostic(again.diagnostics);
+  EXPECT_EQ(again.annotations.labels, load.annotations.labels);
+}
+
+// Found by fuzz_topic_annotations: topics the reader would change ("..x" loses a dot, ".NA" is a
+// topic named NA) are written with a leading dot, so that they read back as they were.
+TEST(TopicAnnotationTest, TopicsThatLookLikeMarkersWriteBackAlike) {
+  const TopicAnnotationsLoad load = readTopicAnnotations("..dog .NA .? .- .none ##\n", "a");
+  ASSERT_TRUE(load.ok()) << firstDiagnostic(load.diagnostics);
+  const std::string written = topicAnnotationsText(load.annotations);
+  EXPECT_EQ(written, "# annotators: 1 2 3 4 5 6\n..dog\t.NA\t.?\t.-\t.none\tNone\n");
+  const TopicAnnotationsLoad again = readTopicAnnotations(written, "b");
+  ASSERT_TRUE(again.ok()) << firstDiagnostic(again.diagnostics);
+  EXPECT_EQ(again.annotations.labels, load.annotations.labels);
+}
+
 TEST(TopicAnnotationTest, ErrorsNameTheLine) {
   struct Case {
     const char* text;

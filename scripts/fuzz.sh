@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Runs the libFuzzer targets of fuzz/ (one reader of the core each).
+#
+#   scripts/fuzz.sh TARGET|all SECONDS      e.g. scripts/fuzz.sh earleyx_grammar 600
+#   scripts/fuzz.sh TARGET|all NUMBERruns   e.g. scripts/fuzz.sh ds_label 1000000runs
+#   scripts/fuzz.sh list                    the targets
+#   scripts/fuzz.sh build                   only configure and build build-fuzz/ (CI)
+#
+# Builds build-fuzz/ with Clang first if needed (GWB_BUILD_FUZZ: only the core and the fuzz
+# targets). Seeds come from the repository (samples/, tests/data/, fuzz/regressions/TARGET/) and
+# from the shared data ($GWB_SHARED_DIR/data, default ../shared/data), copied (large files cut to
+# their first bytes) into a temporary folder at run time: shared data never enters the repository.
+# New corpus inputs go to that folder too, removed at the end unless GWB_FUZZ_CORPUS names a
+# folder to keep them in. A crash, leak, timeout or broken invariant is written to
+# build-fuzz/findings/ and fails the run; once fixed, copy it into fuzz/regressions/TARGET/ so
+# that CTest replays it in every build. Prints the executions per target. GWB_FUZZ_SEED fixes
+# libFuzzer's random seed: with a number of runs as the budget, a run is then the same on any
+# machine, however fast or loaded (CI uses that).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+build="${GWB_FUZZ_BUILD:-$root/build-fuzz}"
+shared="${GWB_SHARED_DIR:-$(cd .. && pwd)/shared}/data"
+
+targets=(earleyx_grammar nltk_grammar social_corpus gold_annotation recordings topic_annotations
+         grounded_lexicon sentences prior_override ptb_tree dylan_grammar dylan_learned_lexicon
+         semantic_corpus ds_record_type ds_label)
+
+usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 1 ] || usage
+if [ "$1" = list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
+# -O1 with line tables (fast to build, fast to run, readable stacks) and asserts on.
+configureAndBuild() {
+  if [ ! -f "$build/build.ninja" ]; then
+    CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
+      -DGWB_BUILD_FUZZ=ON -DGWB_BUILD_GUI=OFF -DGWB_BUILD_TESTS=OFF -DGWB_BUILD_BENCH=OFF \
+      ${CMAKE_CXX_COMPILER_LAUNCHER:+-DCMAKE_CXX_COMPILER_LAUNCHER=$CMAKE_CXX_COMPILER_LAUNCHER} >/dev/null
+  fi
+  cmake --build "$build" --parallel "$(nproc)" --target "$@" >/dev/null
+}
+if [ "$1" = build ]; then configureAndBuild gwb_fuzz_all; exit 0; fi
+
+[ $# -eq 2 ] || usage
+what=$1 budget=$2
+case "$budget" in
+  *runs) budgetFlag="-runs=${budget%runs}" ;;
+  *[!0-9]*|'') usage ;;
+  *) budgetFlag="-max_total_time=$budget" ;;
+esac
+if [ "$what" = all ]; then run=("${targets[@]}"); else run=("$what"); fi
+for t in "${run[@]}"; do
+  [[ " ${targets[*]} " == *" $t "* ]] || { echo "fuzz: unknown target '$t' (see: $0 list)" >&2; exit 2; }
+done
+configureAndBuild "${run[@]/#/fuzz_}"
+
+# Inputs longer than this are not tried. The DS type, label and formula readers recurse once per
+# nesting level; their limit keeps deep nesting (a separate fix) from drowning other findings.
+maxLen() {
+  case "$1" in
+    ds_record_type|ds_label|prior_override|ptb_tree) echo 512 ;;
+    *) echo 4096 ;;
+  esac
+}
+
+# Copies seed files into $2, each cut to the target's max_len, under a name that says where it
+# came from; files that do not exist (no shared data) are skipped.
+copySeeds() {
+  local into=$1; shift
+  local limit; limit=$(maxLen "$target")
+  for f in "$@"; do
+    [ -f "$f" ] || continue
+    head -c "$limit" "$f" > "$into/$(echo "${f#"$root"/}" | tr '/' '_')"
+  done
+}
+
+seedsFor() {
+  local into=$1
+  copySeeds "$into" "$root/fuzz/regressions/$target"/*
+  case "$target" in
+    earleyx_grammar) copySeeds "$into" "$root"/samples/*.grammar "$root"/tests/data/malformed/*.grammar \
+                       "$root"/tests/data/grounded/*.grammar "$shared"/earleyx/grammars/* ;;
+    nltk_grammar) copySeeds "$into" "$root"/samples/*.cfg "$root"/tests/data/malformed/*.cfg ;;
+    social_corpus) copySeeds "$into" "$root"/tests/data/grounded/tiny.yld "$shared"/earleyx/data/*.yld \
+                     "$shared"/earleyx/data/*.concat "$shared"/social-cues/recordings/A1*.concat ;;
+    gold_annotation) copySeeds "$into" "$root"/tests/data/grounded/tiny.gold.yld \
+                       "$shared"/earleyx/data/gold.topic.ortho.yld ;;
+    recordings) copySeeds "$into" "$root"/tests/data/grounded/*recordings.tsv "$shared"/social-cues/recordings.tsv ;;
+    topic_annotations) copySeeds "$into" "$root"/tests/data/grounded/hypothesis.txt \
+                         "$root"/tests/data/grounded/reference.txt ;;
+    grounded_lexicon) copySeeds "$into" "$shared"/fm-corpus/gold-lexicon.txt ;;
+    sentences) copySeeds "$into" "$root"/samples/*.txt "$shared"/earleyx/data/text.* \
+                 "$shared"/earleyx/data/testeng.yld ;;
+    ptb_tree) copySeeds "$into" "$shared"/earleyx/data/treebank.5 ;;
+    dylan_grammar)
+      local d
+      for d in "$root"/tests/data/ds/toy "$shared"/dylan/*/; do
+        [ -f "$d/computational-actions.txt" ] || continue
+        local name; name=$(basename "$d")
+        { for f in computational-actions lexical-actions lexical-macros; do
+            head -c 1500 "$d/$f.txt" 2>/dev/null || true; printf '\n%%%%%%%%\n'
+          done
+          head -c 1000 "$d/lexicon.txt" 2>/dev/null || true; } > "$into/dylan-$name"
+      done
+      copySeeds "$into" "$root"/tests/data/ds/malformed/*actions.txt ;;
+    dylan_learned_lexicon) copySeeds "$into" "$shared"/dylan/2013-ttr-learner-output/lexicon.lex-top-1.txt \
+                             "$root"/tests/data/ds/malformed/*.lex-top.txt ;;
+    semantic_corpus) copySeeds "$into" "$shared"/dylan/childes-eve/CHILDESconversion100TestFinal.txt ;;
+    ds_record_type)
+      local f="$shared/dylan/childes-eve/CHILDESconversion100TestFinal.txt" i=0
+      [ -f "$f" ] && grep '^Sem' "$f" | head -40 | sed 's/^Sem *: *//' | while IFS= read -r line; do
+        i=$((i + 1)); printf '%s' "$line" > "$into/childes-sem-$i"; done || true ;;
+    ds_label)
+      local f="$shared/dylan/2013-english-ttr/computational-actions.txt" i=0
+      [ -f "$f" ] && grep -vE '^[[:space:]]*(//|$)' "$f" | sed -E 's/^[[:space:]]*((IF|THEN|ELSE)[[:space:]]+)?//' |
+        sort -u | head -80 | while IFS= read -r line; do
+          i=$((i + 1)); printf '%s' "$line" > "$into/dylan-label-$i"; done || true ;;
+  esac
+  return 0
+}
+
+mkdir -p "$build/findings"
+status=0
+summary=()
+for target in "${run[@]}"; do
+  work=$(mktemp -d)
+  mkdir -p "$work/seeds" "$work/corpus"
+  seedsFor "$work/seeds"
+  corpus="${GWB_FUZZ_CORPUS:+$GWB_FUZZ_CORPUS/$target}"
+  corpus="${corpus:-$work/corpus}"
+  mkdir -p "$corpus"
+  log="$build/findings/$target.log"
+  echo "fuzz: $target ($budget, $(ls "$work/seeds" | wc -l) seeds, -max_len=$(maxLen "$target"))"
+  set +e
+  "$build/fuzz/fuzz_$target" "$corpus" "$work/seeds" "$budgetFlag" -max_len="$(maxLen "$target")" \
+    -seed="${GWB_FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$build/findings/$target-" > "$log" 2>&1
+  code=$?
+  set -e
+  execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo '?')
+  if [ $code -ne 0 ]; then
+    status=1
+    echo "fuzz: $target FOUND a problem (exit $code); see $log"
+    grep -E '^(==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written|fuzz invariant)' "$log" | head -n 8 || tail -n 20 "$log"
+  fi
+  found=""
+  [ $code -eq 0 ] || found=" (FOUND a problem)"
+  summary+=("$target: $execs executions$found")
+  rm -rf "$work"
+done
+printf 'fuzz: %s\n' "${summary[@]}"
+exit $status
