@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace gwb {
 
@@ -11,16 +12,16 @@ namespace {
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
-// Collects the operations of one set made again.
+// Hands the operations of one set made again to a function, one at a time (nothing is kept
+// here: a set can hold millions of them).
+template <typename Sink>
 class SetCollector : public ParseObserver {
  public:
-  explicit SetCollector(std::vector<ParseEvent>& events) : events_(events) {}
-  void onEvent(const ParseEvent& event, const EarleyChart& /*chart*/) override {
-    events_.push_back(event);
-  }
+  explicit SetCollector(Sink sink) : sink_(std::move(sink)) {}
+  void onEvent(const ParseEvent& event, const EarleyChart& /*chart*/) override { sink_(event); }
 
  private:
-  std::vector<ParseEvent>& events_;
+  Sink sink_;
 };
 
 }  // namespace
@@ -232,25 +233,14 @@ const ParseTrace::SetDetail& ParseTrace::detail(std::size_t set) const {
     cache_.pop_back();
   }
 
-  std::vector<ParseEvent> events;
-  events.reserve(record.operations());
-  SetCollector collector(events);
-  ParseOptions options = options_;
-  options.observer = &collector;
-  EarleyParser(chart_->grammar()).replaySet(chart_->words(), options, *chart_, set);
-  ++replays_;
-  if (events.size() != record.operations())
-    throw std::logic_error("ParseTrace: state set " + std::to_string(set) + " made again gave " +
-                           std::to_string(events.size()) + " operations, the parse " +
-                           std::to_string(record.operations()));
-
   SetDetail d;
   d.set = set;
-  d.events.reserve(events.size());
+  d.events.reserve(record.operations());
   const std::size_t items =
       (set + 1 < sets_.size() ? sets_[set + 1].itemBase : created_.size()) - record.itemBase;
   d.itemStepStart.assign(items + 1, 0);
-  for (const ParseEvent& e : events) {
+  bool outOfRange = false;
+  const auto store = [&d, &outOfRange, items](const ParseEvent& e) {
     StoredEvent s;
     s.item = e.item.index;
     s.predecessorSet = e.predecessor.set;
@@ -262,13 +252,26 @@ const ParseTrace::SetDetail& ParseTrace::detail(std::size_t set) const {
     s.inner = e.innerAfter;
     s.viterbi = e.viterbiAfter;
     d.events.push_back(s);
+    if (static_cast<std::size_t>(e.item.index) >= items) {
+      outOfRange = true;
+      return;
+    }
     ++d.itemStepStart[static_cast<std::size_t>(e.item.index) + 1];
-  }
+  };
+  SetCollector<decltype(store)> collector(store);
+  ParseOptions options = options_;
+  options.observer = &collector;
+  EarleyParser(chart_->grammar()).replaySet(chart_->words(), options, *chart_, set);
+  ++replays_;
+  if (d.events.size() != record.operations() || outOfRange)
+    throw std::logic_error("ParseTrace: state set " + std::to_string(set) + " made again gave " +
+                           std::to_string(d.events.size()) + " operations, the parse " +
+                           std::to_string(record.operations()));
   for (std::size_t k = 0; k < items; ++k) d.itemStepStart[k + 1] += d.itemStepStart[k];
-  d.itemSteps.resize(events.size());
+  d.itemSteps.resize(d.events.size());
   std::vector<std::uint32_t> fill(d.itemStepStart.begin(), d.itemStepStart.end() - 1);
-  for (std::size_t offset = 0; offset < events.size(); ++offset)
-    d.itemSteps[fill[static_cast<std::size_t>(events[offset].item.index)]++] =
+  for (std::size_t offset = 0; offset < d.events.size(); ++offset)
+    d.itemSteps[fill[static_cast<std::size_t>(d.events[offset].item)]++] =
         static_cast<std::uint32_t>(offset);
   cache_.push_front(std::move(d));
   return cache_.front();
