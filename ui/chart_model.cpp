@@ -207,14 +207,14 @@ QVariant ChartModel::data(const QModelIndex& index, int role) const {
   if (!ref.valid()) return {};
   const auto state = session_->stateAfter(ref, applied_);
   if (!state) return {};
-  const auto& events = session_->trace().events();
+  const gwb::ParseTrace& trace = session_->trace();
   switch (role) {
     case Qt::DisplayRole: return session_->itemText(ref);
     case Qt::ToolTipRole:
       return QString(session_->itemText(ref) % QLatin1Char('\n') % valuesText(ref) %
                      QLatin1Char('\n') %
                      tr("last changed by %1 (step %2)")
-                         .arg(toQString(gwb::operationKindName(events[state->lastStep].kind)))
+                         .arg(toQString(gwb::operationKindName(trace.kindOfStep(state->lastStep))))
                          .arg(state->lastStep + 1));
     case SetRole: return ref.set;
     case IndexRole: return ref.index;
@@ -224,8 +224,8 @@ QVariant ChartModel::data(const QModelIndex& index, int role) const {
     case LogForwardRole: return session_->logForward(ref, state->forward);
     case LogInnerRole: return session_->logInner(ref, state->inner);
     case ValuesTextRole: return valuesText(ref);
-    case OperationRole: return static_cast<int>(events[state->lastStep].kind);
-    case CreatedByRole: return static_cast<int>(events[session_->trace().creationStep(ref)].kind);
+    case OperationRole: return static_cast<int>(trace.kindOfStep(state->lastStep));
+    case CreatedByRole: return static_cast<int>(trace.kindOfStep(trace.creationStep(ref)));
     case IsNewRole: return state->lastStep >= highlightFrom_;
     case IsCurrentRole: return applied_ > 0 && state->lastStep == applied_ - 1;
     case RelationRole:

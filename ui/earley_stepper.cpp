@@ -40,6 +40,8 @@ void EarleyStepper::setSession(std::shared_ptr<const ParseSession> session, std:
   if (session_ && !session_->hasChart()) session_.reset();
   const std::size_t previous = applied_;
   applied_ = std::min(applied, stepCount());
+  // A parse too large to step through is shown finished (ParseSession::steppable).
+  if (session_ && !session_->steppable()) applied_ = stepCount();
   lastHit_ = -1;
   emit moved(applied_, previous);
 }
@@ -48,6 +50,7 @@ std::size_t EarleyStepper::stepCount() const { return session_ ? session_->stepC
 
 void EarleyStepper::setApplied(std::size_t applied) {
   applied = std::min(applied, stepCount());
+  if (session_ && !session_->steppable()) applied = stepCount();
   if (applied == applied_) return;
   const std::size_t previous = applied_;
   applied_ = applied;
@@ -66,32 +69,25 @@ void EarleyStepper::nextWord() {
   if (!session_) return;
   const gwb::ParseTrace& trace = session_->trace();
   const std::size_t steps = trace.stepCount();
-  std::size_t scan = trace.nextStepOfKind(applied_, gwb::OperationKind::Scan);
+  const std::size_t scan = trace.nextStepOfKind(applied_, gwb::OperationKind::Scan);
   if (scan >= steps) {
     setApplied(steps);
     return;
   }
   // Through the last scan into the same set: the whole word is read.
-  const std::size_t set = trace.setOfStep(scan);
-  while (scan + 1 < steps && trace.events()[scan + 1].kind == gwb::OperationKind::Scan &&
-         trace.setOfStep(scan + 1) == set)
-    ++scan;
-  setApplied(scan + 1);
+  setApplied(trace.stepsOfKindInSet(trace.setOfStep(scan), gwb::OperationKind::Scan).second);
 }
 
 void EarleyStepper::previousWord() {
   if (!session_ || applied_ == 0) return;
-  const auto& events = session_->trace().events();
-  // The latest end of a group of scans (a scan not followed by a scan into the same set)
-  // strictly before the current position.
-  for (std::size_t end = applied_ - 1; end > 0; --end) {
-    const gwb::ParseEvent& last = events[end - 1];
-    if (last.kind != gwb::OperationKind::Scan) continue;
-    if (end < events.size() && events[end].kind == gwb::OperationKind::Scan &&
-        events[end].item.set == last.item.set)
-      continue;
-    setApplied(end);
-    return;
+  const gwb::ParseTrace& trace = session_->trace();
+  // The latest end of a set's scans strictly before the current position.
+  for (std::size_t set = trace.setOfStep(applied_ - 1) + 1; set-- > 1;) {
+    const auto [begin, end] = trace.stepsOfKindInSet(set, gwb::OperationKind::Scan);
+    if (end > begin && end < applied_) {
+      setApplied(end);
+      return;
+    }
   }
   setApplied(0);
 }
@@ -105,16 +101,51 @@ void EarleyStepper::runToEnd() {
   if (!session_) return;
   lastHit_ = -1;
   const std::size_t steps = stepCount();
-  for (std::size_t step = applied_; step < steps; ++step) {
-    const int hit = matchingBreakpoint(step);
-    if (hit >= 0) {
-      lastHit_ = hit;
-      setApplied(step + 1);
-      emit breakpointHit(hit, step);
-      return;
+  const gwb::ParseTrace& trace = session_->trace();
+  // Set by set: a set with no operation a breakpoint matches is skipped without being made
+  // again (see ParseTrace::setHasOperation).
+  for (std::size_t step = applied_; step < steps;) {
+    const std::size_t set = trace.setOfStep(step);
+    const std::size_t end = std::min(steps, trace.firstStepOfSet(set + 1));
+    if (!setMayHitBreakpoint(set)) {
+      step = end;
+      continue;
+    }
+    for (; step < end; ++step) {
+      const int hit = matchingBreakpoint(step);
+      if (hit >= 0) {
+        lastHit_ = hit;
+        setApplied(step + 1);
+        emit breakpointHit(hit, step);
+        return;
+      }
     }
   }
   setApplied(steps);
+}
+
+bool EarleyStepper::setMayHitBreakpoint(std::size_t set) const {
+  const gwb::ParseTrace& trace = session_->trace();
+  for (const Breakpoint& b : breakpoints_) {
+    if (!b.enabled) continue;
+    // Finished and advanced-over items are told apart by the operation itself: never skipped.
+    if (b.match != Breakpoint::Match::Lhs) return true;
+    if (b.symbol.isEmpty()) {
+      if (!b.kind) return true;
+      const auto [begin, end] = trace.stepsOfKindInSet(set, *b.kind);
+      if (end > begin) return true;
+      continue;
+    }
+    // A scan reads word set − 1.
+    if ((!b.kind || *b.kind == gwb::OperationKind::Scan) && set > 0 &&
+        set - 1 < session_->words().size() && toQString(session_->words()[set - 1]) == b.symbol) {
+      const auto [begin, end] = trace.stepsOfKindInSet(set, gwb::OperationKind::Scan);
+      if (end > begin) return true;
+    }
+    const std::optional<gwb::SymbolId> symbol = session_->findSymbol(b.symbol);
+    if (symbol && trace.setHasOperation(set, b.kind, *symbol)) return true;
+  }
+  return false;
 }
 
 void EarleyStepper::reset() {
@@ -124,11 +155,19 @@ void EarleyStepper::reset() {
 
 int EarleyStepper::matchingBreakpoint(std::size_t step) const {
   if (!session_ || step >= stepCount()) return -1;
-  const gwb::ParseEvent& e = session_->trace().events()[step];
+  const gwb::ParseTrace& trace = session_->trace();
+  const gwb::OperationKind kind = trace.kindOfStep(step);
+  const bool needsEvent =
+      std::any_of(breakpoints_.begin(), breakpoints_.end(), [](const Breakpoint& b) {
+        return b.enabled && (!b.symbol.isEmpty() || b.match != Breakpoint::Match::Lhs);
+      });
+  // Only a breakpoint on a symbol, or on finished / advanced-over items, needs the operation
+  // itself (its set made again).
+  const gwb::ParseEvent e = needsEvent ? trace.event(step) : gwb::ParseEvent{};
   for (std::size_t i = 0; i < breakpoints_.size(); ++i) {
     const Breakpoint& b = breakpoints_[i];
     if (!b.enabled) continue;
-    if (b.kind && *b.kind != e.kind) continue;
+    if (b.kind && *b.kind != kind) continue;
     const auto named = [&](gwb::ItemRef item) {
       return b.symbol.isEmpty() || session_->symbolName(session_->lhs(item)) == b.symbol;
     };
@@ -137,12 +176,12 @@ int EarleyStepper::matchingBreakpoint(std::size_t step) const {
       return static_cast<int>(i);
     }
     if (b.match == Breakpoint::Match::AdvancedOver) {
-      if (e.kind != gwb::OperationKind::Complete || !e.child.valid() || !named(e.child)) continue;
+      if (kind != gwb::OperationKind::Complete || !e.child.valid() || !named(e.child)) continue;
       return static_cast<int>(i);
     }
     if (!b.symbol.isEmpty()) {
       bool matches = session_->symbolName(session_->lhs(e.item)) == b.symbol;
-      if (!matches && e.kind == gwb::OperationKind::Scan) {
+      if (!matches && kind == gwb::OperationKind::Scan) {
         const auto set = static_cast<std::size_t>(e.item.set);
         matches = set > 0 && toQString(session_->words()[set - 1]) == b.symbol;
       }

@@ -103,6 +103,8 @@ class EarleyStepper : public QObject {
 
  private:
   int matchingBreakpoint(std::size_t step) const;
+  // Could an operation of state set `set` hit an enabled breakpoint? (false: surely not)
+  bool setMayHitBreakpoint(std::size_t set) const;
   void onTick();
 
   std::shared_ptr<const ParseSession> session_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QLocale>
 #include <QThread>
 
 #include "ui/qt_conversions.h"
@@ -16,8 +17,8 @@ namespace {
 class WorkerObserver : public gwb::ParseObserver {
  public:
   WorkerObserver(gwb::ParseTrace& trace, std::atomic<int>* progress,
-                 const std::atomic<bool>* cancel)
-      : trace_(trace), progress_(progress), cancel_(cancel) {}
+                 const std::atomic<bool>* cancel, std::function<void(int)> afterSet)
+      : trace_(trace), progress_(progress), cancel_(cancel), afterSet_(std::move(afterSet)) {}
 
   void onEvent(const gwb::ParseEvent& event, const gwb::EarleyChart& chart) override {
     trace_.onEvent(event, chart);
@@ -25,6 +26,7 @@ class WorkerObserver : public gwb::ParseObserver {
   void onSetFinished(int position, const gwb::EarleyChart& chart) override {
     trace_.onSetFinished(position, chart);
     if (progress_) progress_->store(position, std::memory_order_relaxed);
+    if (afterSet_) afterSet_(position);
   }
   bool stopRequested() const override {
     return cancel_ != nullptr && cancel_->load(std::memory_order_relaxed);
@@ -34,6 +36,7 @@ class WorkerObserver : public gwb::ParseObserver {
   gwb::ParseTrace& trace_;
   std::atomic<int>* progress_;
   const std::atomic<bool>* cancel_;
+  std::function<void(int)> afterSet_;
 };
 
 }  // namespace
@@ -66,7 +69,7 @@ std::shared_ptr<const ParseSession> ParseSession::run(const ParseRequest& reques
     session->compiled_ = std::make_shared<const gwb::CompiledGrammar>(std::move(*compiled));
   }
 
-  WorkerObserver observer(session->trace_, progress, cancel);
+  WorkerObserver observer(session->trace_, progress, cancel, request.afterSet);
   gwb::ParseOptions options;
   options.mode = request.mode;
   options.lookahead = request.lookahead;
@@ -74,24 +77,33 @@ std::shared_ptr<const ParseSession> ParseSession::run(const ParseRequest& reques
   options.observer = &observer;
   gwb::EarleyParser parser(*session->compiled_);
   session->result_ = parser.parse(session->words_, options, session->chart_);
-  session->trace_.finish(session->chart_);
+  session->trace_.finish(session->chart_, options);
+  constexpr std::size_t kMinimumBudget = std::size_t{256} << 20U;
+  session->trace_.setDetailBudget(request.traceBudgetBytes > 0
+                                      ? request.traceBudgetBytes
+                                      : std::max(kMinimumBudget, session->chart_.storageBytes()));
   if (session->result_.cancelled) session->outcome_ = Outcome::Cancelled;
-
-  // Where each set's operations start: sets are worked on in increasing order.
-  const std::size_t sets = session->chart_.setCount();
-  session->setStart_.assign(sets + 1, session->trace_.stepCount());
-  const auto& events = session->trace_.events();
-  std::size_t next = 0;
-  for (std::size_t step = 0; step < events.size(); ++step) {
-    const auto set = static_cast<std::size_t>(events[step].item.set);
-    while (next <= set && next < sets) session->setStart_[next++] = step;
-  }
   return session;
 }
 
+bool ParseSession::steppable() const { return trace_.everySetFits(); }
+
+QString ParseSession::tooLargeText() const {
+  if (steppable()) return {};
+  const std::size_t set = trace_.largestSet();
+  const double megabytes = static_cast<double>(trace_.detailBytes(set)) / (1024.0 * 1024.0);
+  const double budget = static_cast<double>(trace_.detailBudget()) / (1024.0 * 1024.0);
+  return QObject::tr(
+             "Too large to step through: state set %1 alone has %2 operations, which "
+             "would need %3 MB to show one by one (the limit is %4 MB). The finished "
+             "chart, tree and probabilities are shown.")
+      .arg(set)
+      .arg(QLocale().toString(static_cast<qulonglong>(trace_.operationsOfSet(set))))
+      .arg(QLocale().toString(megabytes, 'f', 0), QLocale().toString(budget, 'f', 0));
+}
+
 std::size_t ParseSession::stepsBeforeSet(std::size_t set) const {
-  if (set >= setStart_.size()) return stepCount();
-  return setStart_[set];
+  return trace_.firstStepOfSet(set);
 }
 
 std::size_t ParseSession::currentSet(std::size_t applied) const {
@@ -136,6 +148,11 @@ QString ParseSession::symbolName(gwb::SymbolId symbol) const {
   if (symbol == compiled_->goal()) return QStringLiteral("GOAL");
   if (symbol < 0) return {};
   return toQString(compiled_->symbols().name(symbol));
+}
+
+std::optional<gwb::SymbolId> ParseSession::findSymbol(const QString& name) const {
+  if (name == QLatin1String("GOAL")) return compiled_->goal();
+  return compiled_->symbols().findNonterminal(name.toStdString());
 }
 
 bool ParseSession::isFinished(gwb::ItemRef item) const {
@@ -185,13 +202,13 @@ std::vector<gwb::ItemRef> ParseSession::constituentItems(gwb::ItemRef child,
 
 std::vector<gwb::ItemRef> ParseSession::antecedents(gwb::ItemRef item, std::size_t applied) const {
   std::vector<gwb::ItemRef> found;
-  if (!item.valid() || !stateAfter(item, applied)) return found;
+  if (!item.valid() || !steppable() || !stateAfter(item, applied)) return found;
   const auto append = [&found](const std::vector<gwb::ItemRef>& more) {
     found.insert(found.end(), more.begin(), more.end());
   };
   for (const std::size_t step : trace_.stepsOf(item)) {
     if (step >= applied) break;
-    const gwb::ParseEvent& e = trace_.events()[step];
+    const gwb::ParseEvent e = trace_.event(step);
     switch (e.kind) {
       case gwb::OperationKind::Init: break;
       case gwb::OperationKind::Predict:

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +44,15 @@ struct ParseRequest {
   std::vector<std::string> words;
   gwb::NumericMode mode = gwb::NumericMode::Scaled;
   bool lookahead = true;
+  // Called on the worker thread after each finished state set, before the cancel flag is read.
+  // Tests use it to hold a parse open until they have cancelled it, so that no test depends on
+  // how fast the machine parses.
+  std::function<void(int position)> afterSet;
+  // Memory for the operations of the state sets made again for stepping (parse_trace.h).
+  // 0: as much as the finished chart takes, and at least 256 MiB — so that the workbench holds
+  // about twice what `gwb parse` holds. A parse whose largest set needs more is shown finished,
+  // with a message (ParseSession::steppable).
+  std::size_t traceBudgetBytes = 0;
 };
 
 class ParseSession {
@@ -74,6 +84,10 @@ class ParseSession {
   bool lookahead() const { return lookahead_; }
 
   std::size_t stepCount() const { return trace_.stepCount(); }
+  // Can every operation be shown one by one within the trace's memory budget (parse_trace.h)?
+  // If not, the views show the finished chart only, and tooLargeText() says why.
+  bool steppable() const;
+  QString tooLargeText() const;
   std::size_t setCount() const { return chart_.setCount(); }
   // How many operations come before the first one on set `set` (stepCount() past the end).
   std::size_t stepsBeforeSet(std::size_t set) const;
@@ -95,6 +109,8 @@ class ParseSession {
   // The item's left-hand side (GOAL for the goal rule) and its name.
   gwb::SymbolId lhs(gwb::ItemRef item) const;
   QString symbolName(gwb::SymbolId symbol) const;
+  // The nonterminal (or GOAL) of that name, as symbolName() spells it.
+  std::optional<gwb::SymbolId> findSymbol(const QString& name) const;
   bool isFinished(gwb::ItemRef item) const;
 
   // Items of set `set` that exist after operation `step` and wait on a nonterminal whose
@@ -122,7 +138,6 @@ class ParseSession {
   gwb::EarleyChart chart_;
   gwb::ParseTrace trace_;
   gwb::ParseResult result_;
-  std::vector<std::size_t> setStart_;  // [set] = stepsBeforeSet(set); size setCount() + 1
 };
 
 // Runs ParseSession::run on a worker thread. One job per parse; delete it (or let its parent

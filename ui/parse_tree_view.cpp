@@ -267,13 +267,13 @@ void ParseTreeView::showParse(int index) {
       logShare > std::log(0.001)
           ? QString::number(100.0 * std::exp(logShare), 'f', logShare > -1e-9 ? 0 : 1) %
                 QLatin1Char('%')
-          : formatProbabilityFromLog(logShare, 2);
+          : formatReadableProbabilityFromLog(logShare, 2);
   const QString title =
       index == 0 ? tr("<b>Viterbi parse</b>") : tr("<b>Parse %1</b>").arg(index + 1);
   setTree(parse.tree, tr("%1 \u00b7 P(tree) = %2 \u00b7 P(sentence) = %3 \u00b7 this tree "
                          "carries %4 of the sentence's probability")
-                          .arg(title, formatProbabilityFromLog(parse.logProbability),
-                               formatProbabilityFromLog(logSentence_), share));
+                          .arg(title, formatReadableProbabilityFromLog(parse.logProbability),
+                               formatReadableProbabilityFromLog(logSentence_), share));
   emit stateChanged();
 }
 
@@ -290,11 +290,19 @@ void ParseTreeView::setTree(const gwb::ParseTree& tree, const QString& caption) 
 
 void ParseTreeView::applyAutoZoom() {
   if (!autoZoom_ || tree_.empty() || !view_->isVisible()) return;
-  // Small trees at actual size; big ones start fitted to the width (but stay legible).
+  // Small trees at actual size; big ones fitted to the width, but never below a scale at which
+  // labels can still be read: a discourse of thousands of words opens readable, centred on the
+  // selected node (or the root) rather than shrunk to an unreadable strip.
+  constexpr double kReadableScale = 0.6;
   const QRectF bounds = scene_->sceneRect();
   const double fitWidth = (view_->viewport()->width() - 8) / std::max(bounds.width(), 1.0);
-  view_->setTransform(
-      QTransform::fromScale(std::clamp(fitWidth, 0.25, 1.0), std::clamp(fitWidth, 0.25, 1.0)));
+  const double scale = std::clamp(fitWidth, kReadableScale, 1.0);
+  view_->setTransform(QTransform::fromScale(scale, scale));
+  const QRectF focus = nodeRect(highlighted_ >= 0 ? highlighted_ : tree_.root());
+  if (!focus.isNull()) {
+    view_->centerOn(focus.center().x(), focus.top());
+    view_->ensureVisible(focus, 24, 24);
+  }
 }
 
 void ParseTreeView::resizeEvent(QResizeEvent* event) {

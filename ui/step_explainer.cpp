@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include <QLocale>
 #include <QObject>
 
 #include "ui/parse_session.h"
@@ -109,10 +110,23 @@ double logPredictionMass(const ParseSession& s, std::size_t set, std::size_t ste
   return mass;
 }
 
+// The words from..to−1 in quotes. A long span is elided in the middle — its first few words
+// and the last ones before the current position, with the count — so that an explanation
+// deep into a discourse does not quote thousands of words.
 QString wordsOf(const ParseSession& s, int from, int to) {
+  constexpr int kHead = 3;
+  constexpr int kTail = 6;
+  const auto word = [&s](int i) { return toQString(s.words()[static_cast<std::size_t>(i)]); };
   QStringList words;
-  for (int i = from; i < to; ++i) words << toQString(s.words()[static_cast<std::size_t>(i)]);
-  return QStringLiteral("\u201c") % words.join(QLatin1Char(' ')) % QStringLiteral("\u201d");
+  if (to - from <= kHead + kTail + 2) {
+    for (int i = from; i < to; ++i) words << word(i);
+    return QStringLiteral("\u201c") % words.join(QLatin1Char(' ')) % QStringLiteral("\u201d");
+  }
+  for (int i = from; i < from + kHead; ++i) words << word(i);
+  words << QStringLiteral("\u2026");
+  for (int i = to - kTail; i < to; ++i) words << word(i);
+  return QStringLiteral("\u201c") % words.join(QLatin1Char(' ')) % QStringLiteral("\u201d ") %
+         tr("(%1 words)").arg(QLocale().toString(to - from));
 }
 
 Explanation explainInit(const ParseSession& s, const gwb::ParseEvent& e, const Numbers& n) {
@@ -248,10 +262,9 @@ Explanation explainScan(const ParseSession& s, std::size_t step, const gwb::Pars
                           formatProbabilityFromLog(logS));
   }
   // After the last scan of a word, the prefix probability and the word's surprisal are known.
-  const auto& events = s.trace().events();
-  const bool lastOfWord = step + 1 >= events.size() ||
-                          events[step + 1].kind != gwb::OperationKind::Scan ||
-                          events[step + 1].item.set != to;
+  const bool lastOfWord =
+      step + 1 >=
+      s.trace().stepsOfKindInSet(static_cast<std::size_t>(to), gwb::OperationKind::Scan).second;
   if (lastOfWord) {
     const double prefix = s.result().logPrefixProbability[static_cast<std::size_t>(to)];
     const double surprisal = s.result().surprisal[static_cast<std::size_t>(from)];
@@ -380,7 +393,7 @@ QString Explanation::toPlainText() const {
 Explanation explainStep(const ParseSession& session, std::size_t step, NumberFormat format) {
   if (!session.hasChart() || step >= session.stepCount()) return {};
   const Numbers numbers(session, format);
-  const gwb::ParseEvent& e = session.trace().events()[step];
+  const gwb::ParseEvent e = session.trace().event(step);
   switch (e.kind) {
     case gwb::OperationKind::Init: return explainInit(session, e, numbers);
     case gwb::OperationKind::Predict: return explainPredict(session, step, e, numbers);
@@ -413,13 +426,16 @@ Explanation explainItem(const ParseSession& session, gwb::ItemRef item, std::siz
   x.details << tr("%1 = %2: the same for the single best derivation (Viterbi).")
                    .arg(n.viterbi(), n.plain(v.viterbi));
   QStringList history;
-  for (const std::size_t step : session.trace().stepsOf(item)) {
+  const std::vector<std::size_t> steps =
+      session.steppable() ? session.trace().stepsOf(item) : std::vector<std::size_t>{};
+  for (const std::size_t step : steps) {
     if (step >= applied) break;
     history << tr("%1 at step %2")
-                   .arg(toQString(gwb::operationKindName(session.trace().events()[step].kind)),
+                   .arg(toQString(gwb::operationKindName(session.trace().kindOfStep(step))),
                         QString::number(step + 1));
   }
-  x.details << tr("Made and updated by: %1.").arg(history.join(QStringLiteral(", ")));
+  if (!history.isEmpty())
+    x.details << tr("Made and updated by: %1.").arg(history.join(QStringLiteral(", ")));
   const std::vector<gwb::ItemRef> from = session.antecedents(item, applied);
   if (!from.empty()) {
     QStringList names;
@@ -428,6 +444,45 @@ Explanation explainItem(const ParseSession& session, gwb::ItemRef item, std::siz
     x.details
         << tr("Antecedents (outlined in the chart): %1.").arg(names.join(QStringLiteral("; ")));
   }
+  return x;
+}
+
+Explanation explainOutcome(const ParseSession& session) {
+  Explanation x;
+  if (!session.hasChart() || session.outcome() != ParseSession::Outcome::Parsed) return x;
+  const gwb::ParseResult& result = session.result();
+  const auto n = static_cast<int>(session.words().size());
+  if (result.success) {
+    x.headline = tr("Parsed: P = %1").arg(formatReadableProbabilityFromLog(result.logProbability));
+    return x;
+  }
+  if (result.failedAt >= 0) {
+    const std::string& w = session.words()[static_cast<std::size_t>(result.failedAt)];
+    const gwb::CompiledGrammar& g = session.compiled();
+    const auto terminal = g.symbols().findTerminal(w);
+    const bool known = (terminal && !g.lexicalRules(*terminal).empty()) || g.hasUnknownWordModel();
+    x.headline = tr("No parse: word %1, %2, could not be scanned")
+                     .arg(QString::number(result.failedAt + 1), quoted(w));
+    if (!known) {
+      x.details << tr("The grammar has no rule for %1: no preterminal rewrites to it, and the "
+                      "grammar has no model for unknown words, so no item can read it.")
+                       .arg(quoted(w));
+    } else {
+      x.details << tr("The grammar knows %1, but nothing in state set %2 can read it: no item "
+                      "expects it and no predicted category can start with it after %3.")
+                       .arg(quoted(w), QString::number(result.failedAt),
+                            result.failedAt == 0 ? tr("the start of the sentence")
+                                                 : wordsOf(session, 0, result.failedAt));
+    }
+    return x;
+  }
+  x.headline = tr("No parse: the sentence ended before a complete parse");
+  x.details << tr("Every word was read: %1 is the beginning of a sentence of the grammar "
+                  "(its prefix probability is %2), but no complete sentence \u2014 there is no "
+                  "finished item [0, %3] GOAL \u2192 %4 . in the last state set.")
+                   .arg(wordsOf(session, 0, n),
+                        formatProbabilityFromLog(result.logPrefixProbability.back()),
+                        QString::number(n), session.symbolName(session.compiled().start()));
   return x;
 }
 

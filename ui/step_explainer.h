@@ -40,6 +40,10 @@ struct Explanation {
 Explanation explainStep(const ParseSession& session, std::size_t step, NumberFormat format);
 Explanation explainItem(const ParseSession& session, gwb::ItemRef item, std::size_t applied,
                         NumberFormat format);
+// How a finished parse ended, for the status line (headline) and the explanation: the
+// probability of a sentence; the word that could not be scanned (and whether the grammar knows
+// it at all); or that the sentence ended before a complete parse. Empty for a cancelled parse.
+Explanation explainOutcome(const ParseSession& session);
 // What the stepper shows before the first operation.
 Explanation explainStart(const ParseSession& session);
 

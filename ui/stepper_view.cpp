@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <QAction>
 #include <QApplication>
@@ -302,6 +303,9 @@ QWidget* StepperView::createOptionsBar() {
   sentenceBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   sentenceBox_->setMinimumContentsLength(30);
   sentenceBox_->lineEdit()->setPlaceholderText(tr("Type a sentence, or pick one"));
+  // A line edit keeps 32,767 characters by default and silently drops the rest; a whole corpus
+  // sent from a corpus tab ("Parse whole file") is ten times longer.
+  sentenceBox_->lineEdit()->setMaxLength(std::numeric_limits<int>::max());
   sentenceBox_->setToolTip(tr("Words separated by spaces. Enter parses."));
   label->setBuddy(sentenceBox_);
   parseButton_ = new QPushButton(tr("Parse"), bar);
@@ -594,6 +598,7 @@ void StepperView::parse() {
   request.words = gwb::tokenize(text.toStdString());
   request.lookahead = lookahead();
   request.mode = numericMode();
+  request.afterSet = parseHook_;
   job_ = new ParseJob(std::move(request), this);
   connect(job_, &ParseJob::finished, this, &StepperView::onParseFinished);
   progressTicks_ = 0;
@@ -734,12 +739,12 @@ void StepperView::onMoved(std::size_t applied, std::size_t previous) {
   }
   if (session_) {
     // The state set being built: that of the last operation applied.
-    const int set = applied == 0 ? 0 : session_->trace().events()[applied - 1].item.set;
+    const int set = applied == 0 ? 0 : static_cast<int>(session_->trace().setOfStep(applied - 1));
     strip_->setCurrentPosition(set);
     plot_->setPosition(set);
     // Keep the operation just applied in view.
-    if (applied > 0) {
-      const gwb::ParseEvent& e = session_->trace().events()[applied - 1];
+    if (applied > 0 && session_->steppable()) {
+      const gwb::ParseEvent e = session_->trace().event(applied - 1);
       const QModelIndex cell = model_->indexOfItem(e.item);
       if (cell.isValid()) {
         table_->scrollTo(cell, QAbstractItemView::EnsureVisible);
@@ -820,15 +825,23 @@ void StepperView::updateExplanation() {
   const std::size_t applied = stepper_->applied();
   const NumberFormat format = model_->numberFormat();
   QString html;
-  if (applied == 0) {
+  if (!session_->steppable()) {
+    html = QStringLiteral("<p><b>%1</b></p>").arg(session_->tooLargeText().toHtmlEscaped());
+  } else if (applied == 0) {
     html = explainStart(*session_).toHtml();
   } else {
-    const gwb::ParseEvent& e = session_->trace().events()[applied - 1];
+    const gwb::ParseEvent e = session_->trace().event(applied - 1);
     html = QStringLiteral("<p style=\"color:%1\"><small>STEP %2 OF %3 \u00b7 %4</small></p>")
                .arg(operationColor(e.kind).name(), QString::number(applied),
                     QString::number(stepper_->stepCount()),
                     toQString(gwb::operationKindName(e.kind)).toUpper()) %
            explainStep(*session_, applied - 1, format).toHtml();
+  }
+  // At the end, how the parse ended (which word could not be scanned, or that the sentence
+  // ended before a complete parse).
+  if (applied == stepper_->stepCount() && applied > 0 && !session_->result().success) {
+    const Explanation outcome = explainOutcome(*session_);
+    if (!outcome.headline.isEmpty()) html += QStringLiteral("<hr>") % outcome.toHtml();
   }
   const gwb::ItemRef item = model_->selectedItem();
   if (item.valid()) {
@@ -849,17 +862,18 @@ void StepperView::updateStatus() {
   if (applied == 0) {
     where = tr("before the first step");
   } else {
-    const gwb::ParseEvent& e = session_->trace().events()[applied - 1];
+    const gwb::ParseTrace& trace = session_->trace();
     where = tr("%1 in set %2")
-                .arg(toQString(gwb::operationKindName(e.kind)), QString::number(e.item.set));
+                .arg(toQString(gwb::operationKindName(trace.kindOfStep(applied - 1))),
+                     QString::number(trace.setOfStep(applied - 1)));
   }
   const gwb::ParseResult& result = session_->result();
   QString outcome;
   if (applied == stepper_->stepCount() && session_->outcome() == ParseSession::Outcome::Parsed)
-    outcome = result.success
-                  ? tr(" \u00b7 <b>parsed</b>, P = %1")
-                        .arg(formatProbabilityFromLog(result.logProbability))
-                  : tr(" \u00b7 <b>no parse</b> (stuck at word %1)").arg(result.failedAt + 1);
+    outcome = result.success ? tr(" \u00b7 <b>parsed</b>, P = %1")
+                                   .arg(formatReadableProbabilityFromLog(result.logProbability))
+                             : QStringLiteral(" \u00b7 <b>%1</b>")
+                                   .arg(explainOutcome(*session_).headline.toHtmlEscaped());
   statusLabel_->setText(tr("Step <b>%1</b> of %2 \u00b7 %3%4<br>")
                             .arg(QLocale().toString(static_cast<qint64>(applied)),
                                  QLocale().toString(static_cast<qint64>(stepper_->stepCount())),
@@ -868,7 +882,8 @@ void StepperView::updateStatus() {
 }
 
 void StepperView::updateActions() {
-  const bool ready = session_ != nullptr && !job_;
+  // A parse too large to step through shows its finished chart only.
+  const bool ready = session_ != nullptr && !job_ && session_->steppable();
   resetAction_->setEnabled(ready && !stepper_->atStart());
   previousWordAction_->setEnabled(ready && !stepper_->atStart());
   backAction_->setEnabled(ready && !stepper_->atStart());

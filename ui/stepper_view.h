@@ -17,6 +17,7 @@
 // state()/restoreState() capture what a workspace file stores.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -77,7 +78,10 @@ class StepperView : public QWidget {
   bool isParsing() const;
   void cancelParse();
   // Runs the event loop until no parse is running; false on timeout.
-  bool waitForParse(int milliseconds = 30000);
+  bool waitForParse(int milliseconds = 600000);
+  // Called on the parse's worker thread after each finished state set of every later parse
+  // (see ParseRequest::afterSet): tests hold a parse open with it.
+  void setParseHook(std::function<void(int position)> hook) { parseHook_ = std::move(hook); }
 
   bool lookahead() const;
   void setLookahead(bool on);
@@ -153,6 +157,7 @@ class StepperView : public QWidget {
   std::shared_ptr<const gwb::CompiledGrammar> compiled_;  // compiled from grammar_, once
   std::shared_ptr<const ParseSession> session_;
   ParseJob* job_ = nullptr;
+  std::function<void(int)> parseHook_;
   std::optional<QJsonObject> pendingState_;  // applied after the next parse
 
   EarleyStepper* stepper_ = nullptr;

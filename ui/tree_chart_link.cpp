@@ -135,8 +135,8 @@ int treeNodeForItem(const ParseSession& session, const gwb::ParseTree& tree, gwb
 
 std::size_t firstStepWith(const ParseSession& session, gwb::ItemRef item) {
   if (!item.valid() || !session.hasChart()) return 0;
-  const std::vector<std::size_t>& steps = session.trace().stepsOf(item);
-  return steps.empty() ? 0 : steps.front() + 1;
+  if (!session.stateAfter(item, session.stepCount())) return 0;
+  return session.trace().creationStep(item) + 1;
 }
 
 }  // namespace gwb::ui

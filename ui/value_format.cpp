@@ -57,4 +57,13 @@ QString formatProbabilityFromLog(double logProbability, int digits) {
          QString::number(static_cast<qint64>(std::abs(exponent)));
 }
 
+QString formatReadableProbabilityFromLog(double logProbability, int digits) {
+  constexpr double kSmallestPlain = -13.815510557964274;  // ln 1e-6
+  if (std::isnan(logProbability) || logProbability >= kSmallestPlain ||
+      (std::isinf(logProbability) && logProbability < 0))
+    return formatProbabilityFromLog(logProbability, digits);
+  constexpr double kLn10 = 2.302585092994045684;
+  return QStringLiteral("10^") % QString::number(logProbability / kLn10, 'f', 2);
+}
+
 }  // namespace gwb::ui

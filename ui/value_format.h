@@ -18,6 +18,10 @@ NumberFormat numberFormatFromKey(const QString& key);
 
 // A probability given by its natural logarithm, with `digits` significant digits.
 QString formatProbabilityFromLog(double logProbability, int digits = 4);
+// For readers rather than for checking digits: a probability of at least 1e-6 as by
+// formatProbabilityFromLog ("0.35", "1.2e-05"); a smaller one as a power of ten with its
+// log10 ("10^-209.14"), which a reader can compare at a glance where "7.3e-210" cannot be.
+QString formatReadableProbabilityFromLog(double logProbability, int digits = 4);
 // A log probability ("-3.412"; "-inf").
 QString formatLog(double logProbability, int decimals = 3);
 // A plain double with `digits` significant digits ("0.35", "1.2e-05").

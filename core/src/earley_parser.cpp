@@ -314,18 +314,57 @@ class EarleyRun {
     return result;
   }
 
+  // Set `s` again from the closed sets before it (EarleyParser::replaySet): the prediction
+  // masses and terminal waiting list that set s−1 left behind are rebuilt from its items, in
+  // the order the parse made them, so every sum is the parse's own, bit for bit.
+  void replaySet(const std::vector<std::string>& words, std::size_t s) {
+    prepareRun(words);
+    const std::size_t n = words.size();
+    if (s == 0) {
+      openSet(0);
+      addItem(0, axiomItem());
+      if (observer_) emit(OperationKind::Init, {0, 0}, {}, {}, kNoSymbol, kNoSymbol, true, {});
+      predict(0);
+    } else {
+      const ConstSpan<EarleyItem> before = items(s - 1);
+      std::vector<EarleyChart::WaitingEntry> waitingBefore;
+      chart_.closedTerminalWaiting_.clear();
+      for (std::size_t k = 0; k < before.size(); ++k) {
+        const EarleyItem& item = before[k];
+        const CompiledRule& rule = g_.rule(item.rule);
+        if (static_cast<std::size_t>(item.dot) >= rule.rhs.size()) continue;
+        const SymbolId next = rule.rhs[static_cast<std::size_t>(item.dot)];
+        if (next == g_.goal() || g_.symbols().isNonterminal(next)) {
+          waitingBefore.emplace_back(next, static_cast<std::int32_t>(k));
+        } else {
+          chart_.closedTerminalWaiting_.push_back(static_cast<std::int32_t>(k));
+        }
+      }
+      computePredictionMass(s - 1, waitingBefore, before);
+      openSet(s);
+      if (scan(s - 1)) {
+        complete(s);
+        if (s < n || !options_.lookahead) predict(s);
+      }
+    }
+    finished_ = true;
+  }
+
  private:
-  ParseResult runForward(const std::vector<std::string>& words) {
+  EarleyItem axiomItem() const {
+    // The goal rule's weight is 1 − e(S): the mass of S's non-empty derivations.
+    EarleyItem axiom;
+    axiom.rule = g_.goalRule();
+    const CompiledRule& goalRule = g_.rule(g_.goalRule());
+    axiom.forward = axiom.inner = Numeric::pick(goalRule.probability, goalRule.logProbability);
+    axiom.viterbi = 0.0;  // Viterbi scores are log probabilities in every mode
+    return axiom;
+  }
+
+  // Words, terminals and the per-symbol arrays, for a run or a replay.
+  void prepareRun(const std::vector<std::string>& words) {
     words_ = &words;
     const std::size_t n = words.size();
-    chart_.grammar_ = &g_;
-    chart_.mode_ = Numeric::kMode;
-    // Known before anything is allocated: a state set per position and an item per word.
-    checkMemoryEstimate(
-        static_cast<std::uint64_t>(n + 1) * (sizeof(EarleyChart::StateSet) + sizeof(EarleyItem)),
-        "the Earley chart of " + std::to_string(n) + " words");
-    chart_.reset(n + 1);
-    chart_.words_ = words;
     const bool reuse = scratch_ != nullptr && scratch_->clean && scratch_->mode == Numeric::kMode &&
                        predictionMass_.size() == g_.symbolCount();
     if (scratch_ != nullptr) scratch_->clean = false;
@@ -340,6 +379,19 @@ class EarleyRun {
       const auto t = g_.symbols().findTerminal(words[i]);
       terminals_[i] = t ? *t : kNoSymbol;
     }
+  }
+
+  ParseResult runForward(const std::vector<std::string>& words) {
+    const std::size_t n = words.size();
+    chart_.grammar_ = &g_;
+    chart_.mode_ = Numeric::kMode;
+    // Known before anything is allocated: a state set per position and an item per word.
+    checkMemoryEstimate(
+        static_cast<std::uint64_t>(n + 1) * (sizeof(EarleyChart::StateSet) + sizeof(EarleyItem)),
+        "the Earley chart of " + std::to_string(n) + " words");
+    chart_.reset(n + 1);
+    chart_.words_ = words;
+    prepareRun(words);
 
     ParseResult result;
     result.logPrefixProbability.assign(n + 1, kNegInf);
@@ -348,14 +400,8 @@ class EarleyRun {
     result.logStringProbability.assign(n + 1, kNegInf);
 
     // The axiom [0, 0] GOAL → . S.
-    EarleyItem axiom;
-    axiom.rule = g_.goalRule();
-    // The goal rule's weight is 1 − e(S): the mass of S's non-empty derivations.
-    const CompiledRule& goalRule = g_.rule(g_.goalRule());
-    axiom.forward = axiom.inner = Numeric::pick(goalRule.probability, goalRule.logProbability);
-    axiom.viterbi = 0.0;  // Viterbi scores are log probabilities in every mode
     openSet(0);
-    addItem(0, axiom);
+    addItem(0, axiomItem());
     if (observer_) emit(OperationKind::Init, {0, 0}, {}, {}, kNoSymbol, kNoSymbol, true, {});
     predict(0);
     closeSet(0);
@@ -471,29 +517,10 @@ class EarleyRun {
   }
 
   void predict(std::size_t r) {
-    const std::optional<SymbolId> next = lookaheadAt(r);
-    // Mass waiting on each nonterminal Z (items that were not themselves predicted).
-    touchedWaiting_.clear();
-    for (const auto& [z, index] : chart_.openWaiting_) {
-      const EarleyItem& item = openItems()[static_cast<std::size_t>(index)];
-      if (item.predicted) continue;
-      auto& mass = waitingMass_[static_cast<std::size_t>(z)];
-      if (Numeric::isZero(mass)) touchedWaiting_.push_back(z);
-      mass = Numeric::add(mass, item.forward);
-    }
-    for (SymbolId y : touchedPrediction_)
-      predictionMass_[static_cast<std::size_t>(y)] = Numeric::zero();
-    touchedPrediction_.clear();
-    for (SymbolId z : touchedWaiting_) {
-      const double mass = waitingMass_[static_cast<std::size_t>(z)];
-      waitingMass_[static_cast<std::size_t>(z)] = Numeric::zero();
-      for (const ClosureEntry& e : g_.leftCorner(z)) {
-        if (next && *next >= 0 && !g_.canStartWith(e.symbol, *next)) continue;
-        auto& target = predictionMass_[static_cast<std::size_t>(e.symbol)];
-        if (Numeric::isZero(target)) touchedPrediction_.push_back(e.symbol);
-        target = Numeric::add(target, Numeric::mul(mass, Numeric::pick(e.value, e.logValue)));
-      }
-    }
+    // The items waiting in the open set, in the order they were made (predict() adds its own
+    // items, and their waiting entries, only after the masses are summed).
+    const std::optional<SymbolId> next =
+        computePredictionMass(r, chart_.openWaiting_, ConstSpan<EarleyItem>(openItems()));
     if (next && *next == CompiledGrammar::kEndOfInput) return;
     for (SymbolId y : touchedPrediction_) {
       const double mass = predictionMass_[static_cast<std::size_t>(y)];
@@ -514,6 +541,39 @@ class EarleyRun {
       }
     }
     sortWaiting(chart_.openWaiting_);
+  }
+
+  // The prediction mass of every nonterminal Y at r: Σ over the items waiting on some Z (those
+  // not themselves predicted) of forward · R_L(Z, Y), left in predictionMass_ for predict() and
+  // for the scan of word r. `waiting` lists (Z, item of `items`) in the order the items were
+  // made. Returns the look-ahead at r.
+  std::optional<SymbolId> computePredictionMass(
+      std::size_t r, const std::vector<std::pair<SymbolId, std::int32_t>>& waiting,
+      ConstSpan<EarleyItem> items) {
+    const std::optional<SymbolId> next = lookaheadAt(r);
+    // Mass waiting on each nonterminal Z (items that were not themselves predicted).
+    touchedWaiting_.clear();
+    for (const auto& [z, index] : waiting) {
+      const EarleyItem& item = items[static_cast<std::size_t>(index)];
+      if (item.predicted) continue;
+      auto& mass = waitingMass_[static_cast<std::size_t>(z)];
+      if (Numeric::isZero(mass)) touchedWaiting_.push_back(z);
+      mass = Numeric::add(mass, item.forward);
+    }
+    for (SymbolId y : touchedPrediction_)
+      predictionMass_[static_cast<std::size_t>(y)] = Numeric::zero();
+    touchedPrediction_.clear();
+    for (SymbolId z : touchedWaiting_) {
+      const double mass = waitingMass_[static_cast<std::size_t>(z)];
+      waitingMass_[static_cast<std::size_t>(z)] = Numeric::zero();
+      for (const ClosureEntry& e : g_.leftCorner(z)) {
+        if (next && *next >= 0 && !g_.canStartWith(e.symbol, *next)) continue;
+        auto& target = predictionMass_[static_cast<std::size_t>(e.symbol)];
+        if (Numeric::isZero(target)) touchedPrediction_.push_back(e.symbol);
+        target = Numeric::add(target, Numeric::mul(mass, Numeric::pick(e.value, e.logValue)));
+      }
+    }
+    return next;
   }
 
   // Groups the waiting list by symbol (a counting sort; item order within a symbol is kept).
@@ -1048,6 +1108,21 @@ ParseResult EarleyParser::parseWithCounts(const std::vector<std::string>& words,
   ParseResult result = run.run(words);
   if (result.success) run.accumulateCounts(counts);
   return result;
+}
+
+void EarleyParser::replaySet(const std::vector<std::string>& words, const ParseOptions& options,
+                             const EarleyChart& chart, std::size_t set) {
+  // A chart that borrows the finished sets (their items and waiting lists stay in `chart`'s
+  // storage) and builds only set `set`, in buffers of its own.
+  EarleyChart view;
+  view.grammar_ = &grammar_;
+  view.mode_ = chart.mode_;
+  view.sets_ = chart.sets_;
+  if (chart.mode_ == NumericMode::Log) {
+    EarleyRun<LogNumeric>(grammar_, options, view).replaySet(words, set);
+  } else {
+    EarleyRun<LinearNumeric>(grammar_, options, view).replaySet(words, set);
+  }
 }
 
 ParseResult EarleyParser::parse(const std::vector<std::string>& words,

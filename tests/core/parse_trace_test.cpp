@@ -2,6 +2,9 @@
 #include "gwb/parse_trace.h"
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -36,13 +39,13 @@ TEST_P(ParseTraceTest, ReplayReproducesEveryStepForwardAndBackward) {
   options.observer = &trace;
   EarleyChart chart;
   const ParseResult traced = parser.parse(words, options, chart);
-  trace.finish(chart);
+  trace.finish(chart, options);
   options.observer = nullptr;
   const ParseResult plain = parser.parse(words, options);
   EXPECT_EQ(traced.logProbability, plain.logProbability);
   EXPECT_EQ(traced.viterbiTree.toPtb(), plain.viterbiTree.toPtb());
   ASSERT_GT(trace.stepCount(), 30u);
-  EXPECT_EQ(trace.events().front().kind, OperationKind::Init);
+  EXPECT_EQ(trace.event(0).kind, OperationKind::Init);
 
   // After the last step, the replayed chart is the parser's chart.
   const std::size_t last = trace.stepCount() - 1;
@@ -65,7 +68,7 @@ TEST_P(ParseTraceTest, ReplayReproducesEveryStepForwardAndBackward) {
   // state the replay shows one step earlier; a step never touches a set other than its own.
   int updates = 0;
   for (std::size_t step = 1; step < trace.stepCount(); ++step) {
-    const ParseEvent& e = trace.events()[step];
+    const ParseEvent e = trace.event(step);
     const auto before = trace.stateAt(e.item, step - 1);
     const auto after = trace.stateAt(e.item, step);
     ASSERT_TRUE(after);
@@ -102,11 +105,13 @@ TEST(ParseTraceUpdateTest, AnUpdateShowsTheValuesBeforeAndAfter) {
   options.observer = &trace;
   EarleyChart chart;
   const ParseResult result = EarleyParser(*compiled).parse({"w"}, options, chart);
-  trace.finish(chart);
+  trace.finish(chart, options);
   EXPECT_NEAR(result.logProbability, 0.0, 1e-15);
   std::vector<ParseEvent> updates;
-  for (const ParseEvent& e : trace.events())
+  for (std::size_t step = 0; step < trace.stepCount(); ++step) {
+    const ParseEvent e = trace.event(step);
     if (e.kind == OperationKind::Complete && !e.created) updates.push_back(e);
+  }
   ASSERT_EQ(updates.size(), 1u);
   EXPECT_NEAR(updates[0].innerBefore, std::log(0.5), 1e-15);
   EXPECT_NEAR(updates[0].innerAfter, 0.0, 1e-15);
@@ -125,16 +130,16 @@ TEST(ParseTraceStepsTest, StepsOfListsEveryEventOfAnItem) {
   options.observer = &trace;
   EarleyChart chart;
   EarleyParser(*compiled).parse(tokenize("i saw the man with the telescope"), options, chart);
-  trace.finish(chart);
+  trace.finish(chart, options);
   std::size_t listed = 0;
   for (std::size_t r = 0; r < chart.setCount(); ++r) {
     for (std::size_t k = 0; k < chart.set(r).size(); ++k) {
       const ItemRef ref{static_cast<std::int32_t>(r), static_cast<std::int32_t>(k)};
-      const std::vector<std::size_t>& steps = trace.stepsOf(ref);
+      const std::vector<std::size_t> steps = trace.stepsOf(ref);
       ASSERT_FALSE(steps.empty());
       EXPECT_EQ(steps.front(), trace.creationStep(ref));
       for (std::size_t i = 0; i < steps.size(); ++i) {
-        EXPECT_EQ(trace.events()[steps[i]].item, ref);
+        EXPECT_EQ(trace.event(steps[i]).item, ref);
         if (i > 0) {
           EXPECT_LT(steps[i - 1], steps[i]);
         }
@@ -143,7 +148,8 @@ TEST(ParseTraceStepsTest, StepsOfListsEveryEventOfAnItem) {
     }
   }
   EXPECT_EQ(listed, trace.stepCount());
-  for (const ParseEvent& e : trace.events()) {
+  for (std::size_t step = 0; step < trace.stepCount(); ++step) {
+    const ParseEvent e = trace.event(step);
     if (e.kind != OperationKind::Predict) continue;
     EXPECT_EQ(e.predictedFrom, compiled->rule(chart.item(e.item).rule).lhs);
   }
@@ -177,7 +183,7 @@ TEST(ParseTraceStopTest, AnObserverCanStopTheParse) {
   EarleyChart chart;
   const ParseResult result =
       EarleyParser(*compiled).parse(tokenize("i saw the man with the telescope"), options, chart);
-  observer.finish(chart);
+  observer.finish(chart, options);
   EXPECT_TRUE(result.cancelled);
   EXPECT_FALSE(result.success);
   EXPECT_EQ(observer.last(), 3);
@@ -191,6 +197,151 @@ TEST(ParseTraceStopTest, AnObserverCanStopTheParse) {
 }
 
 INSTANTIATE_TEST_SUITE_P(WithAndWithoutLookahead, ParseTraceTest, ::testing::Bool());
+
+// Hands every operation both to the trace and to a plain list: the oracle for the replay.
+class RecordEverything : public ParseObserver {
+ public:
+  explicit RecordEverything(ParseTrace& trace) : trace_(trace) {}
+  void onEvent(const ParseEvent& event, const EarleyChart& chart) override {
+    trace_.onEvent(event, chart);
+    events.push_back(event);
+  }
+  std::vector<ParseEvent> events;
+
+ private:
+  ParseTrace& trace_;
+};
+
+void expectSameEvent(const ParseEvent& a, const ParseEvent& b) {
+  EXPECT_EQ(a.kind, b.kind);
+  EXPECT_EQ(a.item, b.item);
+  EXPECT_EQ(a.predecessor, b.predecessor);
+  EXPECT_EQ(a.child, b.child);
+  EXPECT_EQ(a.predictedFrom, b.predictedFrom);
+  EXPECT_EQ(a.via, b.via);
+  EXPECT_EQ(a.created, b.created);
+  // Bit for bit: the replay makes the same sums in the same order.
+  EXPECT_EQ(a.forwardBefore, b.forwardBefore);
+  EXPECT_EQ(a.innerBefore, b.innerBefore);
+  EXPECT_EQ(a.viterbiBefore, b.viterbiBefore);
+  EXPECT_EQ(a.forwardAfter, b.forwardAfter);
+  EXPECT_EQ(a.innerAfter, b.innerAfter);
+  EXPECT_EQ(a.viterbiAfter, b.viterbiAfter);
+}
+
+struct ReplayCase {
+  NumericMode mode;
+  bool lookahead;
+  const char* sentence;
+};
+
+class ParseTraceReplayTest : public ::testing::TestWithParam<ReplayCase> {};
+
+// The trace keeps no operation, yet every one it hands back — each set made again on demand —
+// is the operation the parse made: for both numeric modes, with and without look-ahead, for a
+// sentence, an unfinished prefix and a sentence that fails at an unknown word.
+TEST_P(ParseTraceReplayTest, EveryOperationMadeAgainIsTheParsesOwn) {
+  const ReplayCase c = GetParam();
+  const Grammar grammar = testing::grammarFromText(kGrammar);
+  Diagnostics diagnostics;
+  const auto compiled = CompiledGrammar::compile(grammar, diagnostics);
+  ASSERT_TRUE(compiled);
+  ParseTrace trace;
+  RecordEverything oracle(trace);
+  ParseOptions options;
+  options.mode = c.mode;
+  options.lookahead = c.lookahead;
+  options.observer = &oracle;
+  EarleyChart chart;
+  EarleyParser(*compiled).parse(tokenize(c.sentence), options, chart);
+  trace.finish(chart, options);
+  ASSERT_EQ(trace.stepCount(), oracle.events.size());
+  ASSERT_GT(trace.stepCount(), 5u);
+  // Backwards, so that the cache is exercised out of order too.
+  for (std::size_t step = trace.stepCount(); step-- > 0;) {
+    SCOPED_TRACE(step);
+    const ParseEvent& expected = oracle.events[step];
+    expectSameEvent(trace.event(step), expected);
+    EXPECT_EQ(trace.kindOfStep(step), expected.kind);
+    EXPECT_EQ(trace.setOfStep(step), static_cast<std::size_t>(expected.item.set));
+    const auto state = trace.stateAt(expected.item, step);
+    ASSERT_TRUE(state);
+    EXPECT_EQ(state->forward, expected.forwardAfter);
+    EXPECT_EQ(state->inner, expected.innerAfter);
+    EXPECT_EQ(state->viterbi, expected.viterbiAfter);
+    EXPECT_EQ(state->lastStep, step);
+  }
+  // The breakpoint index answers as a scan of the operations does.
+  for (std::size_t r = 0; r < chart.setCount(); ++r) {
+    for (const OperationKind kind :
+         {OperationKind::Predict, OperationKind::Scan, OperationKind::Complete}) {
+      for (SymbolId y = 0; y < static_cast<SymbolId>(compiled->symbolCount()); ++y) {
+        bool found = false;
+        for (const ParseEvent& e : oracle.events)
+          found = found || (static_cast<std::size_t>(e.item.set) == r && e.kind == kind &&
+                            compiled->rule(chart.item(e.item).rule).lhs == y);
+        EXPECT_EQ(trace.setHasOperation(r, kind, y), found) << r << " " << y;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ModesAndSentences, ParseTraceReplayTest,
+    ::testing::Values(ReplayCase{NumericMode::Scaled, true, "i saw the man with the telescope"},
+                      ReplayCase{NumericMode::Log, true, "i saw the man with the telescope"},
+                      ReplayCase{NumericMode::Scaled, false, "i saw the man with the telescope"},
+                      ReplayCase{NumericMode::Log, false, "john saw a man in the park"},
+                      ReplayCase{NumericMode::Scaled, true, "i saw the man with"},
+                      ReplayCase{NumericMode::Scaled, false, "i saw the zebra"}));
+
+// Memory, deterministically: a highly ambiguous grammar makes many more operations than items
+// (every completion that adds mass is one). The trace keeps a few bytes per item, not per
+// operation; a set made again costs at most kDetailBytesPerOperation per operation; and a set
+// over the budget is refused with an error instead of being made.
+TEST(ParseTraceMemoryTest, BytesPerOperationAreBounded) {
+  const Grammar grammar = testing::grammarFromText("S -> S S 0.4 | 'a' 0.6\n");
+  Diagnostics diagnostics;
+  const auto compiled = CompiledGrammar::compile(grammar, diagnostics);
+  ASSERT_TRUE(compiled);
+  ParseTrace trace;
+  ParseOptions options;
+  options.observer = &trace;
+  EarleyChart chart;
+  const std::vector<std::string> words(100, "a");
+  const ParseResult result = EarleyParser(*compiled).parse(words, options, chart);
+  ASSERT_TRUE(result.success);
+  trace.finish(chart, options);
+  const std::size_t operations = trace.stepCount();
+  ASSERT_GT(operations, 10 * result.items);  // many more operations than items
+  // What is kept for the whole parse: under one byte per operation here.
+  EXPECT_LT(trace.recordedBytes(), operations);
+  EXPECT_LE(trace.recordedBytes(), 8 * result.items + 128 * chart.setCount());
+
+  const std::size_t set = trace.largestSet();
+  EXPECT_GE(set, 90u);  // the sets grow with the words before them
+  const std::size_t setOperations = trace.operationsOfSet(set);
+  EXPECT_LE(trace.detailBytes(set),
+            ParseTrace::kDetailBytesPerOperation * setOperations + 4 * (chart.set(set).size() + 1));
+  static_cast<void>(trace.event(trace.firstStepOfSet(set)));
+  EXPECT_EQ(trace.replays(), 1u);
+  EXPECT_LE(trace.cachedBytes(), trace.detailBytes(set));
+  static_cast<void>(trace.event(trace.firstStepOfSet(set + 1) - 1));  // the same set: cached
+  EXPECT_EQ(trace.replays(), 1u);
+
+  // A budget below the largest set: refused, and said so before anything is made.
+  trace.setDetailBudget(trace.detailBytes(set) - 1);
+  EXPECT_FALSE(trace.everySetFits());
+  EXPECT_FALSE(trace.detailFits(set));
+  EXPECT_TRUE(trace.detailFits(1));
+  trace.setDetailBudget(trace.detailBytes(1) / 2);
+  trace.finish(chart, options);  // empties the cache
+  EXPECT_THROW(static_cast<void>(trace.event(trace.stepCount() - 1)), std::length_error);
+  EXPECT_EQ(trace.replays(), 1u);
+  // Items of earlier sets and the finished chart need no set made again.
+  const ItemRef goal{100, 0};
+  EXPECT_TRUE(trace.stateAt(goal, trace.stepCount() - 1));
+}
 
 }  // namespace
 }  // namespace gwb

@@ -71,7 +71,7 @@ TEST_P(ChartModelStepTest, EveryStepForwardThenBackShowsTheParserState) {
     expectModelShowsStep(model, *session, applied);
     // The operation just applied shows the parser's values after it, independently of the
     // trace's index: straight from the event the parser emitted.
-    const gwb::ParseEvent& e = session->trace().events()[applied - 1];
+    const gwb::ParseEvent& e = session->trace().event(applied - 1);
     const QModelIndex cell = model.indexOfItem(e.item);
     ASSERT_TRUE(cell.isValid()) << applied;
     EXPECT_EQ(cell.data(ChartModel::ForwardRole).toDouble(), e.forwardAfter);
@@ -197,7 +197,7 @@ TEST(ChartModelTest, SelectingACompletedItemMarksItsAntecedents) {
   const auto session = parseSentence(loadSampleGrammar(), kAmbiguous);
   ChartModel model;
   model.setSession(session, session->stepCount());
-  const auto& events = session->trace().events();
+  const std::vector<gwb::ParseEvent> events = testing::allEvents(*session);
   int checked = 0;
   for (const gwb::ParseEvent& e : events) {
     if (e.kind != gwb::OperationKind::Complete || !e.created) continue;

@@ -103,7 +103,7 @@ TEST_F(GrammarEditingTest, AnEditReReadsTheGrammarEverywhere) {
 
   // Add a word; the timer re-reads after a pause in typing.
   view.editor()->setPlainText(kGrammar + QStringLiteral("V -> 'likes' [0.0]\n"));
-  EXPECT_TRUE(QTest::qWaitFor([&] { return view.model()->rowCount() == 6; }, 3000));
+  EXPECT_TRUE(QTest::qWaitFor([&] { return view.model()->rowCount() == 6; }, 600000));
   EXPECT_TRUE(view.document().isModified());
   EXPECT_TRUE(view.stepperView()->waitForParse());
   view.stepperView()->setSentence(QStringLiteral("john likes mary"));

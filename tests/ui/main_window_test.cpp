@@ -292,7 +292,7 @@ TEST_F(MainWindowTest, ClickingADiagnosticSelectsTheRuleOnItsLine) {
                                  "this is not a rule\n");
   ASSERT_TRUE(window_->openGrammar(path));
   window_->show();
-  ASSERT_TRUE(QTest::qWaitForWindowExposed(window_.get()));
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(window_.get(), 600000));
 
   GrammarView* view = window_->currentGrammarView();
   ASSERT_NE(view, nullptr);
@@ -433,7 +433,7 @@ TEST_F(MainWindowTest, SaveAsWritesAGrammarThatReadsBack) {
 TEST_F(MainWindowTest, WindowGeometryIsRestoredFromSettings) {
   window_->resize(900, 600);
   window_->show();
-  ASSERT_TRUE(QTest::qWaitForWindowExposed(window_.get()));
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(window_.get(), 600000));
   window_->close();
   EXPECT_FALSE(settings_->windowGeometry().isEmpty());
   EXPECT_FALSE(settings_->windowState().isEmpty());

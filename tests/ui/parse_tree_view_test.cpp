@@ -5,14 +5,17 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 
 #include <QDir>
 #include <QFile>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
+#include <QGraphicsView>
 #include <QImage>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QXmlStreamReader>
 #include <gtest/gtest.h>
 
@@ -131,6 +134,31 @@ TEST_F(ParseTreeViewTest, CollapsingHidesASubtreeAndExpandAllRestoresIt) {
   view_.restoreState(state);
   EXPECT_TRUE(view_.isCollapsed(vp));
   EXPECT_DOUBLE_EQ(view_.zoom(), 0.5);
+}
+
+// A long discourse's tree opens at a readable scale, centred on its root, instead of being
+// shrunk to fit the width; the same holds for a selected node.
+TEST(ParseTreeViewLongTest, ABigTreeOpensReadableAtItsRoot) {
+  std::string ptb = "(Discourse";
+  for (int k = 0; k < 400; ++k) ptb += " (Sentence (Words (Word w" + std::to_string(k) + ")))";
+  ptb += ")";
+  const gwb::ParseTree tree = gwb::parsePtb(ptb);
+  ASSERT_FALSE(tree.empty());
+  ParseTreeView view;
+  view.resize(900, 600);
+  view.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&view, 600000));
+  view.setTree(tree, QStringLiteral("a long discourse"));
+  EXPECT_GE(view.zoom(), 0.6);
+  const auto visible = [&view](int node) {
+    const QRectF inView = view.view()->mapFromScene(view.nodeRect(node)).boundingRect();
+    return QRectF(view.view()->viewport()->rect()).contains(inView);
+  };
+  EXPECT_TRUE(visible(tree.root()));
+  // A node far to the right, selected: the view opens on it.
+  const int last = tree.node(tree.root()).children.back();
+  view.setHighlightedNode(last);
+  EXPECT_TRUE(visible(last));
 }
 
 TEST_F(ParseTreeViewTest, SvgHasEveryLabel) {

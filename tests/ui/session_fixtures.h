@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -37,6 +38,15 @@ inline std::shared_ptr<const ParseSession> parseSentence(
   request.lookahead = lookahead;
   request.mode = mode;
   return ParseSession::run(request);
+}
+
+// Every operation of a session, in order (each state set made again from the trace).
+inline std::vector<gwb::ParseEvent> allEvents(const ParseSession& session) {
+  std::vector<gwb::ParseEvent> events;
+  events.reserve(session.stepCount());
+  for (std::size_t step = 0; step < session.stepCount(); ++step)
+    events.push_back(session.trace().event(step));
+  return events;
 }
 
 inline constexpr const char* kAmbiguous = "i saw the man with the telescope";

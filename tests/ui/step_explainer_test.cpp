@@ -5,11 +5,14 @@
 
 #include <cmath>
 #include <iostream>
+#include <limits>
+#include <string>
 
 #include <gtest/gtest.h>
 
 #include "qt_printers.h"
 #include "session_fixtures.h"
+#include "ui/value_format.h"
 
 namespace gwb::ui {
 namespace {
@@ -90,7 +93,7 @@ TEST_P(StepArithmeticTest, ExplanationsAgreeWithTheParser) {
   int checked = 0;
   int updates = 0;
   for (std::size_t step = 0; step < session->stepCount(); ++step) {
-    const gwb::ParseEvent& e = session->trace().events()[step];
+    const gwb::ParseEvent& e = session->trace().event(step);
     const Explanation x = explainStep(*session, step, NumberFormat::Probability);
     ASSERT_FALSE(x.headline.isEmpty());
     if (e.kind == gwb::OperationKind::Init) continue;
@@ -140,7 +143,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(StepExplainerTest, ItemExplanationListsItsHistoryAndAntecedents) {
   const auto session = parseSentence(loadSampleGrammar(), kAmbiguous);
   // The item of the 17th operation (a completion) after the whole parse.
-  const gwb::ParseEvent& e = session->trace().events()[16];
+  const gwb::ParseEvent& e = session->trace().event(16);
   ASSERT_EQ(e.kind, gwb::OperationKind::Complete);
   const Explanation x =
       explainItem(*session, e.item, session->stepCount(), NumberFormat::Probability);
@@ -152,6 +155,63 @@ TEST(StepExplainerTest, ItemExplanationListsItsHistoryAndAntecedents) {
   EXPECT_TRUE(text.contains(session->itemText(e.predecessor))) << text.toStdString();
   // Before it exists there is nothing to explain.
   EXPECT_TRUE(explainItem(*session, e.item, 16, NumberFormat::Probability).headline.isEmpty());
+}
+
+// Deep into a long sentence an explanation quotes the words around the current position, not
+// the whole prefix: the first few, an ellipsis, the last ones, and how many there are.
+TEST(StepExplainerTest, LongSpansAreElidedAroundTheCurrentPosition) {
+  std::string sentence = "i saw the man";
+  for (int k = 0; k < 12; ++k) sentence += k % 2 == 0 ? " with the telescope" : " in the park";
+  const auto session = parseSentence(loadSampleGrammar(), sentence);
+  ASSERT_TRUE(session->result().success);
+  const std::size_t n = session->words().size();
+  ASSERT_EQ(n, 40u);
+  // The goal item [0, 40] covers every word.
+  gwb::ItemRef goal;
+  for (std::size_t k = 0; k < session->chart().set(n).size(); ++k) {
+    const gwb::ItemRef ref{static_cast<std::int32_t>(n), static_cast<std::int32_t>(k)};
+    if (session->lhs(ref) == session->compiled().goal() && session->isFinished(ref)) goal = ref;
+  }
+  ASSERT_TRUE(goal.valid());
+  const Explanation x =
+      explainItem(*session, goal, session->stepCount(), NumberFormat::Probability);
+  EXPECT_TRUE(
+      x.headline.contains(QStringLiteral("\u201ci saw the \u2026 with the telescope in "
+                                         "the park\u201d (40 words)")))
+      << x.headline.toStdString();
+  // A short span is quoted whole.
+  const gwb::ParseEvent e = session->trace().event(16);
+  EXPECT_FALSE(explainItem(*session, e.item, session->stepCount(), NumberFormat::Probability)
+                   .headline.contains(QStringLiteral("\u2026")));
+}
+
+// How a parse without a sentence ended: the word that could not be scanned, or the end.
+TEST(StepExplainerTest, OutcomeNamesTheWordOrTheEnd) {
+  const auto grammar = loadSampleGrammar();
+  EXPECT_EQ(explainOutcome(*parseSentence(grammar, "i saw the man with")).headline,
+            QStringLiteral("No parse: the sentence ended before a complete parse"));
+  const Explanation unknown = explainOutcome(*parseSentence(grammar, "i saw the zebra"));
+  EXPECT_EQ(unknown.headline,
+            QStringLiteral("No parse: word 4, \u2018zebra\u2019, could not be scanned"));
+  EXPECT_TRUE(unknown.toPlainText().contains(QStringLiteral("no rule for")))
+      << unknown.toPlainText().toStdString();
+  const Explanation misplaced = explainOutcome(*parseSentence(grammar, "the saw"));
+  EXPECT_EQ(misplaced.headline,
+            QStringLiteral("No parse: word 2, \u2018saw\u2019, could not be scanned"));
+  EXPECT_TRUE(misplaced.toPlainText().contains(QStringLiteral("knows \u2018saw\u2019")));
+  EXPECT_TRUE(explainOutcome(*parseSentence(grammar, kAmbiguous))
+                  .headline.startsWith(QStringLiteral("Parsed: P = ")));
+}
+
+// Probabilities too small to read as decimals are shown as powers of ten.
+TEST(ValueFormatTest, ReadableProbabilitiesUseLogFiguresBelowAMillionth) {
+  EXPECT_EQ(formatReadableProbabilityFromLog(std::log(0.35)), QStringLiteral("0.35"));
+  EXPECT_EQ(formatReadableProbabilityFromLog(std::log(2e-6)), QStringLiteral("2e-06"));
+  EXPECT_EQ(formatReadableProbabilityFromLog(std::log(7.3) - 210 * std::log(10.0)),
+            QStringLiteral("10^-209.14"));
+  EXPECT_EQ(formatReadableProbabilityFromLog(-9000.0), QStringLiteral("10^-3908.65"));
+  EXPECT_EQ(formatReadableProbabilityFromLog(-std::numeric_limits<double>::infinity()),
+            QStringLiteral("0"));
 }
 
 }  // namespace

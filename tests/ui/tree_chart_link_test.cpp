@@ -197,7 +197,7 @@ class GrammarViewLinkTest : public ::testing::Test {
         GrammarDocument::load(toQString(gwb::testing::sourceDir() + "/samples/pp-attachment.cfg")));
     view_->resize(1200, 800);
     view_->show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(view_.get()));
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(view_.get(), 600000));
     stepper_ = view_->stepperView();
     tree_ = view_->treeView();
     stepper_->setSentence(QString::fromLatin1(kAmbiguous));

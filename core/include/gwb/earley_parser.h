@@ -58,16 +58,15 @@ struct EarleyItem {
   // Field order keeps the item at 48 bytes (a whole-corpus chart holds six million of them).
   double forward = 0.0;  // in the chart's representation: log, or scaled probability
   double inner = 0.0;
-  double viterbi = 0.0;    // always a log probability (scaling would underflow its ratio)
-  std::int32_t rule = -1;  // compiled rule id
-  std::int32_t origin = 0;            // l
+  double viterbi = 0.0;     // always a log probability (scaling would underflow its ratio)
+  std::int32_t rule = -1;   // compiled rule id
+  std::int32_t origin = 0;  // l
   std::int32_t bestPredecessor = -1;  // item index: in set `child.origin` (complete) or r-1 (scan)
   std::int32_t bestChild = -1;        // completed child item index in this set (complete)
   SymbolId bestVia = kNoSymbol;       // Z of the unit chain Z ⇒* Y used by the best completion
   std::int16_t dot = 0;  // CompiledGrammar rejects right-hand sides longer than kMaxRuleLength
   bool predicted = false;
 };
-
 
 // A reference to an item: state set and index in it.
 struct ItemRef {
@@ -179,10 +178,9 @@ class EarleyChart {
   std::size_t open_ = kNoOpenSet;
   std::vector<EarleyItem> openItems_;
   std::vector<WaitingEntry> openWaiting_;
-  std::vector<std::int32_t> openTerminalWaiting_;  // items of the open set before a terminal
+  std::vector<std::int32_t> openTerminalWaiting_;    // items of the open set before a terminal
   std::vector<std::int32_t> closedTerminalWaiting_;  // the same, of the set closed last
 };
-
 
 struct ParseOptions {
   NumericMode mode = NumericMode::Scaled;
@@ -220,6 +218,14 @@ class EarleyParser {
   // to `counts` when the words parse (see inside_outside.h).
   ParseResult parseWithCounts(const std::vector<std::string>& words, const ParseOptions& options,
                               std::vector<double>& counts);
+  // Makes state set `set` of a parse again, from the sets before it in `chart`, and hands its
+  // operations (the scans into it, its completions and its predictions) to options.observer in
+  // the order and with the values the parse made them. `chart` must hold that parse of `words`
+  // (this grammar, the same mode and look-ahead) through set `set`; it is left unchanged, and
+  // nothing is copied but the set being made. This is how the workbench steps through a parse
+  // without storing every operation of it (see parse_trace.h).
+  void replaySet(const std::vector<std::string>& words, const ParseOptions& options,
+                 const EarleyChart& chart, std::size_t set);
 
  private:
   const CompiledGrammar& grammar_;
