@@ -509,7 +509,7 @@ void DsStepperView::updateStatus() {
   if (r->memoryExhausted)
     outcome += tr(" (search stopped at %1 trees: memory budget of %2 reached)")
                    .arg(r->dag.nodes().size())
-                   .arg(qs(gwb::gwb::formatBytes(gwb::ds::defaultParseMemoryBudget())));
+                   .arg(qs(gwb::formatBytes(gwb::ds::defaultParseMemoryBudget())));
   else if (r->truncated)
     outcome += tr(" (search stopped at %1 trees)").arg(r->dag.nodes().size());
   const QColor colour = r->outcome == gwb::ds::ParseOutcome::Parsed ? QColor(0x1a, 0x7f, 0x37)

@@ -344,7 +344,7 @@ QWidget* StepperView::createOptionsBar() {
     QJsonObject keep{{QStringLiteral("applied"), static_cast<qint64>(0)}};
     if (session_ && stepper_->applied() > 0) {
       const std::size_t applied = stepper_->applied();
-      const int set = session_->trace().events()[applied - 1].item.set;
+      const int set = static_cast<int>(session_->trace().setOfStep(applied - 1));
       const bool setFinished =
           applied >= session_->stepsBeforeSet(static_cast<std::size_t>(set) + 1);
       const int position = setFinished ? set : set - 1;
