@@ -13,7 +13,9 @@
 #include "commands.h"
 #include "gwb/atomic_file.h"
 #include "gwb/earley_parser.h"
+#include "gwb/grammar_check.h"
 #include "gwb/grammar_io.h"
+#include "gwb/kbest.h"
 
 namespace gwb::cli {
 
@@ -30,6 +32,7 @@ struct ParseSettings {
   bool prefix = false;
   bool stringProbability = false;
   bool viterbi = false;
+  std::size_t kbest = 0;
   bool bits = false;
   bool tsv = false;
   bool noLookahead = false;
@@ -78,6 +81,18 @@ int runParse(const ParseSettings& s) {
   for (const Diagnostic& d : loaded.diagnostics)
     if (d.severity == Severity::Error) std::cerr << toString(d) << '\n';
   if (!loaded.ok()) return 1;
+  {
+    // Rules that do not sum to one make "probabilities" above 1 and negative surprisals: say
+    // so once, with grammar check's own warning.
+    GrammarCheckOptions sumOptions;
+    sumOptions.maxPerKind = 1;
+    const Diagnostics sums = checkProbabilitySums(loaded.grammar, s.grammar, sumOptions);
+    for (const Diagnostic& d : sums) std::cerr << toString(d) << '\n';
+    if (!sums.empty())
+      std::cerr << "gwb: warning: the rule probabilities do not sum to 1, so the numbers below "
+                   "are scores, not probabilities (they may exceed 1; surprisal may be "
+                   "negative)\n";
+  }
   Diagnostics diagnostics;
   const auto compiled = CompiledGrammar::compile(loaded.grammar, diagnostics, s.grammar);
   if (!compiled) {
@@ -106,7 +121,7 @@ int runParse(const ParseSettings& s) {
   options.viterbi = s.viterbi;
   const double unit = s.bits ? 1.0 / std::log(2.0) : 1.0;
   // With no measure chosen, print the summary table only.
-  std::ostringstream surprisalOut, prefixOut, stringOut, viterbiOut, tsvOut;
+  std::ostringstream surprisalOut, prefixOut, stringOut, viterbiOut, kbestOut, tsvOut;
   tsvOut << "sentence\tposition\tword";
   if (s.surprisal) tsvOut << (s.bits ? "\tsurprisal_bits" : "\tsurprisal_nats");
   if (s.prefix) tsvOut << "\tlog_prefix_probability";
@@ -115,14 +130,17 @@ int runParse(const ParseSettings& s) {
 
   // Parse every line (in parallel over lines), then write in input order.
   std::vector<ParseResult> results(lines.size());
+  std::vector<std::vector<RankedParse>> kbests(s.kbest > 0 ? lines.size() : 0);
   {
     EarleyParser parser(*compiled);
     ProgressBar progress(lines.size(), !s.quiet && lines.size() > 20);
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> done{0};
     const auto worker = [&](bool reports) {
+      EarleyChart chart;
       for (std::size_t id = next++; id < lines.size(); id = next++) {
-        results[id] = parser.parse(tokenize(lines[id]), options);
+        results[id] = parser.parse(tokenize(lines[id]), options, chart);
+        if (s.kbest > 0 && results[id].success) kbests[id] = kBestParses(chart, s.kbest);
         ++done;
         if (reports) progress.update(done);
       }
@@ -163,6 +181,12 @@ int runParse(const ParseSettings& s) {
     if (s.stringProbability)
       block(stringOut, [&](std::size_t i) { return std::exp(result.logStringProbability[i + 1]); });
     if (s.viterbi) viterbiOut << (result.success ? result.viterbiTree.toPtb(true) : "") << '\n';
+    if (s.kbest > 0) {
+      kbestOut << "# " << id << '\n';
+      for (std::size_t rank = 0; rank < kbests[id].size(); ++rank)
+        kbestOut << rank + 1 << '\t' << std::setprecision(17) << kbests[id][rank].logProbability
+                 << '\t' << kbests[id][rank].tree.toPtb(true) << '\n';
+    }
     for (std::size_t i = 0; i < words.size(); ++i) {
       tsvOut << id << '\t' << i + 1 << '\t' << words[i] << std::setprecision(17);
       if (s.surprisal) tsvOut << '\t' << result.surprisal[i] * unit;
@@ -190,11 +214,13 @@ int runParse(const ParseSettings& s) {
       if (s.stringProbability) ok &= save(s.out + ".stringprob", stringOut);
     }
     if (s.viterbi) ok &= save(s.out + ".viterbi", viterbiOut);
+    if (s.kbest > 0) ok &= save(s.out + ".kbest", kbestOut);
     if (!ok) return 1;
   } else if (s.surprisal || s.prefix || s.stringProbability) {
     std::cout << tsvOut.str();
   }
   if (s.viterbi && s.out.empty()) std::cout << viterbiOut.str();
+  if (s.kbest > 0 && s.out.empty()) std::cout << kbestOut.str();
   if (failures > 0)
     std::cerr << failures << " of " << lines.size() << " sentence(s) had no parse\n";
   return 0;
@@ -223,6 +249,11 @@ void addParseCommand(CLI::App& app, int& exitStatus) {
   parse->add_flag("--stringprob", s->stringProbability,
                   "probability that each prefix is a whole sentence (completes at every word)");
   parse->add_flag("--viterbi", s->viterbi, "the most probable tree (PTB brackets)");
+  parse
+      ->add_option("--kbest", s->kbest,
+                   "the K most probable trees of each sentence, best first: rank, log "
+                   "probability, PTB brackets (lazy k-best over the chart)")
+      ->check(CLI::Range(1, 1000000));
   parse->add_option("--mode", s->mode, "numeric mode: scaled (rescaling, default) or log")
       ->check(CLI::IsMember({"scaled", "log"}));
   parse->add_option("--out,-o", s->out,
