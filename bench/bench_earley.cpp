@@ -4,6 +4,9 @@
 //                                              text.10 with the dense WSJ grammar; parse only
 //                                              (the grammar is loaded and compiled outside).
 //   EarleyViterbi/wsj500unk/text10-lineK       the same with the Viterbi tree built.
+//   KBest/wsj500unk/text10-line5/k:10          the 10 best trees of that 18-word line, read
+//                                              lazily off one parse's chart (the parse itself
+//                                              outside the timing).
 //   Inside/socialDiscourse/TOKENS              the discourse grammar on the first 25, 50, 100,
 //                                              250, 500, 1000 utterances and the whole corpus
 //                                              (51,665 tokens) as one string: string probability
@@ -24,6 +27,7 @@
 #include "bench_support.h"
 #include "gwb/earley_parser.h"
 #include "gwb/grammar_io.h"
+#include "gwb/kbest.h"
 
 namespace {
 
@@ -102,6 +106,28 @@ void wsjLine(benchmark::State& state, int line, gwb::NumericMode mode, bool vite
   runParse(state, *grammar, words, options);
 }
 
+// k-best trees of one WSJ line: each iteration starts from the same chart afresh.
+void wsjKBest(benchmark::State& state, int line, std::size_t k) {
+  const Prepared* grammar = prepared(state, "data/earleyx/grammars/wsj500unk.grammar", "ROOT");
+  std::string text;
+  if (!grammar || !gwb::bench::requireShared(state, "data/earleyx/data/text.10", &text)) return;
+  const auto words = gwb::tokenize(lines(text).at(static_cast<std::size_t>(line - 1)));
+  gwb::EarleyChart chart;
+  if (!gwb::EarleyParser(*grammar->compiled).parse(words, {}, chart).success) {
+    state.SkipWithError("no parse");
+    return;
+  }
+  std::size_t found = 0;
+  for (auto _ : state) {
+    const std::vector<gwb::RankedParse> best = gwb::kBestParses(chart, k);
+    found = best.size();
+    benchmark::DoNotOptimize(best.data());
+  }
+  state.counters["tokens"] = static_cast<double>(words.size());
+  state.counters["trees"] = static_cast<double>(found);
+  gwb::bench::reportPeakRss(state);
+}
+
 // The first `utterances` lines of the corpus as one string (0 = all).
 void discourse(benchmark::State& state, std::size_t utterances, bool reuseChart = false) {
   const Prepared* grammar =
@@ -144,6 +170,10 @@ const bool kRegistered = [] {
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
   }
+  benchmark::RegisterBenchmark("KBest/wsj500unk/text10-line5/k:10",
+                               [](benchmark::State& s) { wsjKBest(s, 5, 10); })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
   // Token counts of the first N utterances: 25 → 259, 100 → 877, 250 → 2172, 500 → 5107,
   // 1000 → 10672 (the lengths of BENCHMARKS.md), 0 → the whole corpus, 51665.
   for (std::size_t utterances : {25, 50, 100, 250, 500, 1000, 0}) {

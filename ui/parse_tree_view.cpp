@@ -201,8 +201,6 @@ ParseTreeView::~ParseTreeView() = default;
 
 namespace {
 // The n-best search runs on the UI thread: only where it is quick.
-constexpr std::size_t kMaxBestWords = 20;
-constexpr std::size_t kMaxBestRules = 5000;
 constexpr std::size_t kParsesOffered = 10;
 }  // namespace
 
@@ -233,9 +231,8 @@ void ParseTreeView::setSession(const std::shared_ptr<const ParseSession>& sessio
     return;
   }
   logSentence_ = result.logProbability;
-  if (session->words().size() <= kMaxBestWords && session->grammar().ruleCount() <= kMaxBestRules) {
-    parses_ = kBestParses(session->grammar(), session->words(), kParsesOffered, 100000).parses;
-  }
+  // The runners-up, lazily off the chart (gwb/kbest.h): any sentence that parses has them.
+  parses_ = gwb::kBestParses(session->chart(), kParsesOffered);
   // The parser's own Viterbi tree always comes first (a tie may order the search otherwise).
   if (parses_.empty() || parses_.front().tree.toPtb() != result.viterbiTree.toPtb()) {
     const std::string viterbi = result.viterbiTree.toPtb();

@@ -1,7 +1,8 @@
 // ParseTreeView: the Viterbi parse of the stepper's sentence as a drawn tree.
 //
-// For short sentences and small grammars the view also offers the runners-up: a list of the
-// n best parses (kBestParses), each with its probability and its share of the sentence's.
+// The view also offers the runners-up, for any sentence that parses: a list of the n best
+// parses (gwb::kBestParses, read lazily off the session's chart), each with its probability
+// and its share of the sentence's.
 //
 // The tree is laid out by layoutTree (a tidy tree: no overlapping boxes, parents centred over
 // their children) and drawn in a QGraphicsScene: a box per nonterminal, the words in italics
@@ -26,8 +27,8 @@
 #include <QJsonObject>
 #include <QWidget>
 
+#include "gwb/kbest.h"
 #include "gwb/parse_tree.h"
-#include "ui/kbest_parses.h"
 #include "ui/tree_layout.h"
 
 class QGraphicsScene;

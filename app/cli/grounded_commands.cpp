@@ -233,9 +233,15 @@ int runTransitions(const TransitionSettings& s) {
     return 1;
   }
   const Eigen::MatrixXd matrix = s.stochastic ? t->stochastic() : t->transition;
-  const Eigen::VectorXd pi = t->stationary();
+  const StationaryDistribution stationary = t->stationaryDistribution();
+  const Eigen::VectorXd& pi = stationary.pi;
   const Eigen::VectorXd occupancy = t->occupancy();
   std::cout << "topics: " << t->topics.size()
+            << "\nstationary distribution: " << stationaryStatusName(stationary.status)
+            << (stationary.explanation.empty() ? "" : " — " + stationary.explanation)
+            << (stationary.status == StationaryDistribution::Status::NotUnique
+                    ? " (the column shows one of them)"
+                    : "")
             << "\n\ntopic\tstationary\toccupancy   (stationary: of the chain given that the "
                "discourse goes on; occupancy: share of utterances, endings kept)\n";
   std::vector<std::size_t> order(t->topics.size());
@@ -245,7 +251,11 @@ int runTransitions(const TransitionSettings& s) {
   });
   for (std::size_t i : order) {
     const auto k = static_cast<Eigen::Index>(i);
-    std::cout << "  " << t->topics[i] << '\t' << fixed(pi(k), 4) << '\t' << fixed(occupancy(k), 4)
+    const std::string stationaryText =
+        stationary.status == StationaryDistribution::Status::Undefined   ? "undefined"
+        : stationary.status == StationaryDistribution::Status::NotUnique ? fixed(pi(k), 4) + "?"
+                                                                         : fixed(pi(k), 4);
+    std::cout << "  " << t->topics[i] << '\t' << stationaryText << '\t' << fixed(occupancy(k), 4)
               << '\n';
   }
   std::cout << "\ntop transitions per topic ("

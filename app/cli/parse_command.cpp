@@ -15,7 +15,9 @@
 #include "commands.h"
 #include "gwb/atomic_file.h"
 #include "gwb/earley_parser.h"
+#include "gwb/grammar_check.h"
 #include "gwb/grammar_io.h"
+#include "gwb/kbest.h"
 #include "gwb/memory_budget.h"
 
 namespace gwb::cli {
@@ -33,6 +35,7 @@ struct ParseSettings {
   bool prefix = false;
   bool stringProbability = false;
   bool viterbi = false;
+  std::size_t kbest = 0;
   bool bits = false;
   bool tsv = false;
   bool noLookahead = false;
@@ -84,6 +87,18 @@ int runParse(const ParseSettings& s) {
   for (const Diagnostic& d : loaded.diagnostics)
     if (d.severity == Severity::Error) std::cerr << toString(d) << '\n';
   if (!loaded.ok()) return 1;
+  {
+    // Rules that do not sum to one make "probabilities" above 1 and negative surprisals: say
+    // so once, with grammar check's own warning.
+    GrammarCheckOptions sumOptions;
+    sumOptions.maxPerKind = 1;
+    const Diagnostics sums = checkProbabilitySums(loaded.grammar, s.grammar, sumOptions);
+    for (const Diagnostic& d : sums) std::cerr << toString(d) << '\n';
+    if (!sums.empty())
+      std::cerr << "gwb: warning: the rule probabilities do not sum to 1, so the numbers below "
+                   "are scores, not probabilities (they may exceed 1; surprisal may be "
+                   "negative)\n";
+  }
   Diagnostics diagnostics;
   const auto compiled = CompiledGrammar::compile(loaded.grammar, diagnostics, s.grammar);
   if (!compiled) {
@@ -104,7 +119,7 @@ int runParse(const ParseSettings& s) {
   options.viterbi = s.viterbi;
   const double unit = s.bits ? 1.0 / std::log(2.0) : 1.0;
   // With no measure chosen, print the summary table only.
-  std::ostringstream surprisalOut, prefixOut, stringOut, viterbiOut, tsvOut;
+  std::ostringstream surprisalOut, prefixOut, stringOut, viterbiOut, kbestOut, tsvOut;
   tsvOut << "sentence\tposition\tword";
   if (s.surprisal) tsvOut << (s.bits ? "\tsurprisal_bits" : "\tsurprisal_nats");
   if (s.prefix) tsvOut << "\tlog_prefix_probability";
@@ -114,6 +129,7 @@ int runParse(const ParseSettings& s) {
   // Parse every line (in parallel over lines), then write in input order. A line that runs out
   // of memory stops every thread; its message (with the line's context) is printed once.
   std::vector<ParseResult> results(lines.size());
+  std::vector<std::vector<RankedParse>> kbests(s.kbest > 0 ? lines.size() : 0);
   std::string outOfMemory;
   bool overBudget = false;  // the budget was spent, rather than the machine's memory
   std::exception_ptr otherFailure;
@@ -124,14 +140,18 @@ int runParse(const ParseSettings& s) {
     std::atomic<std::size_t> done{0};
     std::mutex failureMutex;
     const auto worker = [&](bool reports) {
+      EarleyChart chart;
       for (std::size_t id = next++; id < lines.size(); id = next++) {
         try {
           const MemoryContext line("parsing line " + std::to_string(id + 1) + " of " + s.input);
           const std::vector<std::string> words = tokenize(lines[id]);
           const MemoryContext sentence("a sentence of " + std::to_string(words.size()) + " words");
-          results[id] = parser.parse(words, options);
+          results[id] = parser.parse(words, options, chart);
+          if (s.kbest > 0 && results[id].success) kbests[id] = kBestParses(chart, s.kbest);
         } catch (const std::bad_alloc& e) {
           results[id] = ParseResult{};  // whatever was built is released before the next line
+          if (s.kbest > 0) kbests[id].clear();
+          chart = EarleyChart{};
           const std::lock_guard<std::mutex> lock(failureMutex);
           if (outOfMemory.empty()) {
             outOfMemory = outOfMemoryMessage(e);
@@ -191,6 +211,12 @@ int runParse(const ParseSettings& s) {
     if (s.stringProbability)
       block(stringOut, [&](std::size_t i) { return std::exp(result.logStringProbability[i + 1]); });
     if (s.viterbi) viterbiOut << (result.success ? result.viterbiTree.toPtb(true) : "") << '\n';
+    if (s.kbest > 0) {
+      kbestOut << "# " << id << '\n';
+      for (std::size_t rank = 0; rank < kbests[id].size(); ++rank)
+        kbestOut << rank + 1 << '\t' << std::setprecision(17) << kbests[id][rank].logProbability
+                 << '\t' << kbests[id][rank].tree.toPtb(true) << '\n';
+    }
     for (std::size_t i = 0; i < words.size(); ++i) {
       tsvOut << id << '\t' << i + 1 << '\t' << words[i] << std::setprecision(17);
       if (s.surprisal) tsvOut << '\t' << result.surprisal[i] * unit;
@@ -210,6 +236,7 @@ int runParse(const ParseSettings& s) {
       if (s.stringProbability) files.add(s.out + ".stringprob", stringOut.str());
     }
     if (s.viterbi) files.add(s.out + ".viterbi", viterbiOut.str());
+    if (s.kbest > 0) files.add(s.out + ".kbest", kbestOut.str());
     std::string saveError;
     if (!files.commit(&saveError)) {
       std::cerr << "gwb: " << saveError << '\n';
@@ -219,6 +246,7 @@ int runParse(const ParseSettings& s) {
     std::cout << tsvOut.str();
   }
   if (s.viterbi && s.out.empty()) std::cout << viterbiOut.str();
+  if (s.kbest > 0 && s.out.empty()) std::cout << kbestOut.str();
   if (failures > 0)
     std::cerr << failures << " of " << lines.size() << " sentence(s) had no parse\n";
   return 0;
@@ -247,6 +275,11 @@ void addParseCommand(CLI::App& app, int& exitStatus) {
   parse->add_flag("--stringprob", s->stringProbability,
                   "probability that each prefix is a whole sentence (completes at every word)");
   parse->add_flag("--viterbi", s->viterbi, "the most probable tree (PTB brackets)");
+  parse
+      ->add_option("--kbest", s->kbest,
+                   "the K most probable trees of each sentence, best first: rank, log "
+                   "probability, PTB brackets (lazy k-best over the chart)")
+      ->check(CLI::Range(1, 1000000));
   parse->add_option("--mode", s->mode, "numeric mode: scaled (rescaling, default) or log")
       ->check(CLI::IsMember({"scaled", "log"}));
   parse->add_option("--out,-o", s->out,

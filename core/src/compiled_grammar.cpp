@@ -72,6 +72,31 @@ constexpr double kNullTolerance = 1e-15;
 // A sparse relation among nonterminals: rows[Z] = (Y, weight) edges.
 using Relation = std::vector<std::vector<ClosureEntry>>;
 
+// Iterative refinement of X ≈ A^-1: the residual I − A X in extended precision, then
+// X += A^-1 (I − A X) through the same factorisation. Near-singular A (a unit cycle of mass
+// 1 − 1e-6 has condition number ~1e6) loses ~log10(cond) digits in the plain inverse; each step
+// wins them back, down to the accuracy the inputs allow. Skipped when the residual computed in
+// double is already at rounding level (well-conditioned closures).
+void refineInverse(const Eigen::MatrixXd& a, const Eigen::FullPivLU<Eigen::MatrixXd>& lu,
+                   Eigen::MatrixXd& inverse) {
+  using LongMatrix = Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic>;
+  const Eigen::Index m = a.rows();
+  const Eigen::MatrixXd quick = Eigen::MatrixXd::Identity(m, m) - a * inverse;
+  if (!(quick.cwiseAbs().maxCoeff() >
+        4.0 * static_cast<double>(m) * std::numeric_limits<double>::epsilon()))
+    return;
+  const LongMatrix along = a.cast<long double>();
+  for (int step = 0; step < 3; ++step) {
+    const LongMatrix residual = LongMatrix::Identity(m, m) - along * inverse.cast<long double>();
+    const Eigen::MatrixXd correction = lu.solve(residual.cast<double>());
+    if (!correction.allFinite()) return;
+    inverse += correction;
+    if (!(correction.cwiseAbs().maxCoeff() >
+          std::numeric_limits<double>::epsilon() * inverse.cwiseAbs().maxCoeff()))
+      return;
+  }
+}
+
 // Computes the rows of R = (I − P)^-1 over the nonterminals that take part in P, one strongly
 // connected component at a time (dense inverse inside a component, sparse propagation between
 // them). Returns false when the series diverges.
@@ -155,6 +180,7 @@ bool sumClosure(const Relation& p, std::size_t n, std::vector<std::vector<Closur
       Eigen::FullPivLU<Eigen::MatrixXd> lu(a);
       if (!lu.isInvertible()) return false;
       inverse = lu.inverse();
+      refineInverse(a, lu, inverse);
       for (Eigen::Index r = 0; r < inverse.rows(); ++r)
         for (Eigen::Index col = 0; col < inverse.cols(); ++col)
           if (!std::isfinite(inverse(r, col)) || inverse(r, col) <= 0.0) return false;
@@ -375,12 +401,17 @@ class CompiledGrammarBuilder {
   bool compileRules(CompiledGrammar& cg) {
     std::vector<CompiledRule>& rules = cg.rules_.rules;
     std::vector<SymbolId>& symbols = cg.rules_.symbols;
+    std::vector<std::int32_t>& dropped = cg.rules_.dropped;
     rules.clear();
     symbols.clear();
+    dropped.clear();
     rules.reserve(g_.ruleCount() + 1);
     std::vector<std::size_t> offsets;  // where each rule's rhs starts in `symbols`
     offsets.reserve(g_.ruleCount() + 1);
+    std::vector<std::size_t> droppedOffsets;  // where each rule's dropped positions start
+    droppedOffsets.reserve(g_.ruleCount() + 1);
     std::vector<SymbolId> rhs;
+    std::vector<std::int32_t> droppedHere;
     std::vector<int> nullablePositions;
     for (RuleId id = 0; id < static_cast<RuleId>(g_.ruleCount()); ++id) {
       const Rule& r = g_.rule(id);
@@ -410,10 +441,11 @@ class CompiledGrammarBuilder {
         c.source = id;
         c.probability = r.probability;
         c.viterbiWeight = r.probability;
+        droppedHere.clear();
         for (std::size_t k = 0; k < nullablePositions.size(); ++k) {
           if (subset & (std::uint32_t{1} << k)) {
             const auto pos = static_cast<std::size_t>(nullablePositions[k]);
-            c.dropped |= std::uint32_t{1} << pos;
+            droppedHere.push_back(nullablePositions[k]);
             c.probability *= cg.nullable_[static_cast<std::size_t>(r.rhs[pos])];
             c.viterbiWeight *= cg.nullViterbi_[static_cast<std::size_t>(r.rhs[pos])];
           }
@@ -428,9 +460,18 @@ class CompiledGrammarBuilder {
                                        r.rhs[static_cast<std::size_t>(nullablePositions[k])])];
         c.probability /= 1.0 - cg.nullable_[static_cast<std::size_t>(r.lhs)];
         rhs.clear();
-        for (std::size_t k = 0; k < r.rhs.size(); ++k)
-          if (!(c.dropped & (std::uint32_t{1} << k))) rhs.push_back(r.rhs[k]);
+        for (std::size_t k = 0, next = 0; k < r.rhs.size(); ++k) {
+          if (next < droppedHere.size() && droppedHere[next] == static_cast<std::int32_t>(k)) {
+            ++next;
+          } else {
+            rhs.push_back(r.rhs[k]);
+          }
+        }
         if (rhs.empty() || c.probability <= 0.0) continue;
+        // Pointed into `dropped` below, as rhs into `symbols`.
+        c.droppedPositions = ConstSpan<std::int32_t>(nullptr, droppedHere.size());
+        droppedOffsets.push_back(dropped.size());
+        dropped.insert(dropped.end(), droppedHere.begin(), droppedHere.end());
         c.unit = rhs.size() == 1 && isNt(rhs[0]);
         c.lexical = rhs.size() == 1 && !isNt(rhs[0]);
         c.rhs = ConstSpan<SymbolId>(nullptr, rhs.size());  // pointed into `symbols` below
@@ -443,15 +484,20 @@ class CompiledGrammarBuilder {
     goal.lhs = cg.goal_;
     goal.rhs = ConstSpan<SymbolId>(nullptr, 1);
     offsets.push_back(symbols.size());
+    droppedOffsets.push_back(dropped.size());
     symbols.push_back(cg.start_);
     goal.probability = 1.0 - cg.nullable_[static_cast<std::size_t>(cg.start_)];
     goal.viterbiWeight = 1.0;
     goal.unit = true;
     rules.push_back(goal);
     symbols.shrink_to_fit();
+    dropped.shrink_to_fit();
     rules.shrink_to_fit();
-    for (std::size_t k = 0; k < rules.size(); ++k)
+    for (std::size_t k = 0; k < rules.size(); ++k) {
       rules[k].rhs = ConstSpan<SymbolId>(symbols.data() + offsets[k], rules[k].rhs.size());
+      rules[k].droppedPositions = ConstSpan<std::int32_t>(dropped.data() + droppedOffsets[k],
+                                                          rules[k].droppedPositions.size());
+    }
     return true;
   }
 
@@ -704,7 +750,7 @@ std::string CompiledGrammar::ruleText(std::int32_t id) const {
     const SymbolId s = source.rhs[k];
     out += ' ';
     out += symbols().isTerminal(s) ? "'" + symbols().name(s) + "'" : symbols().name(s);
-    if (r.dropped & (std::uint32_t{1} << k)) out += ":ε";
+    if (r.drops(k)) out += ":ε";
   }
   return out;
 }

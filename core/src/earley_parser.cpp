@@ -48,9 +48,15 @@ struct LogNumeric {
   static double toLog(double a) { return a; }
 };
 
-std::uint64_t itemKey(std::int32_t rule, std::int32_t dot, std::int32_t origin) {
-  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(rule)) << 36) ^
-         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(dot)) << 28) ^
+// A dotted rule numbered densely (rhsOffset + rule + dot, below 2^32 for any grammar that fits
+// in memory) in the high half and the origin in the low half: distinct items never share a key,
+// however long a rule or sentence is (packing rule, dot and origin into fixed fields of 64 bits
+// would let a dot past 255 run into the rule's bits).
+std::uint64_t itemKey(const CompiledGrammar& grammar, std::int32_t rule, std::int32_t dot,
+                      std::int32_t origin) {
+  const std::size_t dotted =
+      grammar.rhsOffset(rule) + static_cast<std::size_t>(rule) + static_cast<std::size_t>(dot);
+  return (static_cast<std::uint64_t>(dotted) << 32) |
          static_cast<std::uint64_t>(static_cast<std::uint32_t>(origin));
 }
 
@@ -229,7 +235,7 @@ std::string EarleyChart::itemText(ItemRef ref) const {
       r.source >= 0 ? ConstSpan<SymbolId>(grammar_->grammar().rule(r.source).rhs) : r.rhs;
   int kept = 0;
   for (std::size_t k = 0; k <= sourceRhs.size(); ++k) {
-    const bool dropped = r.source >= 0 && k < sourceRhs.size() && (r.dropped >> k & 1u);
+    const bool dropped = r.source >= 0 && k < sourceRhs.size() && r.drops(k);
     if (kept == it.dot && !dropped) {
       out += " .";
       kept = -1000;  // the dot is printed once
@@ -780,7 +786,7 @@ class EarleyRun {
                std::int32_t child, SymbolId via,
                std::priority_queue<std::pair<std::int32_t, std::int32_t>>& agenda) {
     std::vector<EarleyItem>& current = openItems();
-    const std::uint64_t key = itemKey(waiting.rule, waiting.dot + 1, waiting.origin);
+    const std::uint64_t key = itemKey(g_, waiting.rule, waiting.dot + 1, waiting.origin);
     const auto [slot, inserted] = index_.tryEmplace(key, static_cast<std::int32_t>(current.size()));
     EarleyItem before;
     if (inserted) {
@@ -817,7 +823,7 @@ class EarleyRun {
   }
 
   void recordStringProbability(std::size_t r, ParseResult& result) {
-    const auto goal = index_.find(itemKey(g_.goalRule(), 1, 0));
+    const auto goal = index_.find(itemKey(g_, g_.goalRule(), 1, 0));
     if (!goal) return;
     result.logStringProbability[r] = chart_.logInner({static_cast<std::int32_t>(r), *goal});
     if (r == words_->size()) goalIndex_ = *goal;
@@ -848,10 +854,10 @@ class EarleyRun {
       const CompiledRule& rule = g_.rule(compiledRule);
       if (rule.source < 0) return;
       counts[static_cast<std::size_t>(rule.source)] += expected;
-      if (rule.dropped == 0) return;
+      if (!rule.dropsAny()) return;
       const Rule& source = g_.grammar().rule(rule.source);
       for (std::size_t k = 0; k < source.rhs.size(); ++k)
-        if (rule.dropped >> k & 1u)
+        if (rule.drops(k))
           for (const auto& [nullRule, uses] : g_.nullDerivationCounts(source.rhs[k]))
             counts[static_cast<std::size_t>(nullRule)] += expected * uses;
     };
@@ -869,7 +875,7 @@ class EarleyRun {
       index_.clear();
       for (std::int32_t k = 0; k < static_cast<std::int32_t>(setItems.size()); ++k) {
         const EarleyItem& item = setItems[static_cast<std::size_t>(k)];
-        if (item.dot > 0) index_.tryEmplace(itemKey(item.rule, item.dot, item.origin), k);
+        if (item.dot > 0) index_.tryEmplace(itemKey(g_, item.rule, item.dot, item.origin), k);
       }
       // The constituents the forward pass formed at r, in increasing origin.
       members.clear();
@@ -907,7 +913,7 @@ class EarleyRun {
           for (auto it = range.first; it != range.second; ++it) {
             const EarleyItem& waiting = originItems[static_cast<std::size_t>(it->second)];
             const auto advanced =
-                index_.find(itemKey(waiting.rule, waiting.dot + 1, waiting.origin));
+                index_.find(itemKey(g_, waiting.rule, waiting.dot + 1, waiting.origin));
             if (!advanced) continue;
             const double outerAdvanced = out[static_cast<std::size_t>(*advanced)];
             if (Numeric::isZero(outerAdvanced)) continue;
@@ -993,7 +999,7 @@ class EarleyRun {
         const Rule& source = g_.grammar().rule(rule.source);
         std::size_t next = 0;
         for (std::size_t k = 0; k < source.rhs.size(); ++k) {
-          if (rule.dropped >> k & 1u) {
+          if (rule.drops(k)) {
             children.push_back(nullTree(tree, source.rhs[k]));
           } else {
             children.push_back(keptChildren[next++]);

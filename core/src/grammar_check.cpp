@@ -35,16 +35,14 @@ class CappedWarnings {
 
 }  // namespace
 
-Diagnostics checkGrammar(const Grammar& grammar, const std::string& sourceName,
-                         const GrammarCheckOptions& options) {
+Diagnostics checkProbabilitySums(const Grammar& grammar, const std::string& sourceName,
+                                 const GrammarCheckOptions& options) {
   Diagnostics out;
   const SymbolTable& symbols = grammar.symbols();
-  const std::size_t n = symbols.size();
   const auto firstLine = [&](SymbolId lhs) {
     const auto& rules = grammar.rulesWithLhs(lhs);
     return rules.empty() ? 0 : grammar.rule(rules.front()).sourceLine;
   };
-
   {
     CappedWarnings sums(out, sourceName, options.maxPerKind,
                         "left-hand sides whose probabilities do not sum to 1");
@@ -57,6 +55,20 @@ Diagnostics checkGrammar(const Grammar& grammar, const std::string& sourceName,
       }
     }
   }
+  return out;
+}
+
+Diagnostics checkGrammar(const Grammar& grammar, const std::string& sourceName,
+                         const GrammarCheckOptions& options) {
+  Diagnostics out;
+  const SymbolTable& symbols = grammar.symbols();
+  const std::size_t n = symbols.size();
+  const auto firstLine = [&](SymbolId lhs) {
+    const auto& rules = grammar.rulesWithLhs(lhs);
+    return rules.empty() ? 0 : grammar.rule(rules.front()).sourceLine;
+  };
+
+  out.append(checkProbabilitySums(grammar, sourceName, options));
 
   {
     CappedWarnings undefined(out, sourceName, options.maxPerKind,

@@ -376,13 +376,20 @@ void readNltk(std::string_view text, const std::string& file, GrammarLoad& load,
     if (content.empty() || content.front() == '#') continue;
     if (content.front() == '%') {
       constexpr std::string_view kStart = "%start";
-      if (content.substr(0, kStart.size()) == kStart) {
-        const std::string_view symbol = trim(content.substr(kStart.size()));
-        if (symbol.empty() || symbol.find(' ') != std::string_view::npos) {
+      if (content.substr(0, kStart.size()) == kStart &&
+          (content.size() == kStart.size() || isSpace(content[kStart.size()]))) {
+        // The symbol is read as a bare nonterminal on a rule line is (backslash escapes), from
+        // the untrimmed line, so that an escaped trailing space survives.
+        const auto after =
+            static_cast<std::size_t>(content.data() - line.text.data()) + kStart.size();
+        const std::vector<Token> tokens = tokenizeNltk(line.text.substr(after));
+        if (tokens.size() != 1 || tokens[0].kind != TokenKind::Nonterminal ||
+            tokens[0].text.empty()) {
           diagnostics.error(file, line.number, columnOf(line.text, content),
-                            "expected one symbol after %start");
+                            "expected one symbol after %start (escape spaces, quotes, `#`, `|` "
+                            "and `[` with a backslash)");
         } else {
-          *startDirective = std::string(symbol);
+          *startDirective = tokens[0].text;
         }
       } else {
         diagnostics.error(file, line.number, columnOf(line.text, content),

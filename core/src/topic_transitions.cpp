@@ -49,8 +49,10 @@ Eigen::MatrixXd TopicTransitions::stochastic() const {
   return p;
 }
 
-Eigen::VectorXd TopicTransitions::stationary() const {
-  const Eigen::MatrixXd p = stochastic();
+namespace {
+
+// π from least squares on [Pᵀ − I; 1ᵀ] π = [0; 1], clipped at 0 and normalised.
+Eigen::VectorXd leastSquaresStationary(const Eigen::MatrixXd& p) {
   const Eigen::Index n = p.rows();
   if (n == 0) return {};
   Eigen::MatrixXd a(n + 1, n);
@@ -65,6 +67,106 @@ Eigen::VectorXd TopicTransitions::stationary() const {
   return pi;
 }
 
+// The closed classes of the chain with positive entries of `p` as edges: strongly connected
+// components no edge leaves (a dense transitive closure; topic counts are small).
+std::vector<std::vector<Eigen::Index>> closedClasses(const Eigen::MatrixXd& p) {
+  const Eigen::Index n = p.rows();
+  std::vector<std::vector<bool>> reach(static_cast<std::size_t>(n),
+                                       std::vector<bool>(static_cast<std::size_t>(n), false));
+  const auto at = [&](Eigen::Index i, Eigen::Index j) {
+    return reach[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+  };
+  for (Eigen::Index i = 0; i < n; ++i) {
+    reach[static_cast<std::size_t>(i)][static_cast<std::size_t>(i)] = true;
+    for (Eigen::Index j = 0; j < n; ++j)
+      if (p(i, j) > 0.0) reach[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = true;
+  }
+  for (Eigen::Index k = 0; k < n; ++k)
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (at(i, k))
+        for (Eigen::Index j = 0; j < n; ++j)
+          if (at(k, j)) reach[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = true;
+  // i is in a closed class when everything it reaches reaches it back.
+  std::vector<std::vector<Eigen::Index>> classes;
+  std::vector<bool> assigned(static_cast<std::size_t>(n), false);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (assigned[static_cast<std::size_t>(i)]) continue;
+    bool closed = true;
+    for (Eigen::Index j = 0; j < n && closed; ++j) closed = !at(i, j) || at(j, i);
+    if (!closed) continue;
+    std::vector<Eigen::Index> members;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      if (at(i, j)) {
+        members.push_back(j);
+        assigned[static_cast<std::size_t>(j)] = true;
+      }
+    }
+    classes.push_back(std::move(members));
+  }
+  return classes;
+}
+
+std::string topicList(const std::vector<std::string>& topics,
+                      const std::vector<Eigen::Index>& which) {
+  std::string out;
+  for (std::size_t k = 0; k < which.size() && k < 5; ++k)
+    out += (k ? ", " : "") + topics[static_cast<std::size_t>(which[k])];
+  if (which.size() > 5) out += ", ...";
+  return out;
+}
+
+}  // namespace
+
+const char* stationaryStatusName(StationaryDistribution::Status status) {
+  switch (status) {
+    case StationaryDistribution::Status::Unique: return "unique";
+    case StationaryDistribution::Status::NotUnique: return "not unique";
+    case StationaryDistribution::Status::Undefined: return "undefined";
+  }
+  return "undefined";
+}
+
+StationaryDistribution TopicTransitions::stationaryDistribution() const {
+  StationaryDistribution result;
+  const Eigen::MatrixXd p = stochastic();
+  const Eigen::Index n = p.rows();
+  if (n == 0) {
+    result.explanation = "there are no topics";
+    return result;
+  }
+  std::vector<Eigen::Index> stuck;  // topics with no transition
+  for (Eigen::Index r = 0; r < n; ++r)
+    if (!(p.row(r).sum() > 0.0)) stuck.push_back(r);
+  if (!stuck.empty()) {
+    result.explanation =
+        std::to_string(stuck.size()) + " of " + std::to_string(n) + " topic(s) (" +
+        topicList(topics, stuck) +
+        ") have no transition to any topic, so the chain given that the discourse goes on is "
+        "not defined there";
+    return result;
+  }
+  result.pi = leastSquaresStationary(p);
+  const std::vector<std::vector<Eigen::Index>> classes = closedClasses(p);
+  if (classes.size() > 1) {
+    std::vector<Eigen::Index> firsts;
+    std::size_t absorbing = 0;
+    for (const auto& members : classes) {
+      firsts.push_back(members.front());
+      absorbing += members.size() == 1 ? 1 : 0;
+    }
+    result.status = StationaryDistribution::Status::NotUnique;
+    result.explanation = "the chain has " + std::to_string(classes.size()) +
+                         " closed classes of topics (" + std::to_string(absorbing) +
+                         " absorbing; e.g. " + topicList(topics, firsts) +
+                         "), so every mix of their stationary distributions is stationary";
+    return result;
+  }
+  result.status = StationaryDistribution::Status::Unique;
+  return result;
+}
+
+Eigen::VectorXd TopicTransitions::stationary() const { return stationaryDistribution().pi; }
+
 Eigen::VectorXd TopicTransitions::occupancy() const {
   const Eigen::Index n = transition.rows();
   if (n == 0) return {};
@@ -78,11 +180,11 @@ Eigen::VectorXd TopicTransitions::occupancy() const {
   start /= start.sum();
   const Eigen::MatrixXd a = (Eigen::MatrixXd::Identity(n, n) - q).transpose();
   const Eigen::FullPivLU<Eigen::MatrixXd> lu(a);
-  if (!lu.isInvertible()) return stationary();
+  if (!lu.isInvertible()) return leastSquaresStationary(stochastic());
   Eigen::VectorXd v = lu.solve(start);
   for (Eigen::Index i = 0; i < n; ++i) v(i) = std::max(v(i), 0.0);
   const double sum = v.sum();
-  if (!(sum > 0.0)) return stationary();
+  if (!(sum > 0.0)) return leastSquaresStationary(stochastic());
   return v / sum;
 }
 

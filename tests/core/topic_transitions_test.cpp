@@ -70,6 +70,52 @@ TEST(TopicTransitionsTest, ReadsTheMarkovChain) {
   EXPECT_EQ(csv.str(), "from,car,truck,end\ncar,0.6,0.3,0.1\ntruck,0.2,0.2,0.6\n");
 }
 
+// The stationary distribution says when it is not unique or not defined, rather than printing
+// one least-squares answer as if it were the answer.
+TEST(TopicTransitionsTest, StationaryDistributionSaysWhenItIsNotUniqueOrUndefined) {
+  using Status = StationaryDistribution::Status;
+  struct Case {
+    const char* grammar;
+    Status status;
+    const char* mentions;  // in the explanation
+  };
+  const Case cases[] = {
+      {kTwoTopics, Status::Unique, ""},
+      // Every topic absorbing: any distribution is stationary.
+      {"Discourse->[Discourse.a] : 0.5\nDiscourse->[Discourse.b] : 0.5\n"
+       "Discourse.a->[Sentence.a Discourse.a] : 0.5\nDiscourse.a->[Sentence.a] : 0.5\n"
+       "Discourse.b->[Sentence.b Discourse.b] : 0.5\nDiscourse.b->[Sentence.b] : 0.5\n"
+       "Sentence.a->[_x] : 1\nSentence.b->[_y] : 1\n",
+       Status::NotUnique, "2 closed classes of topics (2 absorbing"},
+      // Topic b only ends: the chain given that the discourse goes on stops there.
+      {"Discourse->[Discourse.a] : 1\n"
+       "Discourse.a->[Sentence.a Discourse.b] : 0.5\nDiscourse.a->[Sentence.a] : 0.5\n"
+       "Discourse.b->[Sentence.b] : 1\nSentence.a->[_x] : 1\nSentence.b->[_y] : 1\n",
+       Status::Undefined, "(b) have no transition"},
+      // A transient topic feeding one closed class: unique.
+      {"Discourse->[Discourse.a] : 1\n"
+       "Discourse.a->[Sentence.a Discourse.b] : 0.5\nDiscourse.a->[Sentence.a] : 0.5\n"
+       "Discourse.b->[Sentence.b Discourse.b] : 0.5\nDiscourse.b->[Sentence.b] : 0.5\n"
+       "Sentence.a->[_x] : 1\nSentence.b->[_y] : 1\n",
+       Status::Unique, ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.grammar);
+    const auto t = topicTransitions(readEarleyx(c.grammar, "Discourse"));
+    ASSERT_TRUE(t);
+    const StationaryDistribution s = t->stationaryDistribution();
+    EXPECT_EQ(s.status, c.status) << s.explanation;
+    EXPECT_NE(s.explanation.find(c.mentions), std::string::npos) << s.explanation;
+    if (c.status == Status::Undefined) {
+      EXPECT_EQ(s.pi.size(), 0);
+    } else {
+      ASSERT_EQ(s.pi.size(), static_cast<Eigen::Index>(t->topics.size()));
+      EXPECT_NEAR(s.pi.sum(), 1.0, 1e-12);
+      EXPECT_LT((s.pi.transpose() * t->stochastic() - s.pi.transpose()).norm(), 1e-12);
+    }
+  }
+}
+
 TEST(TopicTransitionsTest, AGrammarWithoutDiscourseRulesIsAnError) {
   const Grammar g = readEarleyx("S->[_a] : 1\n", "S");
   std::string error;

@@ -875,4 +875,79 @@ std::string treeFromDerivation(const Grammar& grammar, const std::vector<RuleId>
   return out;
 }
 
+std::vector<OracleTree> allTreesAbove(const Grammar& grammar, const std::vector<std::string>& words,
+                                      double minProbability, long long maxSteps) {
+  const SymbolTable& symbols = grammar.symbols();
+  const std::optional<SymbolId> start = grammar.start();
+  if (!start) throw std::invalid_argument("allTreesAbove: the grammar has no start symbol");
+  const std::size_t n = words.size();
+  // Least yield length of every symbol (terminals 1), a fixed point from "unbounded".
+  constexpr std::size_t kUnbounded = std::numeric_limits<std::size_t>::max() / 4;
+  std::vector<std::size_t> least(symbols.size(), kUnbounded);
+  for (SymbolId s = 0; s < static_cast<SymbolId>(symbols.size()); ++s)
+    if (symbols.isTerminal(s)) least[static_cast<std::size_t>(s)] = 1;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Rule& r : grammar.rules()) {
+      std::size_t sum = 0;
+      for (SymbolId s : r.rhs) sum = std::min(kUnbounded, sum + least[static_cast<std::size_t>(s)]);
+      if (sum < least[static_cast<std::size_t>(r.lhs)]) {
+        least[static_cast<std::size_t>(r.lhs)] = sum;
+        changed = true;
+      }
+    }
+  }
+  struct Partial {
+    std::size_t position;           // words matched
+    std::vector<SymbolId> pending;  // back() is leftmost
+    std::size_t pendingLeast;       // Σ least yield of `pending`
+    double probability;
+    std::vector<RuleId> rules;
+  };
+  std::vector<OracleTree> trees;
+  std::vector<Partial> stack;
+  stack.push_back({0, {*start}, least[static_cast<std::size_t>(*start)], 1.0, {}});
+  long long steps = 0;
+  while (!stack.empty()) {
+    if (++steps > maxSteps) throw std::invalid_argument("allTreesAbove: too many steps");
+    Partial partial = std::move(stack.back());
+    stack.pop_back();
+    if (partial.pendingLeast + partial.position > n) continue;
+    if (partial.pending.empty()) {
+      if (partial.position == n)
+        trees.push_back({treeFromDerivation(grammar, partial.rules), partial.probability});
+      continue;
+    }
+    const SymbolId top = partial.pending.back();
+    partial.pending.pop_back();
+    const std::size_t topLeast = least[static_cast<std::size_t>(top)];
+    if (symbols.isTerminal(top)) {
+      if (partial.position < n && symbols.name(top) == words[partial.position]) {
+        ++partial.position;
+        partial.pendingLeast -= topLeast;
+        stack.push_back(std::move(partial));
+      }
+      continue;
+    }
+    for (RuleId id : grammar.rulesWithLhs(top)) {
+      const Rule& r = grammar.rule(id);
+      const double p = partial.probability * r.probability;
+      if (!(p >= minProbability)) continue;
+      Partial next{partial.position, partial.pending, partial.pendingLeast - topLeast, p,
+                   partial.rules};
+      for (auto it = r.rhs.rbegin(); it != r.rhs.rend(); ++it) {
+        next.pending.push_back(*it);
+        next.pendingLeast =
+            std::min(kUnbounded, next.pendingLeast + least[static_cast<std::size_t>(*it)]);
+      }
+      next.rules.push_back(id);
+      stack.push_back(std::move(next));
+    }
+  }
+  std::sort(trees.begin(), trees.end(), [](const OracleTree& a, const OracleTree& b) {
+    return a.probability != b.probability ? a.probability > b.probability : a.tree < b.tree;
+  });
+  return trees;
+}
+
 }  // namespace gwb::testing

@@ -162,6 +162,20 @@ OracleResult bruteForceParse(const Grammar& grammar, const std::vector<SymbolId>
 OracleResult bruteForceParse(const Grammar& grammar, const std::vector<std::string>& words,
                              const OracleOptions& options = {});
 
+// Every parse tree of `words` whose probability is at least `minProbability`, most probable
+// first (equal probabilities: by tree text), as PTB brackets (see TIES AND TREES). A plain
+// depth-first walk over leftmost derivations that abandons a partial derivation as soon as its
+// probability falls below `minProbability`, a terminal disagrees with the next word, or its
+// pending symbols need more words than are left (their least yield lengths). Exhaustive above
+// the threshold (every rule probability below one on every cycle makes the walk finite).
+// Throws std::invalid_argument after `maxSteps` partial derivations.
+struct OracleTree {
+  std::string tree;
+  double probability = 0.0;
+};
+std::vector<OracleTree> allTreesAbove(const Grammar& grammar, const std::vector<std::string>& words,
+                                      double minProbability, long long maxSteps = 5'000'000);
+
 // Splits on whitespace: "the dog barks" -> {"the", "dog", "barks"}.
 std::vector<std::string> splitWords(std::string_view sentence);
 

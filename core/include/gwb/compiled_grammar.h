@@ -25,6 +25,7 @@
 // * Unknown words: Earleyx's signatures (`UNK-LC-DASH...`) for grammars with `_UNK` rules.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -58,10 +59,19 @@ struct CompiledRule {
   double viterbiWeight = 0.0;  // max-product weight
   double logProbability = 0.0;
   double logViterbiWeight = 0.0;
-  RuleId source = -1;         // the grammar's rule; -1 for the goal rule
-  std::uint32_t dropped = 0;  // bit k set: source position k was dropped (derives ε)
-  bool unit = false;          // one nonterminal on the right
-  bool lexical = false;       // one terminal on the right
+  RuleId source = -1;  // the grammar's rule; -1 for the goal rule
+  // The source positions dropped (deriving ε), increasing; stored in the compiled grammar. A
+  // list rather than a bit mask: a rule may be up to kMaxRuleLength symbols long.
+  ConstSpan<std::int32_t> droppedPositions;
+  bool unit = false;     // one nonterminal on the right
+  bool lexical = false;  // one terminal on the right
+
+  bool dropsAny() const { return !droppedPositions.empty(); }
+  // Whether source position `position` was dropped.
+  bool drops(std::size_t position) const {
+    return std::binary_search(droppedPositions.begin(), droppedPositions.end(),
+                              static_cast<std::int32_t>(position));
+  }
 };
 
 // A weighted entry of the sparse closure matrices: R(row, col) = value.
@@ -77,14 +87,17 @@ struct LexicalEntry {
 };
 
 class CompiledGrammar {
-  // Compiled rules with their right-hand sides stored back to back in `symbols`; each rule's
-  // rhs views that array. A copy views its own copy; a move keeps the array where it is.
+  // Compiled rules with their right-hand sides stored back to back in `symbols` and their
+  // dropped positions in `dropped`; each rule's rhs and droppedPositions view those arrays. A
+  // copy views its own copies; a move keeps the arrays where they are.
   struct RuleTable {
     std::vector<CompiledRule> rules;
     std::vector<SymbolId> symbols;
+    std::vector<std::int32_t> dropped;
 
     RuleTable() = default;
-    RuleTable(const RuleTable& other) : rules(other.rules), symbols(other.symbols) {
+    RuleTable(const RuleTable& other)
+        : rules(other.rules), symbols(other.symbols), dropped(other.dropped) {
       rebase(other);
     }
     RuleTable& operator=(const RuleTable& other) {
@@ -92,6 +105,7 @@ class CompiledGrammar {
         RuleTable copy(other);  // all or nothing: a failed copy leaves this as it was
         rules.swap(copy.rules);
         symbols.swap(copy.symbols);
+        dropped.swap(copy.dropped);
       }
       return *this;
     }
@@ -101,9 +115,14 @@ class CompiledGrammar {
 
    private:
     void rebase(const RuleTable& other) {
-      for (CompiledRule& r : rules)
+      for (CompiledRule& r : rules) {
         r.rhs = ConstSpan<SymbolId>(symbols.data() + (r.rhs.data() - other.symbols.data()),
                                     r.rhs.size());
+        if (r.dropsAny())
+          r.droppedPositions = ConstSpan<std::int32_t>(
+              dropped.data() + (r.droppedPositions.data() - other.dropped.data()),
+              r.droppedPositions.size());
+      }
     }
   };
   // Row k is values[start[k], start[k + 1]).
@@ -169,6 +188,11 @@ class CompiledGrammar {
   std::int32_t goalRule() const { return static_cast<std::int32_t>(rules_.rules.size()) - 1; }
 
   const std::vector<CompiledRule>& rules() const { return rules_.rules; }
+  // Where rule `id`'s right-hand side starts among all right-hand sides stored back to back:
+  // rhsOffset(id) + id + dot numbers the dotted rules (rule, dot) densely and without clashes.
+  std::size_t rhsOffset(std::int32_t id) const {
+    return static_cast<std::size_t>(rule(id).rhs.data() - rules_.symbols.data());
+  }
   const CompiledRule& rule(std::int32_t id) const {
     return rules_.rules[static_cast<std::size_t>(id)];
   }

@@ -23,4 +23,10 @@ struct GrammarCheckOptions {
 Diagnostics checkGrammar(const Grammar& grammar, const std::string& sourceName,
                          const GrammarCheckOptions& options = {});
 
+// Just the probability-sum warnings of checkGrammar (a parser's probabilities are only
+// probabilities when these are empty): at most options.maxPerKind, then a line counting the
+// rest.
+Diagnostics checkProbabilitySums(const Grammar& grammar, const std::string& sourceName,
+                                 const GrammarCheckOptions& options = {});
+
 }  // namespace gwb

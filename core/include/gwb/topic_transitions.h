@@ -14,7 +14,10 @@
 // `transition` to sum to one (a row with no mass stays zero): the chain given that the discourse
 // goes on. The paper's "car → car 0.72" are rule probabilities; with one ending per recording
 // the two differ little. The stationary distribution π = π P of the stochastic matrix is found
-// by least squares on [Pᵀ − I; 1ᵀ] π = [0; 1] (unique when the chain is irreducible). Learned
+// by least squares on [Pᵀ − I; 1ᵀ] π = [0; 1]. It exists and is unique exactly when P is
+// stochastic (every topic has a transition) and has one closed class; `stationaryDistribution()`
+// says which case holds — several closed classes (e.g. absorbing topics) leave many stationary
+// distributions, and a topic with no transition leaves the chain, and π, undefined. Learned
 // grammars make that chain nearly decomposable: a topic with a large ending probability and tiny
 // exits (rings, mickey in the authors' grammar) becomes a trap once the ending is rescaled away.
 // `occupancy()` keeps the endings: with each row of [transition | ending] rescaled to sum to one
@@ -34,6 +37,19 @@
 
 namespace gwb {
 
+// The stationary distribution of the rescaled chain, with whether it is well defined.
+struct StationaryDistribution {
+  enum class Status {
+    Unique,     // one closed class: π is the stationary distribution
+    NotUnique,  // several closed classes: π is one of many (any mix of theirs)
+    Undefined,  // some topic has no transition (or there are no topics): π is empty
+  };
+  Status status = Status::Undefined;
+  Eigen::VectorXd pi;
+  std::string explanation;  // why not unique or undefined; empty when unique
+};
+const char* stationaryStatusName(StationaryDistribution::Status status);
+
 struct TopicTransitions {
   std::vector<std::string> topics;  // T', in grammar order
   Eigen::MatrixXd transition;       // T' × T'
@@ -41,7 +57,9 @@ struct TopicTransitions {
   Eigen::VectorXd initial;
 
   Eigen::MatrixXd stochastic() const;
+  // π; empty when undefined, one of many when not unique (see stationaryDistribution()).
   Eigen::VectorXd stationary() const;
+  StationaryDistribution stationaryDistribution() const;
   // Falls back to stationary() when no topic can end (I − Q singular).
   Eigen::VectorXd occupancy() const;
   std::optional<std::size_t> indexOf(const std::string& topic) const;
