@@ -165,14 +165,18 @@ int runInduce(const InduceSettings& s) {
   InductionControl control;
   control.observer = &observer;
   control.cancel = &interrupted;
-  const auto previous = std::signal(SIGINT, onInterrupt);
   const InductionResult result = [&] {
+    // Ctrl-C cancels while training; the previous action comes back however training ends
+    // (an allocation failure included), so that a later Ctrl-C is not swallowed.
+    struct InterruptScope {
+      void (*previous)(int) = std::signal(SIGINT, onInterrupt);
+      ~InterruptScope() { std::signal(SIGINT, previous); }
+    } interruptScope;
     const MemoryContext training("training on " + std::to_string(sentences.size()) +
                                  " sentence(s) of " + s.input + " with " +
                                  std::to_string(loaded.grammar.ruleCount()) + " rules");
     return induceGrammar(loaded.grammar, sentences, options, control);
   }();
-  std::signal(SIGINT, previous);
   observer.clearBar();
   for (const Diagnostic& d : result.diagnostics) std::cerr << toString(d) << '\n';
 

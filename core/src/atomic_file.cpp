@@ -260,14 +260,24 @@ bool AtomicOutputSet::commit(std::string* error) {
       e.writeThrough = true;
       continue;
     }
-    if (!followLinks(e.path, &e.target, error)) return false;
+    // What the path finally names, as the kernel follows it (/dev/stdout -> /proc/self/fd/1 ->
+    // a pipe whose "link" is no path at all).
     struct stat info {};
-    if (::stat(e.target.c_str(), &info) == 0) {
+    if (::stat(e.path.c_str(), &info) == 0) {
       if (S_ISDIR(info.st_mode)) {
         setError(error, "cannot write " + e.path + ": it is a directory");
         return false;
       }
       e.writeThrough = !S_ISREG(info.st_mode);
+    }
+    // /dev/stdout or /proc/self/fd/1 redirected to a regular file is still that open file:
+    // write into it rather than replace whatever it names.
+    const auto under = [&](const char* folder) { return e.path.rfind(folder, 0) == 0; };
+    if (under("/dev/") || under("/proc/")) e.writeThrough = true;
+    if (e.writeThrough) {
+      e.target = e.path;
+    } else if (!followLinks(e.path, &e.target, error)) {
+      return false;
     }
     for (std::size_t j = 0; j < i; ++j) {
       if (!e.writeThrough && entries_[j].target == e.target) {

@@ -67,6 +67,12 @@ fi
 "$gwb" grammar convert "$grammar" - --to earleyx 2> /dev/null > from-stdout || fail "convert to - exited $?"
 grep -q -- '->\[' from-stdout || fail "nothing was written to standard output for -"
 [ -e ./- ] && fail "a file named - was created"
+# /dev/stdout into a pipe, and redirected to a regular file (written into, not replaced).
+"$gwb" grammar convert "$grammar" /dev/stdout --to earleyx 2> /dev/null | cat > from-devstdout-pipe
+grep -q -- '->\[' from-devstdout-pipe || fail "nothing came through /dev/stdout to a pipe"
+"$gwb" grammar convert "$grammar" /dev/stdout --to earleyx 2> /dev/null > from-devstdout-file ||
+  fail "convert to /dev/stdout redirected to a file exited $?"
+grep -q -- '->\[' from-devstdout-file || fail "nothing came through /dev/stdout to a file"
 no_temps "after the special targets"
 
 [ "$failures" -eq 0 ] && echo "output sets: all checks passed"

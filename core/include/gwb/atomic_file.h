@@ -13,8 +13,9 @@
 // set is being written or its writer died (docs/formats.md, "Output sets").
 //
 // Targets that are not regular files are written through, never replaced: "-" is standard
-// output; a FIFO, a character device (/dev/stdout, /dev/null) or a socket is opened and written
-// in place. A symbolic link is followed: the file it names is replaced and the link kept.
+// output; a FIFO, a character device (/dev/null) or a socket, and any path under /dev or /proc
+// (/dev/stdout, even when redirected to a file), is opened and written in place. A symbolic
+// link is followed: the file it names is replaced and the link kept.
 //
 // Temporary files are named TARGET.tmp-PID-XXXXXX. They are removed on every exit path the
 // process controls: an error, an exception (the destructor), SIGINT, SIGTERM and SIGHUP while
