@@ -274,9 +274,10 @@ void DiscourseView::setData(DiscourseData data) {
       for (int u = r.firstUtterance; u < r.firstUtterance + r.utterances; ++u) {
         const auto& label = row.labels[static_cast<std::size_t>(u)];
         if (!label) continue;
-        for (std::string& t : TopicPalette::topicsOfLabel(*label))
+        for (std::string& t : TopicPalette::topicsOfLabel(*label)) {
           if (std::find(topics.begin(), topics.end(), t) == topics.end())
             topics.push_back(std::move(t));
+        }
       }
       together.push_back(std::move(topics));
     }
@@ -700,9 +701,10 @@ QJsonObject DiscourseView::state() const {
   for (const QJsonObject& pending : restoreQueue_) rows.append(pending);
   state.insert(kRowsKey, rows);
   const int shown = recording();
-  if (shown >= 0 && shown < static_cast<int>(data_.recordings().size()))
+  if (shown >= 0 && shown < static_cast<int>(data_.recordings().size())) {
     state.insert(kRecordingKey,
                  QString::fromStdString(data_.recordings()[static_cast<std::size_t>(shown)].id));
+  }
   state.insert(kWindowKey, window().value_or(0));
   state.insert(kAllKey, allRecordingsBox_->isChecked());
   state.insert(kConventionKey, convention() == SegmentationMetricsModel::Convention::Error
@@ -739,7 +741,7 @@ void DiscourseView::restoreState(const QJsonObject& state) {
   setAllRecordings(state.value(kAllKey).toBool(false));
   if (const double zoom = state.value(kZoomKey).toDouble(0.0); zoom > 0.0)
     timeline_->setCellWidth(zoom);
-  for (const QJsonValue& row : state.value(kRowsKey).toArray())
+  for (const QJsonValue row : state.value(kRowsKey).toArray())
     restoreQueue_.push_back(row.toObject());
   restoring_ = true;
   continueRestore();

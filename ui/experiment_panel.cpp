@@ -477,10 +477,10 @@ bool ExperimentPanel::restoreState(const QJsonObject& state) {
   check(tr("recordings table"), form.recordingsPath);
   table_->clear();
   int seeds = 0;
-  for (const QJsonValue& value : state.value(QStringLiteral("results")).toArray()) {
+  for (const QJsonValue value : state.value(QStringLiteral("results")).toArray()) {
     const QJsonObject group = value.toObject();
     const ExperimentSpec groupSpec = specFromJson(group.value(QStringLiteral("spec")).toObject());
-    for (const QJsonValue& outcome : group.value(QStringLiteral("outcomes")).toArray()) {
+    for (const QJsonValue outcome : group.value(QStringLiteral("outcomes")).toArray()) {
       table_->addOutcome(groupSpec, outcomeFromJson(outcome.toObject()));
       ++seeds;
     }

@@ -824,7 +824,7 @@ InductionSettings settingsFromJson(const QJsonObject& json) {
           gwb::parseInductionMethod(json.value(QStringLiteral("method")).toString().toStdString()))
     s.method = *method;
   s.defaultPrior = json.value(QStringLiteral("default-prior")).toDouble(s.defaultPrior);
-  for (const QJsonValue& prior : json.value(QStringLiteral("priors")).toArray())
+  for (const QJsonValue prior : json.value(QStringLiteral("priors")).toArray())
     s.priors << prior.toString();
   s.iterations = std::max(0, json.value(QStringLiteral("iterations")).toInt(s.iterations));
   s.tolerance = json.value(QStringLiteral("tolerance")).toDouble(s.tolerance);
@@ -832,7 +832,7 @@ InductionSettings settingsFromJson(const QJsonObject& json) {
   bool ok = false;
   const quint64 seed = json.value(QStringLiteral("seed")).toString().toULongLong(&ok);
   if (ok) s.seed = seed;
-  const int init = kInitNames.indexOf(json.value(QStringLiteral("init")).toString());
+  const auto init = kInitNames.indexOf(json.value(QStringLiteral("init")).toString());
   if (init >= 0) s.init = static_cast<gwb::InitMethod>(init);
   s.noise = json.value(QStringLiteral("noise")).toDouble(s.noise);
   s.initGrammarPath = json.value(QStringLiteral("init-grammar")).toString();
@@ -915,7 +915,7 @@ bool InductionPanel::restoreState(const QJsonObject& state) {
       state.value(QStringLiteral("energy")).toString() == QLatin1String("variational") ? 1 : 0);
   QStringList notes;
   QStringList unsaved;
-  for (const QJsonValue& value : state.value(QStringLiteral("runs")).toArray()) {
+  for (const QJsonValue value : state.value(QStringLiteral("runs")).toArray()) {
     const QJsonObject json = value.toObject();
     InductionRun run;
     run.settings = settingsFromJson(json.value(QStringLiteral("settings")).toObject());
@@ -923,9 +923,9 @@ bool InductionPanel::restoreState(const QJsonObject& state) {
     run.message = json.value(QStringLiteral("message")).toString();
     run.sentences = static_cast<qint64>(json.value(QStringLiteral("sentences")).toDouble());
     run.rules = static_cast<qint64>(json.value(QStringLiteral("rules")).toDouble());
-    for (const QJsonValue& record : json.value(QStringLiteral("records")).toArray())
+    for (const QJsonValue record : json.value(QStringLiteral("records")).toArray())
       run.records.push_back(recordFromJson(record.toObject()));
-    const int status = kStatusNames.indexOf(json.value(QStringLiteral("status")).toString());
+    const auto status = kStatusNames.indexOf(json.value(QStringLiteral("status")).toString());
     run.status =
         status >= 0 ? static_cast<InductionRun::Status>(status) : InductionRun::Status::Cancelled;
     if (run.status == InductionRun::Status::Queued || run.status == InductionRun::Status::Loading ||

@@ -655,10 +655,10 @@ void TransitionView::restoreState(const QJsonObject& state) {
       problems << tr("comparison %1 not loaded (%2)").arg(path, reason(error));
     }
   }
-  const int values = kValuesNames.indexOf(state.value(kValuesKey).toString());
+  const auto values = kValuesNames.indexOf(state.value(kValuesKey).toString());
   setValues(values >= 0 ? static_cast<TransitionValues>(values)
                         : TransitionValues::RuleProbabilities);
-  const int order = kOrderNames.indexOf(state.value(kOrderKey).toString());
+  const auto order = kOrderNames.indexOf(state.value(kOrderKey).toString());
   setOrder(order >= 0 ? static_cast<TopicOrder>(order) : TopicOrder::Grammar);
   const bool difference = state.value(kDifferenceKey).toBool(false);
   setDifference(difference);
