@@ -16,7 +16,9 @@ set(cases
   "tree|${SAMPLES}/pp-attachment.cfg,--view,tree"
   "grammar|${SAMPLES}/optional-words.cfg"
   "corpus|${SAMPLES}/pp-attachment.cfg,${SAMPLES}/pp-attachment.txt"
-  "stepper-end|${SAMPLES}/pp-attachment.cfg,--view,stepper,--step,end,--select,7:4")
+  "stepper-end|${SAMPLES}/pp-attachment.cfg,--view,stepper,--step,end,--select,7:4"
+  "help|--view,help"
+  "shortcuts|--view,shortcuts")
 set(failures "")
 foreach(case IN LISTS cases)
   string(FIND "${case}" "|" bar)
