@@ -17,7 +17,9 @@ set(cases
   "grammar|${SAMPLES}/optional-words.cfg"
   "corpus|${SAMPLES}/pp-attachment.cfg,${SAMPLES}/pp-attachment.txt"
   "stepper-end|${SAMPLES}/pp-attachment.cfg,--view,stepper,--step,end,--select,7:4"
-  "agenda|${SAMPLES}/pp-attachment.cfg,--view,stepper,--agenda,30,--agenda-strategy,complete-first")
+  "agenda|${SAMPLES}/pp-attachment.cfg,--view,stepper,--agenda,30,--agenda-strategy,complete-first"
+  "help|--view,help"
+  "shortcuts|--view,shortcuts")
 set(failures "")
 foreach(case IN LISTS cases)
   string(FIND "${case}" "|" bar)
