@@ -15,7 +15,8 @@
 # build-fuzz/findings/ and fails the run; once fixed, copy it into fuzz/regressions/TARGET/ so
 # that CTest replays it in every build. Prints the executions per target. GWB_FUZZ_SEED fixes
 # libFuzzer's random seed: with a number of runs as the budget, a run is then the same on any
-# machine, however fast or loaded (CI uses that).
+# machine, however fast or loaded (CI uses that, with a GWB_FUZZ_TIMEOUT in seconds far above the
+# default 10 s a slow input is reported after, so that no CI result hangs on the machine's speed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -133,7 +134,7 @@ for target in "${run[@]}"; do
   echo "fuzz: $target ($budget, $(ls "$work/seeds" | wc -l) seeds, -max_len=$(maxLen "$target"))"
   set +e
   "$build/fuzz/fuzz_$target" "$corpus" "$work/seeds" "$budgetFlag" -max_len="$(maxLen "$target")" \
-    -seed="${GWB_FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -seed="${GWB_FUZZ_SEED:-0}" -timeout="${GWB_FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$build/findings/$target-" > "$log" 2>&1
   code=$?
   set -e

@@ -21,9 +21,12 @@ std::optional<std::string> normaliseLabel(std::string_view label) {
 }
 
 // A topic as written so that normaliseLabel reads it back: a topic the reader would change (a
-// reserved word such as "NA", or a name that starts with a dot) gets a leading dot.
+// reserved word such as "NA", or a name that starts with a dot), take for a comment (a name that
+// starts with '#') or for a byte-order mark (at the start of the text) gets a leading dot.
 std::string writtenLabel(const std::string& topic) {
-  if (topic == kNullTopic || normaliseLabel(topic) == topic) return topic;
+  const bool startsLikeAMarker =
+      topic.front() == '#' || std::string_view(topic).substr(0, 3) == text::kByteOrderMark;
+  if (topic == kNullTopic || (normaliseLabel(topic) == topic && !startsLikeAMarker)) return topic;
   return "." + topic;
 }
 

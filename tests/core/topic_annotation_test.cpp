@@ -50,15 +50,23 @@ TEST(TopicAnnotationTest, AnIndentedHashLineIsACommentAndLabelsWriteBackAlike) {
 }
 
 // Found by fuzz_topic_annotations: topics the reader would change ("..x" loses a dot, ".NA" is a
-// topic named NA) are written with a leading dot, so that they read back as they were.
+// topic named NA, a first "#x" is a comment) are written with a leading dot, so that they read
+// back as they were.
 TEST(TopicAnnotationTest, TopicsThatLookLikeMarkersWriteBackAlike) {
-  const TopicAnnotationsLoad load = readTopicAnnotations("..dog .NA .? .- .none ##\n", "a");
+  const TopicAnnotationsLoad load = readTopicAnnotations(".#x ..dog .NA .? .- .none ##\n", "a");
   ASSERT_TRUE(load.ok()) << firstDiagnostic(load.diagnostics);
   const std::string written = topicAnnotationsText(load.annotations);
-  EXPECT_EQ(written, "# annotators: 1 2 3 4 5 6\n..dog\t.NA\t.?\t.-\t.none\tNone\n");
+  EXPECT_EQ(written, "# annotators: 1 2 3 4 5 6 7\n.#x\t..dog\t.NA\t.?\t.-\t.none\tNone\n");
   const TopicAnnotationsLoad again = readTopicAnnotations(written, "b");
   ASSERT_TRUE(again.ok()) << firstDiagnostic(again.diagnostics);
   EXPECT_EQ(again.annotations.labels, load.annotations.labels);
+  // A topic that is a byte-order mark, first in the text, would be dropped as one.
+  const TopicAnnotationsLoad bom = readTopicAnnotations("\xEF\xBB\xBF  \xEF\xBB\xBF\n", "c");
+  ASSERT_TRUE(bom.ok()) << firstDiagnostic(bom.diagnostics);
+  const TopicAnnotationsLoad bomAgain =
+      readTopicAnnotations(topicAnnotationsText(bom.annotations), "d");
+  ASSERT_TRUE(bomAgain.ok()) << firstDiagnostic(bomAgain.diagnostics);
+  EXPECT_EQ(bomAgain.annotations.labels, bom.annotations.labels);
 }
 
 TEST(TopicAnnotationTest, ErrorsNameTheLine) {
