@@ -485,7 +485,7 @@ std::string AgendaEarley::itemText(std::int32_t index) const {
   int kept = 0;
   bool dotShown = false;
   for (std::size_t k = 0; k <= sourceRhs.size(); ++k) {
-    const bool dropped = r.source >= 0 && k < sourceRhs.size() && (r.dropped >> k & 1u);
+    const bool dropped = r.source >= 0 && k < sourceRhs.size() && r.drops(k);
     if (!dotShown && kept == it.dot && !dropped) {
       out += " .";
       dotShown = true;
