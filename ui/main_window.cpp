@@ -1058,10 +1058,9 @@ void MainWindow::restoreSession(SessionStart start) {
   }
   if (last) {
     // Research windows alone: the first-run grammar goes with them, so the window is not empty.
-    if (std::all_of(last->documents.begin(), last->documents.end(),
-                    [](const WorkspaceDocument& d) {
-                      return WorkspaceDocument::isResearchWindow(d.kind);
-                    })) {
+    if (std::all_of(last->documents.begin(), last->documents.end(), [](const WorkspaceDocument& d) {
+          return WorkspaceDocument::isResearchWindow(d.kind);
+        })) {
       last->documents.insert(last->documents.begin(), defaultWorkspace().documents.front());
       last->current = 0;
     }
