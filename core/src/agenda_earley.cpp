@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "gwb/dotted_item.h"
+
 namespace gwb {
 
 namespace {
@@ -475,32 +477,7 @@ double AgendaEarley::viterbiLogProbability() const {
 
 std::string AgendaEarley::itemText(std::int32_t index) const {
   const AgendaItem& it = items_[static_cast<std::size_t>(index)];
-  const CompiledRule& r = g_.rule(it.rule);
-  const SymbolTable& symbols = g_.symbols();
-  std::string out = "[" + std::to_string(it.origin) + ", " + std::to_string(it.set) + "] ";
-  out += r.lhs == g_.goal() ? std::string("GOAL") : symbols.name(r.lhs);
-  out += " ->";
-  const ConstSpan<SymbolId> sourceRhs =
-      r.source >= 0 ? ConstSpan<SymbolId>(g_.grammar().rule(r.source).rhs) : r.rhs;
-  int kept = 0;
-  bool dotShown = false;
-  for (std::size_t k = 0; k <= sourceRhs.size(); ++k) {
-    const bool dropped = r.source >= 0 && k < sourceRhs.size() && r.drops(k);
-    if (!dotShown && kept == it.dot && !dropped) {
-      out += " .";
-      dotShown = true;
-    }
-    if (k == sourceRhs.size()) break;
-    const SymbolId s = sourceRhs[k];
-    out += ' ';
-    out += symbols.isTerminal(s) ? "'" + symbols.name(s) + "'" : symbols.name(s);
-    if (dropped) {
-      out += ":ε";
-    } else {
-      ++kept;
-    }
-  }
-  return out;
+  return dottedItemText(g_, it.rule, it.dot, it.origin, it.set);
 }
 
 std::string AgendaEarley::taskText(const AgendaTask& task) const {

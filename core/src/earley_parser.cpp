@@ -7,6 +7,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "gwb/dotted_item.h"
 #include "gwb/memory_budget.h"
 #include "text_lines.h"
 
@@ -225,32 +226,7 @@ double EarleyChart::logViterbi(ItemRef ref) const { return item(ref).viterbi; }
 
 std::string EarleyChart::itemText(ItemRef ref) const {
   const EarleyItem& it = item(ref);
-  const CompiledRule& r = grammar_->rule(it.rule);
-  const SymbolTable& symbols = grammar_->symbols();
-  std::string out = "[" + std::to_string(it.origin) + ", " + std::to_string(ref.set) + "] ";
-  out += r.lhs == grammar_->goal() ? std::string("GOAL") : symbols.name(r.lhs);
-  out += " ->";
-  // Show the source rule with dropped (ε) symbols marked, and the dot among the kept ones.
-  const ConstSpan<SymbolId> sourceRhs =
-      r.source >= 0 ? ConstSpan<SymbolId>(grammar_->grammar().rule(r.source).rhs) : r.rhs;
-  int kept = 0;
-  for (std::size_t k = 0; k <= sourceRhs.size(); ++k) {
-    const bool dropped = r.source >= 0 && k < sourceRhs.size() && r.drops(k);
-    if (kept == it.dot && !dropped) {
-      out += " .";
-      kept = -1000;  // the dot is printed once
-    }
-    if (k == sourceRhs.size()) break;
-    const SymbolId s = sourceRhs[k];
-    out += ' ';
-    out += symbols.isTerminal(s) ? "'" + symbols.name(s) + "'" : symbols.name(s);
-    if (dropped) {
-      out += ":ε";
-    } else {
-      ++kept;
-    }
-  }
-  return out;
+  return dottedItemText(*grammar_, it.rule, it.dot, it.origin, ref.set);
 }
 
 // One parse in one numeric representation.

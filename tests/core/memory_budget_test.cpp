@@ -48,7 +48,9 @@ TEST(MemoryBudgetTest, ParsesSizes) {
   for (const auto& c : cases) {
     std::string error;
     EXPECT_EQ(parseByteSize(c.text, &error), c.bytes) << c.text;
-    if (!c.bytes) EXPECT_NE(error.find("expected a size such as 512M"), std::string::npos);
+    if (!c.bytes) {
+      EXPECT_NE(error.find("expected a size such as 512M"), std::string::npos);
+    }
   }
 }
 
