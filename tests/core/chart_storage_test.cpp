@@ -2,7 +2,7 @@
 // it after rewind(); a chart parsed into again, a copied chart, and parses following each other
 // on one thread (which share the per-symbol scratch arrays) give bit-for-bit the results and
 // items of a first parse into a new chart on a new thread.
-#include "gwb/chart_storage.h"
+#include "gwb/earley/chart_storage.h"
 
 #include <cstdint>
 #include <cstring>
@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "brute_force_oracle.h"
-#include "gwb/earley_parser.h"
+#include "gwb/earley/earley_parser.h"
 
 namespace gwb {
 namespace {

@@ -2,7 +2,7 @@
 // prefix probabilities, string probabilities of every prefix, Viterbi probability and tree,
 // in both numeric modes, with and without look-ahead, on tiny grammars chosen to exercise unit
 // cycles, left recursion, ε-rules, multi-terminal and fragment rules, and ambiguity.
-#include "gwb/earley_parser.h"
+#include "gwb/earley/earley_parser.h"
 
 #include <cmath>
 #include <sstream>

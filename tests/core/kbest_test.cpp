@@ -3,7 +3,7 @@
 // order, on tiny grammars with ambiguity, unit rules and cycles, ε-rules with several
 // ε-derivations, and left recursion; and on a WSJ sentence, where the best tree must be the
 // parser's Viterbi tree.
-#include "gwb/kbest.h"
+#include "gwb/earley/kbest.h"
 
 #include <cmath>
 #include <set>
@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "brute_force_oracle.h"
-#include "gwb/grammar_io.h"
+#include "gwb/earley/grammar_io.h"
 #include "shared_data.h"
 
 namespace gwb {

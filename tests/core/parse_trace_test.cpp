@@ -1,5 +1,5 @@
 // Recording a parse and replaying it: every step's state equals what the parser did.
-#include "gwb/parse_trace.h"
+#include "gwb/earley/parse_trace.h"
 
 #include <cmath>
 #include <stdexcept>
