@@ -25,9 +25,9 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_support.h"
-#include "gwb/earley_parser.h"
-#include "gwb/grammar_io.h"
-#include "gwb/kbest.h"
+#include "gwb/earley/earley_parser.h"
+#include "gwb/earley/grammar_io.h"
+#include "gwb/earley/kbest.h"
 
 namespace {
 

@@ -21,9 +21,9 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_support.h"
-#include "gwb/compiled_grammar.h"
-#include "gwb/diagnostic.h"
-#include "gwb/grammar_io.h"
+#include "gwb/common/diagnostic.h"
+#include "gwb/earley/compiled_grammar.h"
+#include "gwb/earley/grammar_io.h"
 
 namespace {
 

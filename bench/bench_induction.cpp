@@ -34,8 +34,8 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_support.h"
-#include "gwb/grammar_io.h"
-#include "gwb/induction.h"
+#include "gwb/earley/grammar_io.h"
+#include "gwb/earley/induction.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The Earley stepper's trace (gwb/parse_trace.h) against the plain parse (issue 14, item 3).
+// The Earley stepper's trace (gwb/earley/parse_trace.h) against the plain parse (issue 14, item 3).
 //
 //   StepperTrace/wsj5000/text10-joined/TOKENS   text.10 joined into one line (277 tokens; the
 //                                               first TOKENS of it) with wsj.5000.fg.grammar.
@@ -30,9 +30,9 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_support.h"
-#include "gwb/earley_parser.h"
-#include "gwb/grammar_io.h"
-#include "gwb/parse_trace.h"
+#include "gwb/earley/earley_parser.h"
+#include "gwb/earley/grammar_io.h"
+#include "gwb/earley/parse_trace.h"
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "fuzz_input.h"
-#include "gwb/grammar.h"
-#include "gwb/grammar_io.h"
+#include "gwb/earley/grammar.h"
+#include "gwb/earley/grammar_io.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   gwb::GrammarReadOptions options;

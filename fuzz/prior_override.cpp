@@ -3,8 +3,8 @@
 #include <string>
 
 #include "fuzz_input.h"
-#include "gwb/grammar_io.h"
-#include "gwb/induction.h"
+#include "gwb/earley/grammar_io.h"
+#include "gwb/earley/induction.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const gwb::Grammar grammar =

@@ -2,7 +2,7 @@
 #include <string>
 
 #include "fuzz_input.h"
-#include "gwb/parse_tree.h"
+#include "gwb/earley/parse_tree.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string error;

@@ -1,5 +1,5 @@
 // Fuzzes the social-cue corpus reader (socialall.ortho.yld and the per-recording .concat files).
-#include "gwb/social_corpus.h"
+#include "gwb/grounded/social_corpus.h"
 
 #include "fuzz_input.h"
 

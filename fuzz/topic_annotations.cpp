@@ -1,7 +1,7 @@
 // Fuzzes the topic annotation reader (one label per utterance and annotator) and writes back
 // what it read: a text that loads without errors must read back from its written form alike.
 #include "fuzz_input.h"
-#include "gwb/topic_annotation.h"
+#include "gwb/grounded/topic_annotation.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const gwb::TopicAnnotationsLoad load =

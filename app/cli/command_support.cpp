@@ -5,7 +5,7 @@
 #include <new>
 #include <string>
 
-#include "gwb/memory_budget.h"
+#include "gwb/common/memory_budget.h"
 
 namespace gwb::cli {
 

@@ -7,11 +7,11 @@
 #include <sstream>
 
 #include "commands.h"
-#include "gwb/atomic_file.h"
+#include "gwb/common/atomic_file.h"
+#include "gwb/common/memory_budget.h"
 #include "gwb/ds/ds_grammar.h"
 #include "gwb/ds/ds_parser.h"
 #include "gwb/ds/memory_budget.h"
-#include "gwb/memory_budget.h"
 
 namespace gwb::cli {
 

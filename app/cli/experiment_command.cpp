@@ -13,12 +13,12 @@
 
 #include "command_support.h"
 #include "commands.h"
-#include "gwb/atomic_file.h"
-#include "gwb/grammar_io.h"
-#include "gwb/memory_budget.h"
-#include "gwb/social_experiment.h"
-#include "gwb/topic_annotation.h"
-#include "gwb/topic_transitions.h"
+#include "gwb/common/atomic_file.h"
+#include "gwb/common/memory_budget.h"
+#include "gwb/earley/grammar_io.h"
+#include "gwb/grounded/social_experiment.h"
+#include "gwb/grounded/topic_annotation.h"
+#include "gwb/grounded/topic_transitions.h"
 
 namespace gwb::cli {
 

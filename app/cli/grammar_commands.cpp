@@ -3,7 +3,7 @@
 #include <map>
 
 #include "commands.h"
-#include "gwb/grammar_io.h"
+#include "gwb/earley/grammar_io.h"
 
 namespace gwb::cli {
 

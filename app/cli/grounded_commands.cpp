@@ -10,13 +10,13 @@
 #include <sstream>
 
 #include "commands.h"
-#include "gwb/atomic_file.h"
-#include "gwb/grammar_io.h"
-#include "gwb/segmentation.h"
-#include "gwb/social_corpus.h"
-#include "gwb/social_grammar.h"
-#include "gwb/topic_annotation.h"
-#include "gwb/topic_transitions.h"
+#include "gwb/common/atomic_file.h"
+#include "gwb/earley/grammar_io.h"
+#include "gwb/grounded/segmentation.h"
+#include "gwb/grounded/social_corpus.h"
+#include "gwb/grounded/social_grammar.h"
+#include "gwb/grounded/topic_annotation.h"
+#include "gwb/grounded/topic_transitions.h"
 
 namespace gwb::cli {
 

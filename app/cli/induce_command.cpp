@@ -13,9 +13,9 @@
 
 #include "command_support.h"
 #include "commands.h"
-#include "gwb/grammar_io.h"
-#include "gwb/induction.h"
-#include "gwb/memory_budget.h"
+#include "gwb/common/memory_budget.h"
+#include "gwb/earley/grammar_io.h"
+#include "gwb/earley/induction.h"
 
 namespace gwb::cli {
 

@@ -6,8 +6,8 @@
 
 #include "command_support.h"
 #include "commands.h"
-#include "gwb/atomic_file.h"
-#include "gwb/memory_budget.h"
+#include "gwb/common/atomic_file.h"
+#include "gwb/common/memory_budget.h"
 
 int main(int argc, char** argv) {
   CLI::App app{

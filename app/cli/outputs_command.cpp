@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "commands.h"
-#include "gwb/atomic_file.h"
+#include "gwb/common/atomic_file.h"
 
 namespace gwb::cli {
 

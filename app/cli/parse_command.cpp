@@ -13,12 +13,12 @@
 
 #include "command_support.h"
 #include "commands.h"
-#include "gwb/atomic_file.h"
-#include "gwb/earley_parser.h"
-#include "gwb/grammar_check.h"
-#include "gwb/grammar_io.h"
-#include "gwb/kbest.h"
-#include "gwb/memory_budget.h"
+#include "gwb/common/atomic_file.h"
+#include "gwb/common/memory_budget.h"
+#include "gwb/earley/earley_parser.h"
+#include "gwb/earley/grammar_check.h"
+#include "gwb/earley/grammar_io.h"
+#include "gwb/earley/kbest.h"
 
 namespace gwb::cli {
 

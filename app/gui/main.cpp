@@ -47,19 +47,19 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
-#include "ui/agenda_panel.h"
-#include "ui/app_settings.h"
-#include "ui/discourse_timeline.h"
-#include "ui/discourse_view.h"
-#include "ui/ds_stepper_view.h"
-#include "ui/earley_stepper.h"
-#include "ui/experiment_panel.h"
-#include "ui/grammar_view.h"
-#include "ui/help_window.h"
-#include "ui/induction_panel.h"
-#include "ui/main_window.h"
-#include "ui/stepper_view.h"
-#include "ui/transition_view.h"
+#include "ui/ds/ds_stepper_view.h"
+#include "ui/earley/agenda_panel.h"
+#include "ui/earley/earley_stepper.h"
+#include "ui/earley/grammar_view.h"
+#include "ui/earley/induction_panel.h"
+#include "ui/earley/stepper_view.h"
+#include "ui/frame/app_settings.h"
+#include "ui/frame/help_window.h"
+#include "ui/frame/main_window.h"
+#include "ui/grounded/discourse_timeline.h"
+#include "ui/grounded/discourse_view.h"
+#include "ui/grounded/experiment_panel.h"
+#include "ui/grounded/transition_view.h"
 
 namespace {
 // Long enough for the window to be mapped, laid out and painted on a virtual X server.

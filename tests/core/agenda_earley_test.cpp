@@ -3,7 +3,7 @@
 // with the same forward, inner and Viterbi values as EarleyParser's, and the sentence
 // probability is the oracle's, on the teaching samples and on tiny grammars with ε-rules, unit
 // cycles, left recursion and multi-terminal rules, with and without look-ahead.
-#include "gwb/agenda_earley.h"
+#include "gwb/earley/agenda_earley.h"
 
 #include <cmath>
 #include <map>
@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "brute_force_oracle.h"
-#include "gwb/grammar_io.h"
+#include "gwb/earley/grammar_io.h"
 #include "shared_data.h"
 
 namespace gwb {

@@ -1,4 +1,4 @@
-#include "gwb/atomic_file.h"
+#include "gwb/common/atomic_file.h"
 
 #include <csignal>
 #include <cstdlib>

@@ -17,14 +17,14 @@
 
 #include <gtest/gtest.h>
 
-#include "gwb/diagnostic.h"
+#include "gwb/common/diagnostic.h"
 #include "gwb/ds/ds_grammar.h"
 #include "gwb/ds/semantic_corpus.h"
-#include "gwb/grammar_io.h"
-#include "gwb/grounded_metrics.h"
-#include "gwb/induction.h"
-#include "gwb/social_corpus.h"
-#include "gwb/topic_annotation.h"
+#include "gwb/earley/grammar_io.h"
+#include "gwb/earley/induction.h"
+#include "gwb/grounded/grounded_metrics.h"
+#include "gwb/grounded/social_corpus.h"
+#include "gwb/grounded/topic_annotation.h"
 #include "shared_data.h"
 
 namespace gwb {

@@ -1,6 +1,6 @@
 // The compiled grammar: closures, ε-removal weights, look-ahead sets, divergence errors,
 // unknown-word signatures.
-#include "gwb/compiled_grammar.h"
+#include "gwb/earley/compiled_grammar.h"
 
 #include <cmath>
 #include <random>
@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "brute_force_oracle.h"
-#include "gwb/earley_parser.h"
+#include "gwb/earley/earley_parser.h"
 
 namespace gwb {
 namespace {

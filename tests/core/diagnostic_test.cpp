@@ -1,4 +1,4 @@
-#include "gwb/diagnostic.h"
+#include "gwb/common/diagnostic.h"
 
 #include <gtest/gtest.h>
 

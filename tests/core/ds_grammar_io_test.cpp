@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "gwb/diagnostic.h"
+#include "gwb/common/diagnostic.h"
 #include "gwb/ds/ds_grammar.h"
 #include "shared_data.h"
 

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "gwb/diagnostic.h"
+#include "gwb/common/diagnostic.h"
 #include "gwb/ds/formula.h"
 #include "gwb/ds/record_type.h"
 #include "gwb/ds/semantic_corpus.h"

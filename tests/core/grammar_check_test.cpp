@@ -1,8 +1,8 @@
-#include "gwb/grammar_check.h"
+#include "gwb/earley/grammar_check.h"
 
 #include <gtest/gtest.h>
 
-#include "gwb/grammar_io.h"
+#include "gwb/earley/grammar_io.h"
 
 namespace gwb {
 namespace {

@@ -1,4 +1,4 @@
-#include "gwb/grammar_io.h"
+#include "gwb/earley/grammar_io.h"
 
 #include <cmath>
 #include <cstdio>
@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "gwb/atomic_file.h"
+#include "gwb/common/atomic_file.h"
 #include "shared_data.h"
 
 namespace gwb {

@@ -1,4 +1,4 @@
-#include "gwb/grounded_metrics.h"
+#include "gwb/grounded/grounded_metrics.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Grammar induction (induction.h): Earleyx's EM and VB traces, the free energy by hand, prior
 // patterns, initialisation, stopping, cancel, thread-count invariance, and the output writers.
 // The E-step is injectable; the brute-force oracle (tests/support) serves as an independent one.
-#include "gwb/induction.h"
+#include "gwb/earley/induction.h"
 
 #include <array>
 #include <atomic>
@@ -13,8 +13,8 @@
 #include <gtest/gtest.h>
 
 #include "brute_force_oracle.h"
-#include "gwb/atomic_file.h"
-#include "gwb/grammar_io.h"
+#include "gwb/common/atomic_file.h"
+#include "gwb/earley/grammar_io.h"
 #include "shared_data.h"
 
 namespace gwb {

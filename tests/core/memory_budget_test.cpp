@@ -1,4 +1,4 @@
-#include "gwb/memory_budget.h"
+#include "gwb/common/memory_budget.h"
 
 #include <string>
 #include <vector>
@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "brute_force_oracle.h"
-#include "gwb/compiled_grammar.h"
-#include "gwb/earley_parser.h"
+#include "gwb/earley/compiled_grammar.h"
+#include "gwb/earley/earley_parser.h"
 
 namespace gwb {
 namespace {

@@ -1,6 +1,6 @@
-// The core's thread helpers (core/src/parallel.h): every index exactly once, the caller's thread
-// taking part, and exceptions carried back to the caller.
-#include "parallel.h"
+// The core's thread helpers (core/src/common/parallel.h): every index exactly once, the caller's
+// thread taking part, and exceptions carried back to the caller.
+#include "common/parallel.h"
 
 #include <atomic>
 #include <stdexcept>

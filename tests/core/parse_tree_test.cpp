@@ -1,4 +1,4 @@
-#include "gwb/parse_tree.h"
+#include "gwb/earley/parse_tree.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-#include "gwb/segmentation.h"
+#include "gwb/grounded/segmentation.h"
 
 #include <random>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
-#include "gwb/atomic_file.h"
+#include "gwb/common/atomic_file.h"
 #include "shared_data.h"
 
 namespace gwb {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "gwb/grammar_io.h"
+#include "gwb/earley/grammar_io.h"
 #include "shared_data.h"
 
 namespace gwb {

@@ -1,10 +1,10 @@
-#include "gwb/social_corpus.h"
+#include "gwb/grounded/social_corpus.h"
 
 #include <set>
 
 #include <gtest/gtest.h>
 
-#include "gwb/atomic_file.h"
+#include "gwb/common/atomic_file.h"
 #include "shared_data.h"
 
 namespace gwb {

@@ -1,4 +1,4 @@
-#include "gwb/social_experiment.h"
+#include "gwb/grounded/social_experiment.h"
 
 #include <algorithm>
 #include <atomic>
@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "gwb/compiled_grammar.h"
-#include "gwb/earley_parser.h"
+#include "gwb/earley/compiled_grammar.h"
+#include "gwb/earley/earley_parser.h"
 
 namespace gwb {
 namespace {

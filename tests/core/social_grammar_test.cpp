@@ -1,14 +1,14 @@
-#include "gwb/social_grammar.h"
+#include "gwb/grounded/social_grammar.h"
 
 #include <set>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
-#include "gwb/compiled_grammar.h"
-#include "gwb/earley_parser.h"
-#include "gwb/grammar_io.h"
-#include "gwb/topic_decoding.h"
+#include "gwb/earley/compiled_grammar.h"
+#include "gwb/earley/earley_parser.h"
+#include "gwb/earley/grammar_io.h"
+#include "gwb/grounded/topic_decoding.h"
 #include "shared_data.h"
 
 namespace gwb {

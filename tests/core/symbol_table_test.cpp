@@ -1,6 +1,6 @@
 // Interned symbols: dense ids in order of first appearance, two name spaces, lookups that
 // survive the index growing (tens of thousands of words) and copying.
-#include "gwb/symbol_table.h"
+#include "gwb/common/symbol_table.h"
 
 #include <string>
 

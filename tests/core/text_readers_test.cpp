@@ -1,4 +1,4 @@
-// The plain-text readers share their line and field handling (core/src/text_lines.h): every
+// The plain-text readers share their line and field handling (core/src/common/text_lines.h): every
 // reader must number lines the same way with LF and CRLF endings, split fields on any blank
 // (spaces, tabs, \f, \v), ignore a final newline, and report an unreadable file as one error
 // naming the path. Each case is checked through the reader's public API against diagnostics
@@ -11,12 +11,12 @@
 
 #include "gwb/ds/ds_grammar.h"
 #include "gwb/ds/semantic_corpus.h"
-#include "gwb/grammar.h"
-#include "gwb/grammar_io.h"
-#include "gwb/grounded_metrics.h"
-#include "gwb/induction.h"
-#include "gwb/social_corpus.h"
-#include "gwb/topic_annotation.h"
+#include "gwb/earley/grammar.h"
+#include "gwb/earley/grammar_io.h"
+#include "gwb/earley/induction.h"
+#include "gwb/grounded/grounded_metrics.h"
+#include "gwb/grounded/social_corpus.h"
+#include "gwb/grounded/topic_annotation.h"
 
 namespace gwb {
 namespace {

@@ -1,8 +1,8 @@
-#include "gwb/topic_decoding.h"
+#include "gwb/grounded/topic_decoding.h"
 
 #include <gtest/gtest.h>
 
-#include "gwb/social_corpus.h"
+#include "gwb/grounded/social_corpus.h"
 
 namespace gwb {
 namespace {

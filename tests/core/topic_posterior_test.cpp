@@ -1,13 +1,13 @@
-#include "gwb/topic_posterior.h"
+#include "gwb/grounded/topic_posterior.h"
 
 #include <cmath>
 
 #include <gtest/gtest.h>
 
-#include "gwb/compiled_grammar.h"
-#include "gwb/earley_parser.h"
-#include "gwb/social_experiment.h"
-#include "gwb/social_grammar.h"
+#include "gwb/earley/compiled_grammar.h"
+#include "gwb/earley/earley_parser.h"
+#include "gwb/grounded/social_experiment.h"
+#include "gwb/grounded/social_grammar.h"
 
 namespace gwb {
 namespace {

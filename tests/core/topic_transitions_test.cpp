@@ -1,10 +1,10 @@
-#include "gwb/topic_transitions.h"
+#include "gwb/grounded/topic_transitions.h"
 
 #include <sstream>
 
 #include <gtest/gtest.h>
 
-#include "gwb/grammar_io.h"
+#include "gwb/earley/grammar_io.h"
 #include "shared_data.h"
 
 namespace gwb {

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "gwb/grammar_io.h"
-#include "gwb/induction.h"
+#include "gwb/earley/grammar_io.h"
+#include "gwb/earley/induction.h"
 #include "shared_data.h"
 
 namespace gwb {

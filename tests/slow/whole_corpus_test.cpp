@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "gwb/earley_parser.h"
-#include "gwb/grammar_io.h"
+#include "gwb/earley/earley_parser.h"
+#include "gwb/earley/grammar_io.h"
 #include "shared_data.h"
 
 namespace gwb {

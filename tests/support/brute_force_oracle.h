@@ -112,7 +112,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gwb/grammar.h"
+#include "gwb/earley/grammar.h"
 
 namespace gwb::testing {
 

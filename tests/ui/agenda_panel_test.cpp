@@ -2,7 +2,7 @@
 // a click on an arc), strategies pick for them, the arc view draws the agenda's chart, and
 // whatever the order the sentence probability is the standard parse's — with corrections
 // shown when an order used a value before it was final.
-#include "ui/agenda_panel.h"
+#include "ui/earley/agenda_panel.h"
 
 #include <cmath>
 
@@ -14,9 +14,9 @@
 
 #include "qt_printers.h"
 #include "session_fixtures.h"
-#include "ui/arc_view.h"
-#include "ui/parse_session.h"
-#include "ui/stepper_view.h"
+#include "ui/earley/arc_view.h"
+#include "ui/earley/parse_session.h"
+#include "ui/earley/stepper_view.h"
 
 namespace gwb::ui {
 namespace {

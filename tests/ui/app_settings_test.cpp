@@ -1,6 +1,6 @@
 // AppSettings round trips through a real INI file: recent files (order, dedup, limit),
 // last folder, and window geometry/state blobs.
-#include "ui/app_settings.h"
+#include "ui/frame/app_settings.h"
 
 #include <memory>
 

@@ -1,7 +1,7 @@
 // The arc view: layout (no two arcs or labels overlap, shortest spans nearest the words),
 // clicks, double-clicks and tooltips, scrolling for long sentences, and — in the stepper — the
 // same items as the column view, with the selection shared both ways.
-#include "ui/arc_view.h"
+#include "ui/earley/arc_view.h"
 
 #include <QApplication>
 #include <QHelpEvent>
@@ -15,10 +15,10 @@
 
 #include "qt_printers.h"
 #include "session_fixtures.h"
-#include "ui/chart_arc_link.h"
-#include "ui/chart_model.h"
-#include "ui/parse_session.h"
-#include "ui/stepper_view.h"
+#include "ui/earley/chart_arc_link.h"
+#include "ui/earley/chart_model.h"
+#include "ui/earley/parse_session.h"
+#include "ui/earley/stepper_view.h"
 
 namespace gwb::ui {
 namespace {

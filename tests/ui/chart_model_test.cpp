@@ -1,6 +1,6 @@
 // The chart model against the recorded parse: at every step, forward and back, each column
 // shows exactly the items of its state set that exist, with the values the parser had.
-#include "ui/chart_model.h"
+#include "ui/earley/chart_model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 #include "model_tester.h"
 #include "qt_printers.h"
 #include "session_fixtures.h"
-#include "ui/parse_session.h"
+#include "ui/earley/parse_session.h"
 
 namespace gwb::ui {
 namespace {

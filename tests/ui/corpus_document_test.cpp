@@ -1,6 +1,6 @@
 // Reading corpora for the workbench: plain sentences, social-cue utterances (one a line or a
 // whole recording on one line) with their cues, and gold topics; the corpus view's table.
-#include "ui/corpus_document.h"
+#include "ui/grounded/corpus_document.h"
 
 #include <QFile>
 #include <QLineEdit>
@@ -12,7 +12,7 @@
 #include "model_tester.h"
 #include "qt_printers.h"
 #include "shared_data.h"
-#include "ui/corpus_view.h"
+#include "ui/grounded/corpus_view.h"
 
 namespace gwb::ui {
 namespace {

@@ -1,7 +1,7 @@
 // The discourse view: its agreement table against `gwb segment-eval` and the segeval/NLTK
 // reference vectors, the timeline's rows, colours and boundaries, and decoding against core's
 // decodeSocialCorpus.
-#include "ui/discourse_view.h"
+#include "ui/grounded/discourse_view.h"
 
 #include <algorithm>
 #include <fstream>
@@ -19,20 +19,20 @@
 #include <QTest>
 #include <gtest/gtest.h>
 
-#include "gwb/compiled_grammar.h"
-#include "gwb/grammar_io.h"
-#include "gwb/social_grammar.h"
-#include "gwb/topic_annotation.h"
-#include "gwb/topic_decoding.h"
+#include "gwb/earley/compiled_grammar.h"
+#include "gwb/earley/grammar_io.h"
+#include "gwb/grounded/social_grammar.h"
+#include "gwb/grounded/topic_annotation.h"
+#include "gwb/grounded/topic_decoding.h"
 #include "shared_data.h"
-#include "ui/app_settings.h"
-#include "ui/discourse_data.h"
-#include "ui/discourse_timeline.h"
-#include "ui/main_window.h"
-#include "ui/parse_tree_view.h"
-#include "ui/segmentation_table.h"
-#include "ui/topic_palette.h"
-#include "ui/transition_view.h"
+#include "ui/earley/parse_tree_view.h"
+#include "ui/frame/app_settings.h"
+#include "ui/frame/main_window.h"
+#include "ui/grounded/discourse_data.h"
+#include "ui/grounded/discourse_timeline.h"
+#include "ui/grounded/segmentation_table.h"
+#include "ui/grounded/topic_palette.h"
+#include "ui/grounded/transition_view.h"
 
 namespace gwb::ui {
 namespace {

@@ -13,10 +13,10 @@
 #include "gwb/ds/ds_parser.h"
 #include "model_tester.h"
 #include "shared_data.h"
-#include "ui/ds_dag_model.h"
-#include "ui/ds_record_format.h"
-#include "ui/ds_tree_model.h"
-#include "ui/graph_layout.h"
+#include "ui/common/graph_layout.h"
+#include "ui/ds/ds_dag_model.h"
+#include "ui/ds/ds_record_format.h"
+#include "ui/ds/ds_tree_model.h"
 
 namespace gwb::ui {
 namespace {

@@ -3,7 +3,7 @@
 // their shortcuts step by action and by word; clicking a DAG node shows that node's tree and
 // record type (compared with the core's own texts); exports write files that read back; and the
 // full breadth-first DAG of a 10-word sentence lays out fast enough to stay interactive.
-#include "ui/ds_stepper_view.h"
+#include "ui/ds/ds_stepper_view.h"
 
 #include <chrono>
 #include <fstream>
@@ -30,15 +30,15 @@
 #include "gwb/ds/ds_grammar.h"
 #include "gwb/ds/ds_parser.h"
 #include "shared_data.h"
-#include "ui/app_settings.h"
-#include "ui/ds_dag_model.h"
-#include "ui/ds_dag_view.h"
-#include "ui/ds_record_format.h"
-#include "ui/ds_tree_model.h"
-#include "ui/ds_tree_view.h"
-#include "ui/graph_layout.h"
-#include "ui/main_window.h"
-#include "ui/workspace.h"
+#include "ui/common/graph_layout.h"
+#include "ui/ds/ds_dag_model.h"
+#include "ui/ds/ds_dag_view.h"
+#include "ui/ds/ds_record_format.h"
+#include "ui/ds/ds_tree_model.h"
+#include "ui/ds/ds_tree_view.h"
+#include "ui/frame/app_settings.h"
+#include "ui/frame/main_window.h"
+#include "ui/frame/workspace.h"
 
 namespace gwb::ui {
 namespace {

@@ -1,5 +1,5 @@
 // The stepper's controls as jumps over the recorded operations.
-#include "ui/earley_stepper.h"
+#include "ui/earley/earley_stepper.h"
 
 #include <functional>
 #include <optional>

@@ -2,7 +2,7 @@
 // on the worker thread, and the table's numbers must equal core's runSocialExperiment called
 // directly with the same settings (loaded and averaged here, not through the panel's code);
 // the paper's rows hold the published numbers.
-#include "ui/experiment_panel.h"
+#include "ui/grounded/experiment_panel.h"
 
 #include <cmath>
 #include <fstream>
@@ -14,12 +14,12 @@
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
 
-#include "gwb/social_corpus.h"
-#include "gwb/social_experiment.h"
-#include "gwb/social_grammar.h"
+#include "gwb/grounded/social_corpus.h"
+#include "gwb/grounded/social_experiment.h"
+#include "gwb/grounded/social_grammar.h"
 #include "shared_data.h"
-#include "ui/experiment_paper.h"
-#include "ui/experiment_table.h"
+#include "ui/grounded/experiment_paper.h"
+#include "ui/grounded/experiment_table.h"
 
 namespace gwb::ui {
 namespace {

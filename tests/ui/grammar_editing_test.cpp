@@ -14,15 +14,15 @@
 #include <gtest/gtest.h>
 
 #include "qt_printers.h"
-#include "ui/app_settings.h"
-#include "ui/diagnostics_panel.h"
-#include "ui/grammar_document.h"
-#include "ui/grammar_editor.h"
-#include "ui/grammar_table_model.h"
-#include "ui/grammar_view.h"
-#include "ui/main_window.h"
-#include "ui/parse_session.h"
-#include "ui/stepper_view.h"
+#include "ui/earley/grammar_document.h"
+#include "ui/earley/grammar_editor.h"
+#include "ui/earley/grammar_table_model.h"
+#include "ui/earley/grammar_view.h"
+#include "ui/earley/parse_session.h"
+#include "ui/earley/stepper_view.h"
+#include "ui/frame/app_settings.h"
+#include "ui/frame/diagnostics_panel.h"
+#include "ui/frame/main_window.h"
 
 namespace gwb::ui {
 namespace {

@@ -1,6 +1,6 @@
 // GrammarTableModel and GrammarFilterProxyModel on a small grammar built in the test: every
 // column's text, the RuleId role, numeric sorting through the proxy, and filtering.
-#include "ui/grammar_table_model.h"
+#include "ui/earley/grammar_table_model.h"
 
 #include <array>
 #include <iterator>
@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 
 #include "qt_printers.h"
-#include "ui/grammar_filter_proxy_model.h"
-#include "ui/nonterminal_table_model.h"
+#include "ui/earley/grammar_filter_proxy_model.h"
+#include "ui/earley/nonterminal_table_model.h"
 
 namespace gwb::ui {
 namespace {

@@ -1,7 +1,7 @@
 // Help inside the workbench: the docs are bundled into the program and render offline, with
 // their pictures and the links between them; the Help menu reaches them; and the keyboard
 // shortcut list is read from the actions themselves, so it cannot go stale.
-#include "ui/help_window.h"
+#include "ui/frame/help_window.h"
 
 #include <memory>
 
@@ -22,8 +22,8 @@
 
 #include "qt_printers.h"
 #include "shared_data.h"
-#include "ui/app_settings.h"
-#include "ui/main_window.h"
+#include "ui/frame/app_settings.h"
+#include "ui/frame/main_window.h"
 
 namespace gwb::ui {
 namespace {

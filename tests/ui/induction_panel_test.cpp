@@ -2,7 +2,7 @@
 // through the worker thread and the queued observer, and what is plotted, listed, exported and
 // saved must equal what core's induceGrammar computes when called directly with the same
 // settings (built here by hand, not through the panel's code).
-#include "ui/induction_panel.h"
+#include "ui/earley/induction_panel.h"
 
 #include <fstream>
 #include <sstream>
@@ -15,15 +15,15 @@
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
 
-#include "gwb/earley_parser.h"
-#include "gwb/grammar_io.h"
-#include "gwb/induction.h"
+#include "gwb/earley/earley_parser.h"
+#include "gwb/earley/grammar_io.h"
+#include "gwb/earley/induction.h"
 #include "shared_data.h"
-#include "ui/app_settings.h"
-#include "ui/experiment_panel.h"
-#include "ui/free_energy_plot.h"
-#include "ui/induction_runs.h"
-#include "ui/main_window.h"
+#include "ui/earley/free_energy_plot.h"
+#include "ui/earley/induction_runs.h"
+#include "ui/frame/app_settings.h"
+#include "ui/frame/main_window.h"
+#include "ui/grounded/experiment_panel.h"
 
 namespace gwb::ui {
 namespace {

@@ -1,6 +1,6 @@
 // The main window end to end on the offscreen platform: opening real and broken grammars,
 // drag-and-drop, diagnostics that select rules, the recent-files menu, and saved layout.
-#include "ui/main_window.h"
+#include "ui/frame/main_window.h"
 
 #include <memory>
 
@@ -29,14 +29,14 @@
 
 #include "qt_printers.h"
 #include "shared_data.h"
-#include "ui/app_settings.h"
-#include "ui/diagnostics_panel.h"
-#include "ui/grammar_document.h"
-#include "ui/grammar_table_model.h"
-#include "ui/grammar_view.h"
-#include "ui/nonterminal_panel.h"
-#include "ui/parse_session.h"
-#include "ui/stepper_view.h"
+#include "ui/earley/grammar_document.h"
+#include "ui/earley/grammar_table_model.h"
+#include "ui/earley/grammar_view.h"
+#include "ui/earley/nonterminal_panel.h"
+#include "ui/earley/parse_session.h"
+#include "ui/earley/stepper_view.h"
+#include "ui/frame/app_settings.h"
+#include "ui/frame/diagnostics_panel.h"
 
 namespace gwb::ui {
 namespace {

@@ -1,7 +1,7 @@
 // The parse tree view: the drawing has no overlapping boxes, subtrees collapse, and every
 // export reads back (PTB and forest to the same tree, SVG to the same labels, PNG and PDF as
 // images and documents).
-#include "ui/parse_tree_view.h"
+#include "ui/earley/parse_tree_view.h"
 
 #include <algorithm>
 #include <map>
@@ -21,9 +21,9 @@
 
 #include "qt_printers.h"
 #include "session_fixtures.h"
-#include "ui/parse_session.h"
-#include "ui/qt_conversions.h"
-#include "ui/tree_export.h"
+#include "ui/common/qt_conversions.h"
+#include "ui/common/tree_export.h"
+#include "ui/earley/parse_session.h"
 
 namespace gwb::ui {
 namespace {

@@ -1,4 +1,4 @@
-// The parse-tree view's runners-up (lazy k-best off the session's chart, gwb/kbest.h): the
+// The parse-tree view's runners-up (lazy k-best off the session's chart, gwb/earley/kbest.h): the
 // first is the parser's Viterbi tree, they come in order, and on a small grammar with finitely
 // many parses they are all of them, summing to the string probability. A sentence of any length
 // has them (the view once offered them only up to 20 words).
@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "session_fixtures.h"
-#include "ui/parse_tree_view.h"
+#include "ui/earley/parse_tree_view.h"
 
 namespace gwb::ui {
 namespace {

@@ -8,9 +8,9 @@
 
 #include <gtest/gtest.h>
 
-#include "gwb/grammar_io.h"
+#include "gwb/earley/grammar_io.h"
 #include "shared_data.h"
-#include "ui/parse_session.h"
+#include "ui/earley/parse_session.h"
 
 namespace gwb::ui::testing {
 

@@ -16,14 +16,14 @@
 
 #include "qt_printers.h"
 #include "shared_data.h"
-#include "ui/app_settings.h"
-#include "ui/ds_stepper_view.h"
-#include "ui/grammar_document.h"
-#include "ui/grammar_view.h"
-#include "ui/main_window.h"
-#include "ui/pending_document_page.h"
-#include "ui/stepper_view.h"
-#include "ui/workspace.h"
+#include "ui/ds/ds_stepper_view.h"
+#include "ui/earley/grammar_document.h"
+#include "ui/earley/grammar_view.h"
+#include "ui/earley/stepper_view.h"
+#include "ui/frame/app_settings.h"
+#include "ui/frame/main_window.h"
+#include "ui/frame/pending_document_page.h"
+#include "ui/frame/workspace.h"
 
 namespace gwb::ui {
 namespace {

@@ -1,7 +1,7 @@
 // Explanations of each operation: the headline names the items and shows the arithmetic, and
 // that arithmetic, recomputed from the chart (prediction masses from the waiting items,
 // constituents summed from their finished items, unit closures), gives what the parser did.
-#include "ui/step_explainer.h"
+#include "ui/earley/step_explainer.h"
 
 #include <cmath>
 #include <iostream>
@@ -12,7 +12,7 @@
 
 #include "qt_printers.h"
 #include "session_fixtures.h"
-#include "ui/value_format.h"
+#include "ui/common/value_format.h"
 
 namespace gwb::ui {
 namespace {

@@ -1,7 +1,7 @@
 // The stepper view end to end: the controls drive the chart, strip, plot and explanation in
 // step; the surprisal plot shows the parser's numbers; and a 2,000-token recording with the
 // discourse grammar parses off the UI thread, with progress and cancel, without freezing it.
-#include "ui/stepper_view.h"
+#include "ui/earley/stepper_view.h"
 
 #include <algorithm>
 #include <atomic>
@@ -29,15 +29,15 @@
 #include <QTimer>
 #include <gtest/gtest.h>
 
-#include "gwb/grammar_io.h"
+#include "gwb/earley/grammar_io.h"
 #include "qt_printers.h"
 #include "session_fixtures.h"
 #include "shared_data.h"
-#include "ui/corpus_document.h"
-#include "ui/corpus_view.h"
-#include "ui/parse_session.h"
-#include "ui/sentence_strip.h"
-#include "ui/surprisal_plot.h"
+#include "ui/earley/parse_session.h"
+#include "ui/earley/sentence_strip.h"
+#include "ui/earley/surprisal_plot.h"
+#include "ui/grounded/corpus_document.h"
+#include "ui/grounded/corpus_view.h"
 
 namespace gwb::ui {
 namespace {

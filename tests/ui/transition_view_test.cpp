@@ -1,6 +1,6 @@
 // The topic-transition heatmap: its cells against the grammar's own rules, orders, the
 // difference view, expected counts and the CSV export.
-#include "ui/transition_view.h"
+#include "ui/grounded/transition_view.h"
 
 #include <algorithm>
 #include <fstream>
@@ -10,11 +10,11 @@
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
 
-#include "gwb/grammar_io.h"
-#include "gwb/social_grammar.h"
+#include "gwb/earley/grammar_io.h"
+#include "gwb/grounded/social_grammar.h"
 #include "shared_data.h"
-#include "ui/qcustomplot_include.h"
-#include "ui/transition_matrix.h"
+#include "ui/common/qcustomplot_include.h"
+#include "ui/grounded/transition_matrix.h"
 
 namespace gwb::ui {
 namespace {

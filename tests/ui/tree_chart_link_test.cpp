@@ -3,7 +3,7 @@
 // than matched. In a GrammarView, Ctrl+click on a tree node selects that item in the stepper as
 // a click on its card would, mid-parse the status line says the item is not made yet, and
 // selecting a completed item in the chart highlights its node in the tree.
-#include "ui/tree_chart_link.h"
+#include "ui/earley/tree_chart_link.h"
 
 #include <string>
 #include <vector>
@@ -19,14 +19,14 @@
 #include "qt_printers.h"
 #include "session_fixtures.h"
 #include "shared_data.h"
-#include "ui/chart_model.h"
-#include "ui/earley_stepper.h"
-#include "ui/grammar_document.h"
-#include "ui/grammar_view.h"
-#include "ui/parse_session.h"
-#include "ui/parse_tree_view.h"
-#include "ui/qt_conversions.h"
-#include "ui/stepper_view.h"
+#include "ui/common/qt_conversions.h"
+#include "ui/earley/chart_model.h"
+#include "ui/earley/earley_stepper.h"
+#include "ui/earley/grammar_document.h"
+#include "ui/earley/grammar_view.h"
+#include "ui/earley/parse_session.h"
+#include "ui/earley/parse_tree_view.h"
+#include "ui/earley/stepper_view.h"
 
 namespace gwb::ui {
 namespace {

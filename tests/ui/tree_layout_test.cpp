@@ -1,7 +1,7 @@
 // The tidy tree layout: no overlaps on any row, parents centred over their children, order
 // kept, subtrees laid out independently of their surroundings, and deep trees without
 // recursion.
-#include "ui/tree_layout.h"
+#include "ui/common/tree_layout.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "gwb/parse_tree.h"
+#include "gwb/earley/parse_tree.h"
 
 namespace gwb::ui {
 namespace {

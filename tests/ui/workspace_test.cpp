@@ -2,7 +2,7 @@
 // what another saved — documents, pages, the stepper's step and settings, tree and corpus
 // views, DS stepper tabs with their sentence, strategy, step and node — as well as the last
 // session and, the first time, the teaching sample.
-#include "ui/workspace.h"
+#include "ui/frame/workspace.h"
 
 #include <memory>
 
@@ -16,18 +16,18 @@
 
 #include "qt_printers.h"
 #include "shared_data.h"
-#include "ui/app_settings.h"
-#include "ui/corpus_view.h"
-#include "ui/ds_dag_model.h"
-#include "ui/ds_dag_view.h"
-#include "ui/ds_stepper_view.h"
-#include "ui/earley_stepper.h"
-#include "ui/grammar_document.h"
-#include "ui/grammar_view.h"
-#include "ui/main_window.h"
-#include "ui/parse_session.h"
-#include "ui/parse_tree_view.h"
-#include "ui/stepper_view.h"
+#include "ui/ds/ds_dag_model.h"
+#include "ui/ds/ds_dag_view.h"
+#include "ui/ds/ds_stepper_view.h"
+#include "ui/earley/earley_stepper.h"
+#include "ui/earley/grammar_document.h"
+#include "ui/earley/grammar_view.h"
+#include "ui/earley/parse_session.h"
+#include "ui/earley/parse_tree_view.h"
+#include "ui/earley/stepper_view.h"
+#include "ui/frame/app_settings.h"
+#include "ui/frame/main_window.h"
+#include "ui/grounded/corpus_view.h"
 
 namespace gwb::ui {
 namespace {

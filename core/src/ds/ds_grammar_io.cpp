@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "../text_lines.h"
+#include "common/text_lines.h"
 #include "gwb/ds/ds_grammar.h"
 
 namespace gwb::ds {

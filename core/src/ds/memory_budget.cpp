@@ -1,6 +1,6 @@
 #include "gwb/ds/memory_budget.h"
 
-#include "gwb/memory_budget.h"
+#include "gwb/common/memory_budget.h"
 
 namespace gwb::ds {
 

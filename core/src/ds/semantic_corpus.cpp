@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "../text_lines.h"
+#include "common/text_lines.h"
 
 namespace gwb::ds {
 

@@ -26,7 +26,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gwb/diagnostic.h"
+#include "gwb/common/diagnostic.h"
 #include "gwb/ds/action.h"
 
 namespace gwb::ds {

@@ -2,8 +2,8 @@
 //
 // The DS parser's DAG keeps every partial tree, so a long sentence can take more memory than the
 // machine has; DsParseOptions::maxBytes bounds it. `gwb ds parse --max-memory` and the DS stepper
-// start from this default. Sizes are read and printed with gwb/memory_budget.h's parseByteSize
-// and formatBytes, like every other command's --max-memory.
+// start from this default. Sizes are read and printed with gwb/common/memory_budget.h's
+// parseByteSize and formatBytes, like every other command's --max-memory.
 #pragma once
 
 #include <cstddef>

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gwb/diagnostic.h"
+#include "gwb/common/diagnostic.h"
 #include "gwb/ds/record_type.h"
 
 namespace gwb::ds {

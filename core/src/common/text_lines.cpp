@@ -1,0 +1,62 @@
+#include "common/text_lines.h"
+
+#include <algorithm>
+
+namespace gwb::text {
+
+std::string_view withoutByteOrderMark(std::string_view text) {
+  if (text.substr(0, kByteOrderMark.size()) == kByteOrderMark)
+    text.remove_prefix(kByteOrderMark.size());
+  return text;
+}
+
+bool isUtf16(std::string_view text) {
+  return text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF";
+}
+
+std::vector<Line> splitLines(std::string_view text) {
+  text = withoutByteOrderMark(text);
+  std::vector<Line> lines;
+  int number = 0;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find_first_of("\r\n", start);
+    if (end == std::string_view::npos) end = text.size();
+    lines.push_back(Line{text.substr(start, end - start), ++number});
+    // "\r\n" ends one line, as do a lone '\r' (classic Mac OS) and a lone '\n'.
+    if (end + 1 < text.size() && text[end] == '\r' && text[end + 1] == '\n') ++end;
+    start = end + 1;
+  }
+  return lines;
+}
+
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+bool isBlank(std::string_view line) { return std::all_of(line.begin(), line.end(), isSpace); }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<Token> splitTokens(std::string_view line) {
+  std::vector<Token> fields;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && isSpace(line[i])) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && !isSpace(line[i])) ++i;
+    if (i > start)
+      fields.push_back(Token{line.substr(start, i - start), static_cast<int>(start) + 1});
+  }
+  return fields;
+}
+
+std::vector<std::string_view> splitFields(std::string_view line) {
+  std::vector<std::string_view> fields;
+  for (const Token& t : splitTokens(line)) fields.push_back(t.text);
+  return fields;
+}
+
+}  // namespace gwb::text
