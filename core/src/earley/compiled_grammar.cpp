@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
+#include <iomanip>
 #include <limits>
 #include <queue>
+#include <sstream>
 
 #include <Eigen/Dense>
 
@@ -509,9 +510,9 @@ class CompiledGrammarBuilder {
 
   static std::string formatCondition(double condition) {
     if (!std::isfinite(condition)) return "infinite";
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1e", condition);
-    return text;
+    std::ostringstream text;
+    text << std::scientific << std::setprecision(1) << condition;
+    return text.str();
   }
 
   void warnIfIllConditioned(const Conditioning& c, const char* closure) {
