@@ -1,7 +1,9 @@
 // `gwb ds evaluate`: scores a (learned) DS lexicon on sentences paired with gold record types
 // — coverage, complete-tree coverage and maxMapping precision / recall / F, the Table 1 row of
 // Eshghi, Hough & Purver 2013 — and, with --items, writes one line per test item.
+#include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -10,7 +12,9 @@
 #include "commands.h"
 #include "gwb/common/atomic_file.h"
 #include "gwb/ds/ds_grammar.h"
+#include "gwb/ds/hypothesis_search.h"
 #include "gwb/ds/lexicon_evaluation.h"
+#include "gwb/ds/lexicon_learner.h"
 #include "gwb/ds/semantic_corpus.h"
 
 namespace gwb::cli {
@@ -106,6 +110,89 @@ int runDsEvaluate(const DsEvaluateSettings& s) {
   return items.size() == corpus.size() ? 0 : 1;
 }
 
+struct DsLearnSettings {
+  std::string seedGrammar;
+  std::string train;
+  std::string out;
+  int top = 5;
+  int threads = 1;
+  double heldOut = 0.1;
+  std::size_t maxTrees = 20000;
+  std::size_t maxTuples = 300;
+  bool quiet = false;
+};
+
+// A one-line progress bar on stderr: items, hypotheses, mean hypotheses per item, time.
+class ProgressBar : public ds::LearningObserver {
+ public:
+  explicit ProgressBar(bool quiet) : quiet_(quiet) {}
+  void onItem(const ds::LearningProgress& p, const ds::SemanticExample& /*example*/,
+              const ds::ExampleHypotheses& /*hypotheses*/) override {
+    if (quiet_) return;
+    std::cerr << "\rlearning: " << p.itemsDone << " / " << p.itemsTotal << " items, "
+              << p.hypotheses << " hypotheses for " << p.words << " words, "
+              << fixed(p.meanHypothesesPerItem, 1) << " per item, " << p.itemsWithoutTuples
+              << " without tuples, " << fixed(p.seconds, 1) << " s   " << std::flush;
+  }
+
+ private:
+  bool quiet_;
+};
+
+int runDsLearn(const DsLearnSettings& s) {
+  ds::DsGrammarLoad seed = ds::loadDsGrammar(s.seedGrammar);
+  Diagnostics corpusDiagnostics;
+  const std::vector<ds::SemanticExample> corpus =
+      ds::loadSemanticCorpus(s.train, corpusDiagnostics);
+  for (const Diagnostics* list : {&seed.diagnostics, &corpusDiagnostics})
+    for (const Diagnostic& d : *list)
+      if (d.severity != Severity::Note) std::cerr << toString(d) << '\n';
+  if (!seed.ok() || corpusDiagnostics.hasErrors()) return 1;
+  std::error_code ec;
+  std::filesystem::create_directories(s.out, ec);
+  if (ec) {
+    std::cerr << "error: cannot create " << s.out << ": " << ec.message() << '\n';
+    return 1;
+  }
+  const ds::HypothesisSearch search(seed.grammar);
+  ds::HypothesisSearchOptions searchOptions;
+  searchOptions.maxExpansions = s.maxTrees;
+  searchOptions.maxTuples = s.maxTuples;
+  ds::LearningOptions options;
+  options.threads = s.threads;
+  options.heldOutMass = s.heldOut;
+  options.cancel = &dsInterrupted;
+  ProgressBar bar(s.quiet);
+  ds::LearningResult result;
+  {
+    const DsInterruptScope scope;
+    result = ds::learnLexicon(
+        corpus,
+        [&](const ds::SemanticExample& example, std::size_t /*item*/) {
+          return search.hypotheses(example, searchOptions);
+        },
+        options, &bar);
+  }
+  if (!s.quiet) std::cerr << '\n';
+  for (const std::string& note : result.notes) std::cerr << "note: " << note << '\n';
+  if (result.cancelled)
+    std::cerr << "interrupted after " << result.progress.itemsDone << " of " << corpus.size()
+              << " items; writing what was learned\n";
+  std::string error;
+  if (!ds::writeLearnedLexicons(result.em, s.out, s.top, &error)) {
+    std::cerr << "error: " << error << '\n';
+    return 1;
+  }
+  const ds::LearningProgress& p = result.progress;
+  std::cout << "items\twith tuples\tover budget\thypotheses\twords\tseconds\n"
+            << p.itemsDone << '\t' << p.itemsDone - p.itemsWithoutTuples << '\t'
+            << p.itemsOverBudget << '\t' << p.hypotheses << '\t' << p.words << '\t'
+            << fixed(p.seconds, 1) << '\n';
+  std::cout << "wrote " << s.out << "/lexicon.lex-top-{1.." << s.top << "}.txt and " << s.out
+            << "/hypotheses.tsv\n";
+  return result.cancelled ? 1 : 0;
+}
+
 }  // namespace
 
 void addDsLearnCommands(CLI::App& ds, int& exitStatus) {
@@ -134,6 +221,35 @@ void addDsLearnCommands(CLI::App& ds, int& exitStatus) {
   evaluate->add_option("--max-trees", e->maxTrees, "stop an item's search after this many trees")
       ->check(CLI::Range(1, 100000000));
   evaluate->callback([e, &exitStatus] { exitStatus = runDsEvaluate(*e); });
+
+  auto l = std::make_shared<DsLearnSettings>();
+  CLI::App* learn = ds.add_subcommand(
+      "learn",
+      "learn a probabilistic lexicon from sentences paired with record types (Eshghi, Hough & "
+      "Purver 2013): hypothesis search from the seed grammar, incremental EM; writes "
+      "lexicon.lex-top-N.txt (N = 1..top) and hypotheses.tsv. Ctrl-C stops and writes what was "
+      "learned");
+  learn
+      ->add_option("--seed-grammar,-g", l->seedGrammar,
+                   "DyLan seed grammar folder (computational actions with hyp-* tree building)")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  learn->add_option("--train", l->train, "training items (`Sent :` / `Sem :` / `File :` blocks)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  learn->add_option("--out,-o", l->out, "output folder (created if needed)")->required();
+  learn->add_option("--top", l->top, "write the top-1 ... top-N lexicons")
+      ->check(CLI::Range(1, 100));
+  learn->add_option("--threads,-t", l->threads, "search this many items at once")
+      ->check(CLI::Range(1, 256));
+  learn->add_option("--held-out", l->heldOut, "probability mass for hypotheses first seen")
+      ->check(CLI::Range(0.0, 1.0));
+  learn->add_option("--max-trees", l->maxTrees, "per-item budget: trees expanded by the search")
+      ->check(CLI::Range(1, 100000000));
+  learn->add_option("--max-tuples", l->maxTuples, "per-item budget: hypothesis tuples kept")
+      ->check(CLI::Range(1, 100000000));
+  learn->add_flag("--quiet,-q", l->quiet, "no progress bar");
+  learn->callback([l, &exitStatus] { exitStatus = runDsLearn(*l); });
 }
 
 }  // namespace gwb::cli
