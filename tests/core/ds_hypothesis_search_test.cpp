@@ -70,6 +70,48 @@ TEST(DsHypothesisSearchTest, FindsLinkedFeatureActionsForAuxiliaries) {
   EXPECT_EQ(none.note, "no action sequence reaches the target record type");
 }
 
+// Determiners (cn>e with hyp-build-cn-e-*), nouns (cn) and transitive verbs (e>(e>t) with
+// hyp-build-et-*): a tuple's word actions, loaded as a lexicon, parse the sentence back to its
+// target record type.
+TEST(DsHypothesisSearchTest, TuplesForDeterminersNounsAndTransitiveVerbsParseBack) {
+  GWB_REQUIRE_SHARED(seedFile,
+                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
+  const std::string folder = seedFile.substr(0, seedFile.rfind('/'));
+  const DsGrammarLoad seed = loadDsGrammar(folder);
+  const HypothesisSearch search(seed.grammar);
+  const SemanticExample ex =
+      item("you want your milk",
+           "[r : [x : e|p5==milk(x) : t|head==x : e]|x2==your(r.head, r) : e|x1==you : e|e1==want "
+           ": es|p3==subj(e1, x1) : t|p4==obj(e1, x2) : t|head==e1 : es]");
+  const ExampleHypotheses h = search.hypotheses(ex, {});
+  ASSERT_FALSE(h.tuples.empty()) << h.note;
+  // Some tuple, as a lexicon of its own, parses the sentence back to its target.
+  bool reproduced = false;
+  for (const auto& tuple : h.tuples) {
+    DsGrammarLoad g = loadDsGrammar(folder);
+    std::vector<LexicalEntry> tupleEntries;
+    for (std::size_t i = 0; i < tuple.size(); ++i) {
+      Diagnostics diagnostics;
+      std::vector<LexicalEntry> e =
+          parseLearnedLexicon("[1,0]\n" +
+                                  std::string(i == 0   ? "you"
+                                              : i == 1 ? "want"
+                                              : i == 2 ? "your"
+                                                       : "milk") +
+                                  "\n" + h.hypotheses[tuple[i]].action + "\n",
+                              "<test>", diagnostics);
+      tupleEntries.insert(tupleEntries.end(), e.begin(), e.end());
+    }
+    useLearnedLexicon(g.grammar, std::move(tupleEntries));
+    const DsParseResult t = DsParser(g.grammar).parse(ex.sentence);
+    if (t.outcome == ParseOutcome::Parsed && t.rootFormula && t.rootFormula->isRecord() &&
+        equalUpToRelabelling(t.rootFormula->recordType(), ex.semantics))
+      reproduced = true;
+    if (reproduced) break;
+  }
+  EXPECT_TRUE(reproduced);
+}
+
 // The per-item budget: a tiny one stops the search, and the note says so.
 TEST(DsHypothesisSearchTest, ReportsTheBudget) {
   GWB_REQUIRE_SHARED(seedFile,

@@ -90,6 +90,72 @@ std::vector<std::string> HypothesisSearch::contentActions(const DsType& required
         }
       }
     }
+  } else if (type == "cn>e") {
+    // A determiner: `R1^[r : R1|x==det(r.head, r) : e|head==x : e]` for each e-field whose
+    // value is a predicate over a restrictor.
+    for (const Field& f : target.fields()) {
+      if (!isPlainField(f, "e") || !f.value || f.value->kind() != FormulaKind::Apply) continue;
+      std::string restrictor;
+      for (const FormulaPtr& a : f.value->args()) {
+        const Field* r = a->kind() == FormulaKind::Symbol ? target.find(a->name()) : nullptr;
+        if (r != nullptr && !r->dsType && r->value && r->value->isRecord()) restrictor = r->label;
+      }
+      if (restrictor.empty()) continue;
+      std::string args;
+      for (const FormulaPtr& a : f.value->args()) {
+        std::string text = a->text();
+        if (a->kind() == FormulaKind::Symbol && a->name() == restrictor) text = "r";
+        if (a->kind() == FormulaKind::Path && a->name() == restrictor) text = "r.head";
+        args += (args.empty() ? "" : ", ") + text;
+      }
+      out.push_back(contentBlock("cn>e", "R1^[r : R1|" + f.label + "==" + f.value->name() + "(" +
+                                             args + ") : e|head==" + f.label + " : e]"));
+    }
+  } else if (type == "cn") {
+    // A noun: the record type of a restrictor.
+    for (const Field& f : target.fields())
+      if (!f.dsType && f.value && f.value->isRecord())
+        out.push_back(contentBlock("cn", f.value->text()));
+  } else if (type == "e>(e>t)") {
+    // A transitive verb: `R2^R1^(R2 ++ (R1 ++ [event | its t-fields, the object as R2.head and
+    // the subject as R1.head | head==event]))` for each event and ordered pair of entities.
+    for (const Field& event : target.fields()) {
+      if (!isPlainField(event, "es")) continue;
+      for (const Field& object : target.fields()) {
+        if (!isPlainField(object, "e")) continue;
+        for (const Field& subject : target.fields()) {
+          if (!isPlainField(subject, "e") || subject.label == object.label) continue;
+          std::string fields = event.toString();
+          bool usesObject = false;
+          for (const Field& p : target.fields()) {
+            if (!isPlainField(p, "t") || !p.value || p.value->kind() != FormulaKind::Apply)
+              continue;
+            bool aboutEvent = false;
+            bool onlyThese = true;
+            std::string args;
+            for (const FormulaPtr& a : p.value->args()) {
+              const bool symbol = a->kind() == FormulaKind::Symbol;
+              const bool isEvent = symbol && a->name() == event.label;
+              const bool isObject = symbol && a->name() == object.label;
+              const bool isSubject = symbol && a->name() == subject.label;
+              aboutEvent = aboutEvent || isEvent;
+              usesObject = usesObject || isObject;
+              const bool refersToField =
+                  (symbol || a->kind() == FormulaKind::Path) && target.hasLabel(a->name());
+              if (!isEvent && !isObject && !isSubject && refersToField) onlyThese = false;
+              args += (args.empty() ? "" : ", ") + (isObject    ? std::string("R2.head")
+                                                    : isSubject ? std::string("R1.head")
+                                                                : a->text());
+            }
+            if (aboutEvent && onlyThese)
+              fields += "|" + p.label + "==" + p.value->name() + "(" + args + ") : t";
+          }
+          if (usesObject)
+            out.push_back(contentBlock("e>(e>t)", "R2^R1^(R2 ++ (R1 ++ [" + fields +
+                                                      "|head==" + event.label + " : es]))"));
+        }
+      }
+    }
   } else if (type == "t") {
     // LINKed content: one feature of the event (`[head : es|p==will_aux_feature(head) : t]`),
     // conjoined into the main tree by link evaluation.
@@ -116,7 +182,7 @@ std::vector<std::vector<PathStep>> HypothesisSearch::paths(const SemanticExample
 
   // Content actions, parsed once per example and type.
   std::map<std::string, std::vector<std::pair<std::string, DsAction>>> content;
-  for (const char* type : {"e", "e>t", "t"}) {
+  for (const char* type : {"e", "e>t", "t", "cn>e", "cn", "e>(e>t)"}) {
     const std::optional<DsType> t = DsType::parse(type);
     if (!t) continue;
     for (const std::string& block : contentActions(*t, target)) {

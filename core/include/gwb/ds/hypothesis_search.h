@@ -9,7 +9,10 @@
 //     head pointing at it; for ?ty(e>t), `R^(R ++ [...])` made of one es-field of the target
 //     and the t-fields about it, with one e-field of the target abstracted as R.head (with the
 //     event's one-place features, or without them); for ?ty(t) (a LINKed tree, built by
-//     `hyp-adj-t-*`), one one-place feature of an event, `[head : es|p==f(head) : t]`.
+//     `hyp-adj-t-*`), one one-place feature of an event, `[head : es|p==f(head) : t]`; for
+//     ?ty(cn>e) a determiner `R1^[r : R1|x==det(r.head, r) : e|head==x : e]`, for ?ty(cn) a
+//     restrictor's record type, and for ?ty(e>(e>t)) `R2^R1^(R2 ++ (R1 ++ [...]))` with the
+//     object as R2.head and the subject as R1.head.
 // Every tree on a path must keep a maximal semantics that is a supertype of the target record
 // type, heads aside (a partial tree's head is its subject's until the predicate comes); a path
 // succeeds at a complete tree whose root record type equals the target up to relabelling. The
