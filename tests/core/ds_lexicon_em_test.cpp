@@ -50,8 +50,9 @@ TEST(DsLexiconEmTest, CanonicalKeysIgnoreLabelNames) {
       // The pattern of names matters: x, x is not x, y.
       {"f(x1, x1)", "f(x1, x2)", false},
       {"ttrput([x==john : e|head==x : e])", "ttrput([x==mary : e|head==x : e])", false},
-      // head and atoms are kept.
+      // head and atoms are kept, and so are the type names e and t.
       {"g(head, john)", "g(x, john)", false},
+      {"put(ty(e)) put(fo(x))", "put(ty(e2)) put(fo(x))", false},
   };
   for (const auto& c : cases)
     EXPECT_EQ(canonicalHypothesisKey(c.a) == canonicalHypothesisKey(c.b), c.same)

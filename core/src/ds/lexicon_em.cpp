@@ -25,7 +25,10 @@ std::string canonicalHypothesisKey(const std::string& actionText) {
     while (end < actionText.size() && identifierChar(actionText[end])) ++end;
     const std::string word = actionText.substr(i, end - i);
     const bool afterIdentifier = i > 0 && identifierChar(actionText[i - 1]);
-    if (!afterIdentifier && word != "head" && word != "reftime" && isVariableName(word)) {
+    // `e` and `t` are the basic DS types (`?ty(e>t)`, `: e`) far more often than labels.
+    const bool typeName = word == "e" || word == "t";
+    if (!afterIdentifier && !typeName && word != "head" && word != "reftime" &&
+        isVariableName(word)) {
       auto it = renamed.find(word);
       if (it == renamed.end()) {
         const char letter = word[0];

@@ -32,8 +32,9 @@
 namespace gwb::ds {
 
 // The action text with its variables (x1, e2, p, r3, R1 — names as isVariableName says, other
-// than head and reftime) renamed in order of first occurrence, per leading letter: `x1`, `x7`
-// → `x'1`, `x'2`. Two texts that differ only in those names get the same key.
+// than head, reftime and the type names e and t) renamed in order of first occurrence, per
+// leading letter: `x1`, `x7` → `x'1`, `x'2`. Two texts that differ only in those names get the
+// same key.
 std::string canonicalHypothesisKey(const std::string& actionText);
 
 // One word's hypothesis as a generator proposes it.
