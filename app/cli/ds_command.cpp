@@ -182,6 +182,7 @@ void addDsCommand(CLI::App& app, int& exitStatus) {
                     "...; default: a quarter of physical memory, " +
                         gwb::formatBytes(ds::defaultParseMemoryBudget()) + " here)");
   parse->callback([s, &exitStatus] { exitStatus = runDsParse(*s); });
+  addDsLearnCommands(*ds, exitStatus);
 }
 
 }  // namespace gwb::cli
