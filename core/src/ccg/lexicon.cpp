@@ -149,17 +149,16 @@ std::string pairFeature(const Lexeme& lexeme, const LexicalTemplate& lexicalTemp
   return "pair:" + lexemeKey(lexeme) + " || " + templateKey(lexicalTemplate);
 }
 
-TypePtr categoryType(const Category& category) {
+bool typeFitsCategory(const TypePtr& type, const Category& category, const TypeSystem& types) {
   if (category->isAtomic()) {
-    if (category->atom == "NP") return atomicType("e");
-    if (category->atom == "S") return atomicType("t");
-    if (category->atom == "N") return functionType(atomicType("e"), atomicType("t"));
-    return nullptr;
+    if (category->atom == "NP") return types.compatible(type, atomicType("e"));
+    if (category->atom == "N") {
+      return types.compatible(type, functionType(atomicType("e"), atomicType("t")));
+    }
+    return true;  // S holds any meaning (a question's S is an <e,t>), other atoms unchecked
   }
-  TypePtr argument = categoryType(category->argument);
-  TypePtr result = categoryType(category->result);
-  if (!argument || !result) return nullptr;
-  return functionType(argument, result);
+  return type->isFunction() && typeFitsCategory(type->from, category->argument, types) &&
+         typeFitsCategory(type->to, category->result, types);
 }
 
 void maximalFactoring(const std::vector<std::string>& words, const Category& category,
@@ -232,8 +231,7 @@ std::size_t FactoredLexicon::buildEntries(const TypeSystem* types) {
         Diagnostics ignored;
         TypePtr type = typeCheck(semantics, *types, "", 0, 0, &ignored);
         if (!type) continue;
-        TypePtr expected = categoryType(lexicalTemplate.category);
-        if (expected && !types->compatible(type, expected)) continue;
+        if (!typeFitsCategory(type, lexicalTemplate.category, *types)) continue;
       }
       entries_[joinWords(lexeme.words)].push_back(
           {static_cast<int>(l), t, lexicalTemplate.category, semantics});

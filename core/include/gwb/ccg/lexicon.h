@@ -6,9 +6,8 @@
 // `#0`, `#1`, ...: `NP : #0`, `S|NP : (lambda $0 e (#0 $0))`. A lexical entry is a lexeme applied
 // to a template: the slots replaced by the lexeme's constants, in order. A pair makes an entry
 // only when the types fit: the template has as many slots as the lexeme has constants and, when
-// a type system is given, the instantiated logical form type-checks and its type is compatible
-// with the category's semantic type (NP: e, S: t, N: <e,t>, X/Y: <type(Y),type(X)>; other atoms
-// are not checked).
+// a type system is given, the instantiated logical form type-checks and its type fits the
+// category (typeFitsCategory: NP holds e, N <e,t>, X/Y a function from Y's to X's; S any).
 //
 // Weights are kept by feature name (parser features, cky_parser.h): `lexeme:WORDS :- CONSTANTS`,
 // `template:CATEGORY : FORM`, `pair:LEXEME || TEMPLATE`, the logical-form features, `skip`.
@@ -61,8 +60,10 @@ std::string lexemeFeature(const Lexeme& lexeme);                      // "lexeme
 std::string templateFeature(const LexicalTemplate& lexicalTemplate);  // "template:" + key
 std::string pairFeature(const Lexeme& lexeme, const LexicalTemplate& lexicalTemplate);
 
-// The semantic type a category stands for (null for atoms other than S, NP, N).
-TypePtr categoryType(const Category& category);
+// Whether a meaning of type `type` fits `category`: NP holds an entity (e), N an <e,t>, a
+// complex category X/Y a function from what fits Y to what fits X; S and other atoms hold any
+// type (the S of a question is an <e,t>, as in UBL's data).
+bool typeFitsCategory(const TypePtr& type, const Category& category, const TypeSystem& types);
 
 // The paper's maximal factoring (section 6.1) of `words :- category : semantics`: every constant
 // of the form, in traversal order, becomes a slot.
