@@ -169,6 +169,12 @@ TEST(CcgParserTest, WordSkippingIsOffByDefaultAndCostsPerWord) {
   EXPECT_NEAR(totalProbability, 1.0, 1e-12);
   EXPECT_NEAR(chart.expectations().at("skip"), expectedSkips, 1e-12);
   EXPECT_GT(expectedSkips, 2.0);
+  // Without a `skip` weight in the lexicon a skipped word costs CkyOptions::defaultSkipWeight.
+  LexiconLoad plain = readFactoredLexicon(kGeoLexicon, "geo");
+  plain.lexicon.buildEntries(&geoTypes());
+  EXPECT_DOUBLE_EQ(CkyChart(plain.lexicon, words, options).kBest(1).at(0).score, 1.0 - 2.0);
+  options.defaultSkipWeight = -3;
+  EXPECT_DOUBLE_EQ(CkyChart(plain.lexicon, words, options).kBest(1).at(0).score, 1.0 - 6.0);
 }
 
 // ---------------------------------------------------------------------------------------------

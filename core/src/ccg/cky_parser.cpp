@@ -117,7 +117,8 @@ int CkyChart::featureId(const std::string& name) {
   auto [it, inserted] = featureIds_.emplace(name, static_cast<int>(featureNames_.size()));
   if (inserted) {
     featureNames_.push_back(name);
-    featureWeights_.push_back(lexicon_.weight(name));
+    const bool skipDefault = name == "skip" && !lexicon_.hasWeight(name);
+    featureWeights_.push_back(skipDefault ? options_.defaultSkipWeight : lexicon_.weight(name));
   }
   return it->second;
 }

@@ -8,7 +8,8 @@
 //   template:KEY          0.1 per use of the template (the paper's scaling, so that the many
 //                         template uses do not swamp the lexemes)
 //   pair:LEXEME || TEMPLATE  1 per use of the pair
-//   skip                  1 per skipped word (only with word skipping on)
+//   skip                  1 per skipped word (only with word skipping on; its weight is
+//                         CkyOptions::defaultSkipWeight, -1, unless the lexicon gives one)
 // and, on the logical form at the root, binary indicators:
 //   lf-arg:P,A,I          predicate P takes argument A in position I (A: a constant's name,
 //                         `var` for a variable, the head of a complex argument)
@@ -55,6 +56,8 @@ struct CkyOptions {
   int beam = 200;  // entries kept per cell (UBL's experiment drivers use 200)
   CombinatorOptions combinators;
   bool skipWords = false;
+  // Weight of feature `skip` when the lexicon gives none: each skipped word costs this much.
+  double defaultSkipWeight = -1.0;
   bool logicalFormFeatures = true;
   std::vector<std::string> rootCategories = {"S"};  // empty: any category
 };

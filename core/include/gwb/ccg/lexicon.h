@@ -83,6 +83,7 @@ class FactoredLexicon {
 
   // Feature weights (0 for a feature not listed).
   double weight(const std::string& feature) const;
+  bool hasWeight(const std::string& feature) const { return weights_.count(feature) > 0; }
   void setWeight(const std::string& feature, double value) { weights_[feature] = value; }
   const std::unordered_map<std::string, double>& weights() const { return weights_; }
 
