@@ -133,6 +133,9 @@ struct Derivation {
   double logProbability = 0;  // score - logZ
 };
 
+// A chart is built (filled) by its constructor and then only read. It keeps a reference to the
+// lexicon, which must outlive it. kBest memoises per-entry lists, so concurrent calls on one
+// chart need outside locking; distinct charts are independent.
 class CkyChart {
  public:
   CkyChart(const FactoredLexicon& lexicon, std::vector<std::string> words, CkyOptions options = {});
