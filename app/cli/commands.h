@@ -15,5 +15,6 @@ void addGroundedCommands(CLI::App& app, int& exitStatus);
 void addExperimentCommand(CLI::App& app, int& exitStatus);
 void addInduceCommand(CLI::App& app, int& exitStatus);
 void addOutputsCommand(CLI::App& app, int& exitStatus);
+void addCcgCommand(CLI::App& app, int& exitStatus);
 
 }  // namespace gwb::cli
