@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -117,8 +118,11 @@ class ProgressLine {
   bool drawn_ = false;
 };
 
+// `afterPass`, when given, runs after each pass (gwb ccg train saves the model then, so that a
+// long run that is stopped leaves the last finished pass's model).
 TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
-                        const std::vector<std::string>& fixedLexicons, std::ostream& log) {
+                        const std::vector<std::string>& fixedLexicons, std::ostream& log,
+                        const std::function<bool(const ccg::FublLearner&)>& afterPass = {}) {
   TrainedModel out;
   Diagnostics diagnostics;
   ccg::SemanticExamplesLoad train = ccg::loadSemanticExamples(trainPath);
@@ -164,6 +168,7 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
           << std::setprecision(1) << summary.seconds << " s\n"
           << std::defaultfloat;
     }
+    if (afterPass && !afterPass(*out.learner)) return out;
   }
   out.ok = true;
   return out;
@@ -178,14 +183,14 @@ void printScores(const char* label, const ccg::ExactMatchScores& scores, std::os
 
 int runTrain(const TrainSettings& s) {
   const auto start = std::chrono::steady_clock::now();
-  TrainedModel model = trainModel(s, s.train, s.fixedLexicons, std::cout);
-  if (!model.ok) return 1;
-  std::string error;
-  if (!ccg::saveCcgModel(model.learner->lexicon(), model.learner->options().parser, s.out,
-                         &error)) {
+  auto save = [&](const ccg::FublLearner& learner) {
+    std::string error;
+    if (ccg::saveCcgModel(learner.lexicon(), learner.options().parser, s.out, &error)) return true;
     std::cerr << "error: " << error << '\n';
-    return 1;
-  }
+    return false;
+  };
+  TrainedModel model = trainModel(s, s.train, s.fixedLexicons, std::cout, save);
+  if (!model.ok || (s.passes == 0 && !save(*model.learner))) return 1;
   std::cout << "wrote " << s.out << " (" << std::fixed << std::setprecision(1)
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
             << " s in all)\n"
