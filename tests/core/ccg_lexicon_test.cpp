@@ -161,6 +161,25 @@ TEST(CcgLexiconTest, MaximalFactoring) {
   EXPECT_EQ(lexicalTemplate.slotCount, 2);
 }
 
+TEST(CcgLexiconTest, FixedLexiconReportsBadLines) {
+  LexiconLoad load = readFixedLexicon(
+      "texas :- NP : texas:s\nno arrow\n :- NP : a:e\nx :- NP : #0\ny :- NP (a:e)\n"
+      "z :- S : (state:t $1)\n// comment\n",
+      "fixed");
+  std::vector<std::string> messages;
+  for (const Diagnostic& d : load.diagnostics) messages.push_back(toString(d));
+  const std::vector<std::string> expected = {
+      "fixed:2:1: error: expected 'WORDS :- CATEGORY : LOGICAL-FORM'",
+      "fixed:3:2: error: expected at least one word before ':-'",
+      "fixed:4:1: error: constants starting with '#' are template slots, not allowed in a lexical "
+      "entry",
+      "fixed:5:6: error: expected 'CATEGORY : LOGICAL-FORM' (a ':' with spaces around it)",
+      "fixed:6:1: error: the logical form has a free variable",
+  };
+  EXPECT_EQ(messages, expected);
+  EXPECT_EQ(load.lexicon.lexemes().size(), 1u);
+}
+
 TEST(CcgLexiconTest, FixedLexiconsOfTheData) {
   GWB_REQUIRE_SHARED(geo880, "data/geoquery/np-fixedlex.geo");
   for (const std::string& path :

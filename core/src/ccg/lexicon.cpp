@@ -470,6 +470,16 @@ LexiconLoad readFixedLexicon(std::string_view text, const std::string& file) {
                              "the logical form has a free variable");
       continue;
     }
+    bool slotLike = false;
+    for (const std::string& constant : constantsInOrder(entry.semantics)) {
+      slotLike = slotLike || constant[0] == '#';
+    }
+    if (slotLike) {
+      load.diagnostics.error(file, line.number, columnIn(line.text, trimmed),
+                             "constants starting with '#' are template slots, not allowed in a "
+                             "lexical entry");
+      continue;
+    }
     Lexeme lexeme;
     LexicalTemplate lexicalTemplate;
     maximalFactoring(words, entry.category, entry.semantics, &lexeme, &lexicalTemplate);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <utility>
 
 #include "ccg/sexpr_tokens.h"
@@ -16,23 +17,66 @@ std::size_t mix(std::size_t seed, std::size_t value) {
 
 Term finish(TermNode node) {
   std::size_t h = std::hash<int>()(static_cast<int>(node.kind));
-  h = mix(h, std::hash<std::string>()(node.name));
+  if (!node.name.empty()) h = mix(h, std::hash<std::string>()(node.name));
   h = mix(h, std::hash<int>()(node.variable));
   if (node.variableType) h = mix(h, std::hash<std::string>()(toString(node.variableType)));
   int size = 1;
   int depth = 0;
   int maxVariable = node.variable;
+  std::vector<int> free;
+  if (node.kind == TermKind::Variable) free.push_back(node.variable);
+  bool normal = true;
+  const bool connective = node.kind == TermKind::And || node.kind == TermKind::Or;
+  if (node.kind == TermKind::Application && node.children.front()->kind == TermKind::Lambda) {
+    normal = false;
+  }
   for (const Term& child : node.children) {
+    normal = normal && child->betaNormal && !(connective && child->kind == node.kind);
     h = mix(h, child->hash);
     size += child->size;
     depth = std::max(depth, child->depth);
     maxVariable = std::max(maxVariable, child->maxVariable);
+    if (!child->freeVariables.empty()) {
+      if (free.empty()) {
+        free = child->freeVariables;
+      } else {
+        std::vector<int> merged;
+        std::set_union(free.begin(), free.end(), child->freeVariables.begin(),
+                       child->freeVariables.end(), std::back_inserter(merged));
+        free = std::move(merged);
+      }
+    }
+  }
+  if (isBinder(node.kind)) {
+    auto it = std::lower_bound(free.begin(), free.end(), node.variable);
+    if (it != free.end() && *it == node.variable) free.erase(it);
   }
   node.hash = h;
   node.size = size;
   node.depth = depth + 1;
   node.maxVariable = maxVariable;
+  node.freeVariables = std::move(free);
+  node.betaNormal = normal;
   return std::make_shared<const TermNode>(std::move(node));
+}
+
+// Applies `f` to each child of `term`; returns the new children only when one changed (the
+// vector is made on the first change), else an empty vector and *changed false.
+template <class F>
+std::vector<Term> mapChildren(const Term& term, F f, bool* changed) {
+  std::vector<Term> out;
+  *changed = false;
+  const auto& children = term->children;
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    Term mapped = f(children[i]);
+    if (!*changed && mapped != children[i]) {
+      *changed = true;
+      out.reserve(children.size());
+      out.insert(out.end(), children.begin(), children.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+    if (*changed) out.push_back(std::move(mapped));
+  }
+  return out;
 }
 
 // A copy of `term` with other children (same kind, name, variable and type).
@@ -463,48 +507,31 @@ Term parseTerm(std::string_view text, std::string* error) {
 
 namespace {
 
-void collectFree(const Term& term, std::vector<int>* bound, std::vector<int>* out) {
-  if (term->kind == TermKind::Variable) {
-    if (std::find(bound->begin(), bound->end(), term->variable) == bound->end()) {
-      out->push_back(term->variable);
-    }
-    return;
-  }
-  const bool binds = isBinder(term->kind);
-  if (binds) bound->push_back(term->variable);
-  for (const Term& child : term->children) collectFree(child, bound, out);
-  if (binds) bound->pop_back();
-}
-
 class Substitution {
  public:
   Substitution(int variable, Term value, int firstFresh)
       : variable_(variable), value_(std::move(value)), fresh_(firstFresh) {
-    freeInValue_ = freeVariables(value_);
+    freeInValue_ = value_->freeVariables;
   }
 
   Term apply(const Term& term) {
-    if (term->maxVariable < variable_) return term;  // cannot contain the variable
-    if (term->kind == TermKind::Variable) return term->variable == variable_ ? value_ : term;
-    if (isBinder(term->kind)) {
-      if (term->variable == variable_) return term;  // shadowed
-      if (std::binary_search(freeInValue_.begin(), freeInValue_.end(), term->variable)) {
-        // Rename the binder so that it does not capture a free variable of the value.
-        const int fresh = fresh_++;
-        Substitution rename(term->variable, makeVariable(fresh), fresh_);
-        std::vector<Term> children;
-        for (const Term& child : term->children) children.push_back(apply(rename.apply(child)));
-        fresh_ = std::max(fresh_, rename.fresh_);
-        return withVariableAndChildren(term, fresh, std::move(children));
-      }
+    if (!std::binary_search(term->freeVariables.begin(), term->freeVariables.end(), variable_)) {
+      return term;  // no free occurrence
     }
-    std::vector<Term> children;
-    children.reserve(term->children.size());
+    if (term->kind == TermKind::Variable) return value_;
+    if (isBinder(term->kind) &&
+        std::binary_search(freeInValue_.begin(), freeInValue_.end(), term->variable)) {
+      // Rename the binder so that it does not capture a free variable of the value.
+      const int fresh = fresh_++;
+      Substitution rename(term->variable, makeVariable(fresh), fresh_);
+      std::vector<Term> children;
+      for (const Term& child : term->children) children.push_back(apply(rename.apply(child)));
+      fresh_ = std::max(fresh_, rename.fresh_);
+      return withVariableAndChildren(term, fresh, std::move(children));
+    }
     bool changed = false;
-    for (const Term& child : term->children) {
-      children.push_back(apply(child));
-      changed = changed || children.back() != child;
-    }
+    std::vector<Term> children = mapChildren(
+        term, [this](const Term& c) { return apply(c); }, &changed);
     return changed ? withChildren(term, std::move(children)) : term;
   }
 
@@ -521,7 +548,7 @@ class BetaReducer {
   bool exhausted() const { return exhausted_; }
 
   Term reduce(const Term& term) {
-    if (exhausted_) return term;
+    if (exhausted_ || term->betaNormal) return term;
     switch (term->kind) {
       case TermKind::Constant:
       case TermKind::Variable: return term;
@@ -587,14 +614,7 @@ class BetaReducer {
 
 }  // namespace
 
-std::vector<int> freeVariables(const Term& term) {
-  std::vector<int> bound;
-  std::vector<int> out;
-  collectFree(term, &bound, &out);
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
+std::vector<int> freeVariables(const Term& term) { return term->freeVariables; }
 
 Term substitute(const Term& term, int variable, const Term& value) {
   Substitution substitution(variable, value, std::max(term->maxVariable, value->maxVariable) + 1);
@@ -632,38 +652,39 @@ struct Renamer {
     const bool binds = isBinder(term->kind);
     const int newVariable = binds ? offset + static_cast<int>(bound.size()) : term->variable;
     if (binds) bound.emplace_back(term->variable, newVariable);
-    std::vector<Term> children;
-    bool changed = newVariable != term->variable;
-    for (const Term& child : term->children) {
-      Term renamed = apply(child);
-      if (flattenAndSort && (term->kind == TermKind::And || term->kind == TermKind::Or) &&
-          renamed->kind == term->kind) {
-        children.insert(children.end(), renamed->children.begin(), renamed->children.end());
-        changed = true;
-        continue;
-      }
-      changed = changed || renamed != child;
-      children.push_back(std::move(renamed));
-    }
+    const bool connective = term->kind == TermKind::And || term->kind == TermKind::Or;
+    bool changed = false;
+    std::vector<Term> children = mapChildren(
+        term, [this](const Term& c) { return apply(c); }, &changed);
     if (binds) bound.pop_back();
-    if (flattenAndSort && (term->kind == TermKind::And || term->kind == TermKind::Or)) {
-      std::vector<Term> sorted = children;
+    if (flattenAndSort && connective) {
+      if (!changed) children = term->children;
+      std::vector<Term> flat;
+      for (Term& child : children) {
+        if (child->kind == term->kind) {
+          flat.insert(flat.end(), child->children.begin(), child->children.end());
+          changed = true;
+        } else {
+          flat.push_back(std::move(child));
+        }
+      }
+      std::vector<Term> sorted = flat;
       std::stable_sort(sorted.begin(), sorted.end(), [](const Term& a, const Term& b) {
         if (a->hash != b->hash) return a->hash < b->hash;
         return toString(a) < toString(b);
       });
-      for (std::size_t i = 0; i < sorted.size(); ++i) changed = changed || sorted[i] != children[i];
+      for (std::size_t i = 0; i < sorted.size(); ++i) changed = changed || sorted[i] != flat[i];
       children = std::move(sorted);
     }
-    if (!changed) return term;
+    if (!changed && newVariable == term->variable) return term;
+    if (!changed) children = term->children;
     if (binds) return withVariableAndChildren(term, newVariable, std::move(children));
     return withChildren(term, std::move(children));
   }
 };
 
 int boundOffset(const Term& term) {
-  const std::vector<int> free = freeVariables(term);
-  return free.empty() ? 0 : free.back() + 1;
+  return term->freeVariables.empty() ? 0 : term->freeVariables.back() + 1;
 }
 
 }  // namespace
@@ -712,12 +733,9 @@ Term replaceConstants(const Term& term, const std::unordered_map<std::string, Te
     auto it = replacements.find(term->name);
     return it == replacements.end() ? term : it->second;
   }
-  std::vector<Term> children;
   bool changed = false;
-  for (const Term& child : term->children) {
-    children.push_back(replaceConstants(child, replacements));
-    changed = changed || children.back() != child;
-  }
+  std::vector<Term> children = mapChildren(
+      term, [&](const Term& c) { return replaceConstants(c, replacements); }, &changed);
   return changed ? withChildren(term, std::move(children)) : term;
 }
 

@@ -72,7 +72,11 @@ struct TermNode {
   std::size_t hash = 0;  // structural (variable numbers included)
   int size = 1;          // nodes
   int depth = 1;
-  int maxVariable = -1;  // largest variable number occurring (bound or free), -1 if none
+  int maxVariable = -1;            // largest variable number occurring (bound or free), -1 if none
+  std::vector<int> freeVariables;  // sorted
+  // No redex ((lambda ...) applied) and no and/or directly inside the same connective anywhere
+  // in the term: betaReduce returns it unchanged without walking it.
+  bool betaNormal = true;
 };
 
 // Keyword of an operator or quantifier ("and", "argmax", ...); "" for the other kinds.
