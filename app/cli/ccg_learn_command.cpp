@@ -165,8 +165,10 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
           << summary.logLikelihood << ", splits " << summary.splitsAdded << " kept / "
           << summary.splitsRejected << " rejected; lexicon " << summary.lexemes << " lexemes, "
           << summary.templates << " templates, " << summary.entries << " entries; "
-          << std::setprecision(1) << summary.seconds << " s\n"
-          << std::defaultfloat;
+          << std::setprecision(1) << summary.seconds << " s (slowest example: line "
+          << summary.slowestLine << ", " << std::setprecision(2) << summary.slowestSeconds
+          << " s)\n"
+          << std::defaultfloat << std::flush;
     }
     if (afterPass && !afterPass(*out.learner)) return out;
   }
@@ -295,7 +297,8 @@ int runCrossval(const CrossvalSettings& s) {
     if (fs::exists(sibling, error)) fixed.push_back(sibling);
   }
   std::cout << "cross-validation over " << folds.size() << " folds of " << s.folder
-            << (fixed.empty() ? ", no fixed lexicon" : ", fixed lexicon " + fixed.front()) << '\n';
+            << (fixed.empty() ? ", no fixed lexicon" : ", fixed lexicon " + fixed.front())
+            << std::endl;
   ccg::ExactMatchScores plainSum;
   ccg::ExactMatchScores skipSum;
   double f1Plain = 0;
@@ -321,7 +324,7 @@ int runCrossval(const CrossvalSettings& s) {
     printScores("", result.plain, std::cout);
     std::cout << "        word skipping: ";
     printScores("", result.withSkipping, std::cout);
-    std::cout << "        " << std::fixed << std::setprecision(1) << seconds << " s\n"
+    std::cout << "        " << std::fixed << std::setprecision(1) << seconds << " s" << std::endl
               << std::defaultfloat;
     for (ccg::ExactMatchScores* sum : {&plainSum, &skipSum}) {
       const ccg::ExactMatchScores& add = sum == &plainSum ? result.plain : result.withSkipping;

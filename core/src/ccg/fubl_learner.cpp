@@ -193,6 +193,7 @@ PassSummary FublLearner::runPass(const std::function<void(const FublProgress&)>&
   splitsRejected_ = 0;
   for (int position = 0; position < n; ++position) {
     const SemanticExample& example = training_[order[position]];
+    const auto exampleStart = std::chrono::steady_clock::now();
     ++updates_;
     auto chart = std::make_unique<CkyChart>(lexicon_, example.words, options_.parser);
     if (chart->hasParse()) {
@@ -227,6 +228,12 @@ PassSummary FublLearner::runPass(const std::function<void(const FublProgress&)>&
           if (value != 0.0) lexicon_.setWeight(feature, lexicon_.weight(feature) + rate * value);
         }
       }
+    }
+    const double exampleSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - exampleStart).count();
+    if (exampleSeconds > summary.slowestSeconds) {
+      summary.slowestSeconds = exampleSeconds;
+      summary.slowestLine = example.sentenceLine;
     }
     if (progress) progress({summary.pass, position + 1, n});
   }

@@ -65,6 +65,8 @@ struct PassSummary {
   std::size_t templates = 0;
   std::size_t entries = 0;
   double seconds = 0;
+  double slowestSeconds = 0;  // the slowest example's Steps 1 and 2
+  int slowestLine = 0;        // its sentence's line in the training file
 };
 
 struct FublProgress {
