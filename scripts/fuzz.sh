@@ -107,6 +107,9 @@ seedsFor() {
     dylan_learned_lexicon) copySeeds "$into" "$shared"/dylan/2013-ttr-learner-output/lexicon.lex-top-1.txt \
                              "$root"/tests/data/ds/malformed/*.lex-top.txt ;;
     semantic_corpus) copySeeds "$into" "$shared"/dylan/childes-eve/CHILDESconversion100TestFinal.txt ;;
+    ccg_term) copySeeds "$into" "$shared"/geoquery/geosents880-typed.ccg "$shared"/geoquery/geo250/tr/fold-0/test ;;
+    ccg_lexicon) copySeeds "$into" "$root"/samples/*.flex "$root"/tests/data/ccg/*.flex \
+                   "$shared"/geoquery/np-fixedlex.geo "$shared"/geoquery/geo250/ja-np-fixedlex.geo ;;
     ds_record_type)
       local f="$shared/dylan/childes-eve/CHILDESconversion100TestFinal.txt" i=0
       [ -f "$f" ] && grep '^Sem' "$f" | head -40 | sed 's/^Sem *: *//' | while IFS= read -r line; do

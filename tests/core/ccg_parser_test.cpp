@@ -438,5 +438,39 @@ TEST(CcgParserTest, PrunedExpectationsAreTheGradientOfLogZ) {
   EXPECT_GT(checked, 50);
 }
 
+// Dropping what pruned entries hold changes none of the numbers.
+TEST(CcgParserTest, DroppingPrunedEntriesKeepsEveryResult) {
+  int pruned = 0;
+  for (unsigned seed = 1; seed <= 60; ++seed) {
+    RandomCase c = makeRandomCase(seed);
+    CkyOptions options;
+    options.beam = 2;
+    options.rootCategories = c.roots;
+    options.combinators.composition = c.composition;
+    CkyChart kept(c.lexicon, c.words, options);
+    options.keepPrunedEntries = false;
+    CkyChart dropped(c.lexicon, c.words, options);
+    ASSERT_EQ(kept.hasParse(), dropped.hasParse());
+    EXPECT_EQ(kept.entryCount(), dropped.entryCount());
+    for (int b = 0; b < dropped.length(); ++b) {
+      for (int e = b + 1; e <= dropped.length(); ++e) {
+        for (const ChartEntry& entry : dropped.cell(b, e).entries) {
+          if (!entry.pruned) continue;
+          ++pruned;
+          EXPECT_TRUE(entry.edges.empty() && !entry.semantics);
+        }
+      }
+    }
+    if (!kept.hasParse()) continue;
+    EXPECT_EQ(kept.logPartition(), dropped.logPartition());
+    EXPECT_EQ(kept.expectations(), dropped.expectations());
+    const auto a = kept.kBest(5);
+    const auto b = dropped.kBest(5);
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].score, b[i].score);
+  }
+  EXPECT_GT(pruned, 20);
+}
+
 }  // namespace
 }  // namespace gwb::ccg

@@ -229,7 +229,14 @@ void CkyChart::finishCell(int cellIdx) {
     std::stable_sort(order.begin(), order.end(),
                      [&](int a, int b) { return cell.entries[a].inside > cell.entries[b].inside; });
     for (std::size_t rank = options_.beam; rank < order.size(); ++rank) {
-      cell.entries[order[rank]].pruned = true;
+      ChartEntry& entry = cell.entries[order[rank]];
+      entry.pruned = true;
+      if (!options_.keepPrunedEntries) {
+        std::vector<ChartEdge>().swap(entry.edges);
+        entry.semantics = nullptr;
+        entry.key = nullptr;
+        entry.bestEdge = -1;
+      }
       events_.push_back({ChartEvent::Kind::EntryPruned, cellIdx, order[rank], -1});
     }
   }

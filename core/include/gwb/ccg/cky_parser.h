@@ -60,6 +60,10 @@ struct CkyOptions {
   double defaultSkipWeight = -1.0;
   bool logicalFormFeatures = true;
   std::vector<std::string> rootCategories = {"S"};  // empty: any category
+  // Keep the derivations (edges) and meanings of pruned entries, for a stepper to show them.
+  // Off, a pruned entry keeps only its category and scores: a learner or a benchmark saves the
+  // memory (with a beam of 50 on Geo880, pruned entries outnumber kept ones five to one).
+  bool keepPrunedEntries = true;
 };
 
 using FeatureCounts = std::map<std::string, double>;
@@ -133,6 +137,9 @@ struct Derivation {
   double logProbability = 0;  // score - logZ
 };
 
+// A chart is built (filled) by its constructor and then only read. It keeps a reference to the
+// lexicon, which must outlive it. kBest memoises per-entry lists, so concurrent calls on one
+// chart need outside locking; distinct charts are independent.
 class CkyChart {
  public:
   CkyChart(const FactoredLexicon& lexicon, std::vector<std::string> words, CkyOptions options = {});
