@@ -92,16 +92,18 @@ EvaluationResult evaluateSemanticParser(const FactoredLexicon& lexicon, const Ck
                                         const EvaluationOptions& options) {
   EvaluationResult result;
   result.sentences.resize(test.size());
+  CkyOptions parserOptions = parser;
+  parserOptions.keepPrunedEntries = false;  // nothing shows them; same answers, less memory
   parallel::forEachRange(test.size(), options.threads, 1, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       const auto start = std::chrono::steady_clock::now();
       SentenceResult& sentence = result.sentences[i];
-      CkyChart chart(lexicon, test[i].words, parser);
+      CkyChart chart(lexicon, test[i].words, parserOptions);
       std::vector<Derivation> best = chart.kBest(1);
       if (!best.empty()) sentence.answer = best.front().logicalForm;
       sentence.answerWithSkipping = sentence.answer;
       if (!sentence.answer && options.wordSkipping) {
-        CkyOptions skipping = parser;
+        CkyOptions skipping = parserOptions;
         skipping.skipWords = true;
         CkyChart skipped(lexicon, test[i].words, skipping);
         best = skipped.kBest(1);

@@ -38,7 +38,10 @@ std::vector<std::string> slice(const std::vector<std::string>& words, int begin,
 }  // namespace
 
 FublLearner::FublLearner(const TypeSystem& types, FublOptions options)
-    : types_(types), options_(std::move(options)) {}
+    : types_(types), options_(std::move(options)) {
+  // Training never shows pruned entries: drop what they hold (the numbers are the same).
+  options_.parser.keepPrunedEntries = false;
+}
 
 double FublLearner::initialLexemeWeight(const Lexeme& lexeme) const {
   return options_.lexemeInitScale * model1_.lexemeScore(lexeme.words, lexeme.constants);
