@@ -50,6 +50,19 @@ TEST(CcgLexiconTest, ReadsWritesAndReadsBack) {
   EXPECT_EQ(writeFactoredLexicon(again.lexicon), written);
   EXPECT_NE(written.find("lexeme -1.25 border :- next_to:t\n"), std::string::npos);
   EXPECT_NE(written.find("feature -0.5 skip\n"), std::string::npos);
+  // Weights are written in the shortest form that reads back to the same double.
+  FactoredLexicon weights;
+  const double values[] = {0.1, 1e-5, 1e308, 0.1 + 0.2, -2.5, 1.0 / 3.0};
+  for (std::size_t i = 0; i < sizeof values / sizeof values[0]; ++i) {
+    weights.setWeight("f" + std::to_string(i), values[i]);
+  }
+  const std::string text = writeFactoredLexicon(weights);
+  EXPECT_NE(text.find("feature 0.1 f0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("feature 0.30000000000000004 f3\n"), std::string::npos) << text;
+  LexiconLoad back = readFactoredLexicon(text, "weights");
+  for (std::size_t i = 0; i < sizeof values / sizeof values[0]; ++i) {
+    EXPECT_EQ(back.lexicon.weight("f" + std::to_string(i)), values[i]);
+  }
 }
 
 TEST(CcgLexiconTest, SavesAtomically) {

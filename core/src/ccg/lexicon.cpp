@@ -1,10 +1,9 @@
 #include "gwb/ccg/lexicon.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -69,16 +68,11 @@ std::optional<double> parseWeight(std::string_view token) {
   return value;
 }
 
+// The shortest text that reads back to the same double (std::to_chars without a format).
 std::string formatWeight(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  // Prefer the shortest form that reads back to the same value.
-  for (int precision = 1; precision <= 17; ++precision) {
-    char shorter[64];
-    std::snprintf(shorter, sizeof shorter, "%.*g", precision, value);
-    if (std::strtod(shorter, nullptr) == value) return shorter;
-  }
-  return buffer;
+  std::array<char, 64> buffer{};
+  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  return std::string(buffer.data(), result.ptr);
 }
 
 int columnIn(std::string_view line, std::string_view part) {
