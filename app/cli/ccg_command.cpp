@@ -8,6 +8,7 @@
 #include <memory>
 #include <sstream>
 
+#include "ccg_learn_command.h"
 #include "commands.h"
 #include "gwb/ccg/cky_parser.h"
 #include "gwb/ccg/lambda_type.h"
@@ -237,6 +238,8 @@ void addCcgCommand(CLI::App& app, int& exitStatus) {
   check->add_option("--data,-d", c->data, "sentence / logical-form file (geosents880-typed.ccg)")
       ->check(CLI::ExistingFile);
   check->callback([c, &exitStatus] { exitStatus = runCheck(*c); });
+
+  addCcgLearnCommands(*ccg, exitStatus);
 }
 
 }  // namespace gwb::cli

@@ -469,6 +469,28 @@ std::vector<Derivation> CkyChart::kBest(int k) const {
   return out;
 }
 
+bool CkyChart::bestDerivation(const Term& logicalForm, Derivation* out) const {
+  const Term key = exactMatchKey(logicalForm);
+  const int topIdx = cellIndex(0, length());
+  int best = -1;
+  double bestScore = 0;
+  for (std::size_t r = 0; r < roots_.size(); ++r) {
+    const ChartEntry& entry = cells_[topIdx].entries[roots_[r].first];
+    if (!structurallyEqual(entry.key, key)) continue;
+    const double score = entry.viterbi + (roots_[r].second - entry.inside);
+    if (best < 0 || score > bestScore) {
+      best = static_cast<int>(r);
+      bestScore = score;
+    }
+  }
+  if (best < 0) return false;
+  out->root = unpack(topIdx, roots_[best].first, 0, std::max(kBestMemoK_, 1));
+  out->logicalForm = out->root.semantics;
+  out->score = bestScore;
+  out->logProbability = bestScore - logZ_;
+  return true;
+}
+
 std::vector<std::pair<Term, double>> CkyChart::logicalForms() const {
   std::vector<std::pair<Term, double>> out;
   const int topIdx = cellIndex(0, length());

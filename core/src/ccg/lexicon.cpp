@@ -205,6 +205,12 @@ double FactoredLexicon::weight(const std::string& feature) const {
 std::size_t FactoredLexicon::buildEntries(const TypeSystem* types) {
   entries_.clear();
   entryCount_ = 0;
+  return addEntries(types, 0, 0);
+}
+
+std::size_t FactoredLexicon::addEntries(const TypeSystem* types, int firstLexeme,
+                                        int firstTemplate) {
+  std::size_t added = 0;
   // Templates by slot count.
   std::map<int, std::vector<int>> templatesBySlots;
   for (std::size_t t = 0; t < templates_.size(); ++t) {
@@ -212,6 +218,8 @@ std::size_t FactoredLexicon::buildEntries(const TypeSystem* types) {
   }
   for (std::size_t l = 0; l < lexemes_.size(); ++l) {
     const Lexeme& lexeme = lexemes_[l];
+    const bool newLexeme = static_cast<int>(l) >= firstLexeme;
+    if (!newLexeme && firstTemplate >= static_cast<int>(templates_.size())) continue;
     auto candidates = templatesBySlots.find(static_cast<int>(lexeme.constants.size()));
     if (candidates == templatesBySlots.end()) continue;
     std::unordered_map<std::string, Term> slots;
@@ -219,6 +227,7 @@ std::size_t FactoredLexicon::buildEntries(const TypeSystem* types) {
       slots["#" + std::to_string(i)] = makeConstant(lexeme.constants[i]);
     }
     for (int t : candidates->second) {
+      if (!newLexeme && t < firstTemplate) continue;
       const LexicalTemplate& lexicalTemplate = templates_[t];
       Term semantics = replaceConstants(lexicalTemplate.semantics, slots);
       if (types != nullptr) {
@@ -229,10 +238,42 @@ std::size_t FactoredLexicon::buildEntries(const TypeSystem* types) {
       }
       entries_[joinWords(lexeme.words)].push_back(
           {static_cast<int>(l), t, lexicalTemplate.category, semantics});
-      ++entryCount_;
+      ++added;
     }
   }
-  return entryCount_;
+  entryCount_ += added;
+  return added;
+}
+
+void FactoredLexicon::truncate(int lexemeCount, int templateCount) {
+  lexemeCount = std::max(0, std::min(lexemeCount, static_cast<int>(lexemes_.size())));
+  templateCount = std::max(0, std::min(templateCount, static_cast<int>(templates_.size())));
+  for (std::size_t l = lexemeCount; l < lexemes_.size(); ++l) {
+    lexemeIndex_.erase(lexemeKey(lexemes_[l]));
+    weights_.erase(lexemeFeature(lexemes_[l]));
+  }
+  for (std::size_t t = templateCount; t < templates_.size(); ++t) {
+    templateIndex_.erase(templateKey(templates_[t]));
+    weights_.erase(templateFeature(templates_[t]));
+  }
+  lexemes_.resize(lexemeCount);
+  templates_.resize(templateCount, LexicalTemplate{});
+  longestLexeme_ = 0;
+  for (const Lexeme& lexeme : lexemes_) {
+    longestLexeme_ = std::max(longestLexeme_, static_cast<int>(lexeme.words.size()));
+  }
+  entryCount_ = 0;
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    auto& list = it->second;
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [&](const LexicalEntry& entry) {
+                                return entry.lexeme >= lexemeCount ||
+                                       entry.lexicalTemplate >= templateCount;
+                              }),
+               list.end());
+    entryCount_ += list.size();
+    it = list.empty() ? entries_.erase(it) : std::next(it);
+  }
 }
 
 const std::vector<LexicalEntry>& FactoredLexicon::entriesFor(const std::string& phrase) const {

@@ -167,6 +167,9 @@ class CkyChart {
 
   // The best derivation (Viterbi) and the k best, best first. Empty without a parse.
   std::vector<Derivation> kBest(int k) const;
+  // The best derivation whose logical form matches `logicalForm` exactly (the learner's y*);
+  // false when the chart holds none.
+  bool bestDerivation(const Term& logicalForm, Derivation* out) const;
   // The logical forms with their probabilities (summed over derivations), best first.
   std::vector<std::pair<Term, double>> logicalForms() const;
 

@@ -91,6 +91,13 @@ class FactoredLexicon {
   // null: then only slot counts are checked). Call again after adding lexemes or templates.
   // Returns the number of entries.
   std::size_t buildEntries(const TypeSystem* types = nullptr);
+  // Adds the entries of the pairs that involve a lexeme at index >= firstLexeme or a template at
+  // index >= firstTemplate, keeping the others (for a learner that grows the lexicon). Returns
+  // the number of entries added.
+  std::size_t addEntries(const TypeSystem* types, int firstLexeme, int firstTemplate);
+  // Removes the lexemes and templates from index lexemeCount / templateCount on, with their
+  // entries and their lexeme and template weights (undoes additions).
+  void truncate(int lexemeCount, int templateCount);
   // The entries whose lexeme's words are exactly `phrase` (words joined by single spaces).
   const std::vector<LexicalEntry>& entriesFor(const std::string& phrase) const;
   std::size_t entryCount() const { return entryCount_; }

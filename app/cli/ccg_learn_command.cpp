@@ -1,0 +1,414 @@
+// `gwb ccg train|evaluate|crossval`: learning a factored CCG semantic parser from sentences
+// paired with logical forms (FUBL, Kwiatkowski et al. 2011), and exact-match evaluation.
+#include "ccg_learn_command.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <unistd.h>
+
+#include "gwb/common/atomic_file.h"
+#include "gwb/ccg/ccg_model.h"
+#include "gwb/ccg/fubl_learner.h"
+#include "gwb/ccg/lexicon.h"
+#include "gwb/ccg/semantic_examples.h"
+
+namespace gwb::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+void printDiagnostics(const Diagnostics& diagnostics, std::ostream& out) {
+  for (const Diagnostic& d : diagnostics) out << toString(d) << '\n';
+}
+
+struct TypeInput {
+  std::string types;
+  std::string lang;
+};
+
+void addTypeOptions(CLI::App& command, TypeInput& input) {
+  command
+      .add_option("--types", input.types,
+                  "entity types (default: geo-lambda.types beside the data or in a folder above)")
+      ->check(CLI::ExistingFile);
+  command
+      .add_option("--lang", input.lang,
+                  "predicate signatures (default: geo-lambda.lang found the same way)")
+      ->check(CLI::ExistingFile);
+}
+
+// The named file in `start`'s folder or the nearest folder above it; "" if none.
+std::string findAbove(const std::string& start, const std::string& name) {
+  std::error_code error;
+  fs::path folder = fs::absolute(fs::path(start), error);
+  if (!fs::is_directory(folder, error)) folder = folder.parent_path();
+  for (int up = 0; up < 8 && !folder.empty(); ++up) {
+    if (fs::exists(folder / name, error)) return (folder / name).string();
+    if (folder == folder.parent_path()) break;
+    folder = folder.parent_path();
+  }
+  return "";
+}
+
+std::unique_ptr<ccg::TypeSystem> loadTypes(const TypeInput& input, const std::string& data,
+                                           Diagnostics* diagnostics) {
+  std::string types = input.types;
+  std::string lang = input.lang;
+  if (types.empty()) types = findAbove(data, "geo-lambda.types");
+  if (lang.empty()) lang = findAbove(data, "geo-lambda.lang");
+  if (types.empty() || lang.empty()) {
+    diagnostics->error(data, 0, 0,
+                       "no type system: give --types and --lang (geo-lambda.types and "
+                       "geo-lambda.lang), or keep them beside the data or in a folder above");
+    return nullptr;
+  }
+  ccg::TypeSystemLoad load = ccg::loadTypeSystem(types, lang);
+  diagnostics->append(load.diagnostics);
+  return std::make_unique<ccg::TypeSystem>(std::move(load.types));
+}
+
+struct TrainSettings {
+  std::string train;
+  std::string out;
+  std::vector<std::string> fixedLexicons;
+  TypeInput types;
+  int passes = 20;
+  unsigned long long seed = 0;
+  int threads = 1;
+  int beam = 200;
+  double learningRate = 1.0;
+  double coolingRate = 1e-5;
+  bool quiet = false;
+};
+
+struct TrainedModel {
+  std::unique_ptr<ccg::FublLearner> learner;
+  std::unique_ptr<ccg::TypeSystem> types;
+  bool ok = false;
+};
+
+class ProgressLine {
+ public:
+  explicit ProgressLine(bool enabled) : enabled_(enabled) {}
+  void show(const ccg::FublProgress& progress) {
+    if (!enabled_ || (progress.example % 10 != 0 && progress.example != progress.examples)) return;
+    const int width = 30;
+    const int filled = progress.examples ? width * progress.example / progress.examples : width;
+    std::cerr << "\rpass " << progress.pass << " [" << std::string(filled, '#')
+              << std::string(width - filled, ' ') << "] " << progress.example << "/"
+              << progress.examples << std::flush;
+    drawn_ = true;
+  }
+  void clear() {
+    if (drawn_) std::cerr << '\r' << std::string(60, ' ') << '\r' << std::flush;
+    drawn_ = false;
+  }
+
+ private:
+  bool enabled_;
+  bool drawn_ = false;
+};
+
+// `afterPass`, when given, runs after each pass (gwb ccg train saves the model then, so that a
+// long run that is stopped leaves the last finished pass's model).
+TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
+                        const std::vector<std::string>& fixedLexicons, std::ostream& log,
+                        const std::function<bool(const ccg::FublLearner&)>& afterPass = {}) {
+  TrainedModel out;
+  Diagnostics diagnostics;
+  ccg::SemanticExamplesLoad train = ccg::loadSemanticExamples(trainPath);
+  diagnostics.append(train.diagnostics);
+  out.types = loadTypes(s.types, trainPath, &diagnostics);
+  ccg::FactoredLexicon fixed;
+  for (const std::string& path : fixedLexicons) {
+    ccg::LexiconLoad load = ccg::loadFixedLexicon(path);
+    diagnostics.append(load.diagnostics);
+    ccg::mergeLexicon(&fixed, load.lexicon);
+  }
+  if (diagnostics.hasErrors() || !out.types) {
+    printDiagnostics(diagnostics, std::cerr);
+    return out;
+  }
+  ccg::FublOptions options;
+  options.passes = s.passes;
+  options.seed = s.seed;
+  options.learningRate = s.learningRate;
+  options.coolingRate = s.coolingRate;
+  options.parser.beam = s.beam;
+  out.learner = std::make_unique<ccg::FublLearner>(*out.types, options);
+  out.learner->initialise(train.examples, fixed);
+  if (!s.quiet) {
+    log << trainPath << ": " << train.examples.size() << " pairs; initial lexicon "
+        << out.learner->lexicon().lexemes().size() << " lexemes, "
+        << out.learner->lexicon().templates().size() << " templates, "
+        << out.learner->lexicon().entryCount() << " entries\n";
+  }
+  ProgressLine progress(!s.quiet && isatty(STDERR_FILENO) != 0);
+  for (int pass = 0; pass < s.passes; ++pass) {
+    const ccg::PassSummary summary =
+        out.learner->runPass([&](const ccg::FublProgress& p) { progress.show(p); });
+    progress.clear();
+    if (!s.quiet) {
+      log << "pass " << summary.pass << ": train accuracy " << std::fixed << std::setprecision(1)
+          << 100.0 * summary.correctBeforeUpdate / std::max(1, summary.examples) << "% ("
+          << summary.correctBeforeUpdate << "/" << summary.examples << "), " << summary.parsable
+          << " with a correct parse, log-likelihood " << std::setprecision(2)
+          << summary.logLikelihood << ", splits " << summary.splitsAdded << " kept / "
+          << summary.splitsRejected << " rejected; lexicon " << summary.lexemes << " lexemes, "
+          << summary.templates << " templates, " << summary.entries << " entries; "
+          << std::setprecision(1) << summary.seconds << " s (slowest example: line "
+          << summary.slowestLine << ", " << std::setprecision(2) << summary.slowestSeconds
+          << " s)\n"
+          << std::defaultfloat << std::flush;
+    }
+    if (afterPass && !afterPass(*out.learner)) return out;
+  }
+  out.ok = true;
+  return out;
+}
+
+void printScores(const char* label, const ccg::ExactMatchScores& scores, std::ostream& out) {
+  out << label << "R " << std::fixed << std::setprecision(1) << 100 * scores.recall() << "  P "
+      << 100 * scores.precision() << "  F1 " << 100 * scores.f1() << "  (" << scores.correct
+      << " correct, " << scores.answered << " answered, " << scores.sentences << " sentences)\n"
+      << std::defaultfloat;
+}
+
+int runTrain(const TrainSettings& s) {
+  const auto start = std::chrono::steady_clock::now();
+  auto save = [&](const ccg::FublLearner& learner) {
+    std::string error;
+    if (ccg::saveCcgModel(learner.lexicon(), learner.options().parser, s.out, &error)) return true;
+    std::cerr << "error: " << error << '\n';
+    return false;
+  };
+  TrainedModel model = trainModel(s, s.train, s.fixedLexicons, std::cout, save);
+  if (!model.ok || (s.passes == 0 && !save(*model.learner))) return 1;
+  std::cout << "wrote " << s.out << " (" << std::fixed << std::setprecision(1)
+            << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
+            << " s in all)\n"
+            << std::defaultfloat;
+  return 0;
+}
+
+struct EvaluateSettings {
+  std::string model;
+  std::string test;
+  std::string errors;
+  TypeInput types;
+  int threads = 1;
+  bool noSkipping = false;
+};
+
+bool writeErrors(const std::string& path, const std::vector<ccg::SemanticExample>& test,
+                 const ccg::EvaluationResult& result) {
+  std::ostringstream text;
+  for (std::size_t i = 0; i < test.size(); ++i) {
+    const ccg::SentenceResult& sentence = result.sentences[i];
+    if (sentence.correctWithSkipping && sentence.correct) continue;
+    for (const std::string& word : test[i].words) text << word << ' ';
+    text << "\n  line " << test[i].sentenceLine
+         << "\n  gold:      " << toString(test[i].logicalForm)
+         << "\n  predicted: " << (sentence.answer ? toString(sentence.answer) : "(no parse)");
+    if (sentence.answerWithSkipping && !sentence.answer) {
+      text << "\n  skipping:  " << toString(sentence.answerWithSkipping)
+           << (sentence.correctWithSkipping ? "  (correct)" : "");
+    }
+    text << "\n\n";
+  }
+  std::string error;
+  const std::string body = text.str();
+  if (!writeFileAtomically(
+          path, [&](std::ostream& out) { return static_cast<bool>(out << body); }, &error)) {
+    std::cerr << "error: " << error << '\n';
+    return false;
+  }
+  return true;
+}
+
+int runEvaluate(const EvaluateSettings& s) {
+  Diagnostics diagnostics;
+  ccg::CcgModelLoad model = ccg::loadCcgModel(s.model);
+  diagnostics.append(model.diagnostics);
+  ccg::SemanticExamplesLoad test = ccg::loadSemanticExamples(s.test);
+  diagnostics.append(test.diagnostics);
+  std::unique_ptr<ccg::TypeSystem> types = loadTypes(s.types, s.test, &diagnostics);
+  if (diagnostics.hasErrors() || !types) {
+    printDiagnostics(diagnostics, std::cerr);
+    return 1;
+  }
+  model.lexicon.buildEntries(types.get());
+  ccg::EvaluationOptions options;
+  options.threads = s.threads;
+  options.wordSkipping = !s.noSkipping;
+  const auto start = std::chrono::steady_clock::now();
+  const ccg::EvaluationResult result =
+      ccg::evaluateSemanticParser(model.lexicon, model.parser, test.examples, options);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double slowest = 0;
+  for (const auto& sentence : result.sentences) slowest = std::max(slowest, sentence.seconds);
+  std::cout << s.test << ": " << test.examples.size() << " sentences, model " << s.model << " ("
+            << model.lexicon.lexemes().size() << " lexemes, " << model.lexicon.templates().size()
+            << " templates)\n";
+  printScores("exact match:                 ", result.plain, std::cout);
+  if (!s.noSkipping) printScores("exact match, word skipping:  ", result.withSkipping, std::cout);
+  std::cout << "parse time: " << std::fixed << std::setprecision(2) << seconds << " s in all, "
+            << (result.sentences.empty() ? 0 : 1000 * seconds / result.sentences.size())
+            << " ms a sentence on average, slowest " << 1000 * slowest << " ms\n"
+            << std::defaultfloat;
+  if (!s.errors.empty() && !writeErrors(s.errors, test.examples, result)) return 1;
+  return 0;
+}
+
+struct CrossvalSettings {
+  TrainSettings train;
+  std::string folder;
+  int folds = 0;  // 0: all fold-* folders
+};
+
+int runCrossval(const CrossvalSettings& s) {
+  std::vector<std::string> folds;
+  std::error_code error;
+  for (int fold = 0; fold < 100; ++fold) {
+    const fs::path path = fs::path(s.folder) / ("fold-" + std::to_string(fold));
+    if (!fs::is_directory(path, error)) break;
+    folds.push_back(path.string());
+  }
+  if (folds.empty()) {
+    std::cerr << s.folder << ": error: no fold-0, fold-1, ... folders (each with train and test)\n";
+    return 1;
+  }
+  if (s.folds > 0 && static_cast<int>(folds.size()) > s.folds) folds.resize(s.folds);
+  std::vector<std::string> fixed = s.train.fixedLexicons;
+  if (fixed.empty()) {
+    std::string folder = s.folder;
+    while (!folder.empty() && folder.back() == '/') folder.pop_back();
+    const std::string sibling = folder + "-np-fixedlex.geo";
+    if (fs::exists(sibling, error)) fixed.push_back(sibling);
+  }
+  std::cout << "cross-validation over " << folds.size() << " folds of " << s.folder
+            << (fixed.empty() ? ", no fixed lexicon" : ", fixed lexicon " + fixed.front())
+            << std::endl;
+  ccg::ExactMatchScores plainSum;
+  ccg::ExactMatchScores skipSum;
+  double f1Plain = 0;
+  double f1Skip = 0;
+  for (const std::string& fold : folds) {
+    TrainSettings quiet = s.train;
+    quiet.quiet = true;
+    const auto start = std::chrono::steady_clock::now();
+    TrainedModel model = trainModel(quiet, fold + "/train", fixed, std::cout);
+    if (!model.ok) return 1;
+    ccg::SemanticExamplesLoad test = ccg::loadSemanticExamples(fold + "/test");
+    if (test.diagnostics.hasErrors()) {
+      printDiagnostics(test.diagnostics, std::cerr);
+      return 1;
+    }
+    ccg::EvaluationOptions options;
+    options.threads = s.train.threads;
+    const ccg::EvaluationResult result = ccg::evaluateSemanticParser(
+        model.learner->lexicon(), model.learner->options().parser, test.examples, options);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << fs::path(fold).filename().string() << ": ";
+    printScores("", result.plain, std::cout);
+    std::cout << "        word skipping: ";
+    printScores("", result.withSkipping, std::cout);
+    std::cout << "        " << std::fixed << std::setprecision(1) << seconds << " s" << std::endl
+              << std::defaultfloat;
+    for (ccg::ExactMatchScores* sum : {&plainSum, &skipSum}) {
+      const ccg::ExactMatchScores& add = sum == &plainSum ? result.plain : result.withSkipping;
+      sum->sentences += add.sentences;
+      sum->answered += add.answered;
+      sum->correct += add.correct;
+    }
+    f1Plain += result.plain.f1();
+    f1Skip += result.withSkipping.f1();
+  }
+  const double n = static_cast<double>(folds.size());
+  std::cout << "pooled:  ";
+  printScores("", plainSum, std::cout);
+  std::cout << "pooled, word skipping:  ";
+  printScores("", skipSum, std::cout);
+  std::cout << "mean F1 over folds: " << std::fixed << std::setprecision(1) << 100 * f1Plain / n
+            << " (word skipping " << 100 * f1Skip / n << ")\n";
+  return 0;
+}
+
+void addTrainOptions(CLI::App& command, TrainSettings& s) {
+  command
+      .add_option("--fixed-lexicon", s.fixedLexicons,
+                  "fixed entity lexicon (np-fixedlex.geo: WORDS :- NP : constant a line)")
+      ->check(CLI::ExistingFile);
+  addTypeOptions(command, s.types);
+  command.add_option("--passes", s.passes, "passes over the training data")
+      ->check(CLI::Range(0, 1000));
+  command.add_option("--seed", s.seed, "shuffle the examples in each pass (0: data order)");
+  command.add_option("--threads,-t", s.threads, "threads for evaluation parses")
+      ->check(CLI::Range(1, 256));
+  command.add_option("--beam,-b", s.beam, "entries kept per chart cell")
+      ->check(CLI::Range(1, 100000));
+  command.add_option("--learning-rate", s.learningRate, "alpha0 of alpha0 / (1 + c k)")
+      ->check(CLI::PositiveNumber);
+  command.add_option("--cooling", s.coolingRate, "c of alpha0 / (1 + c k)")
+      ->check(CLI::NonNegativeNumber);
+}
+
+}  // namespace
+
+void addCcgLearnCommands(CLI::App& ccg, int& exitStatus) {
+  auto t = std::make_shared<TrainSettings>();
+  CLI::App* train = ccg.add_subcommand(
+      "train",
+      "learn a factored CCG lexicon and its weights from sentence / logical-form pairs (FUBL) and "
+      "write the model");
+  train
+      ->add_option("--train", t->train, "sentence / logical-form pairs (geosents600-typed.ccg.dev)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  train->add_option("--out,-o", t->out, "model file to write")->required();
+  addTrainOptions(*train, *t);
+  train->add_flag("--quiet,-q", t->quiet, "no per-pass summary");
+  train->callback([t, &exitStatus] { exitStatus = runTrain(*t); });
+
+  auto e = std::make_shared<EvaluateSettings>();
+  CLI::App* evaluate = ccg.add_subcommand(
+      "evaluate",
+      "exact-match recall, precision and F1 of a model on sentence / logical-form pairs");
+  evaluate->add_option("--model,-m", e->model, "model written by gwb ccg train")
+      ->required()
+      ->check(CLI::ExistingFile);
+  evaluate->add_option("--test", e->test, "sentence / logical-form pairs")
+      ->required()
+      ->check(CLI::ExistingFile);
+  evaluate->add_option("--errors", e->errors,
+                       "write each wrongly parsed sentence with gold and predicted forms here");
+  addTypeOptions(*evaluate, e->types);
+  evaluate->add_option("--threads,-t", e->threads, "threads")->check(CLI::Range(1, 256));
+  evaluate->add_flag("--no-skipping", e->noSkipping, "no word-skipping re-parse");
+  evaluate->callback([e, &exitStatus] { exitStatus = runEvaluate(*e); });
+
+  auto c = std::make_shared<CrossvalSettings>();
+  CLI::App* crossval = ccg.add_subcommand(
+      "crossval",
+      "train and test on each fold-N/{train,test} of DIR (the geo250 layout); per fold and mean "
+      "scores. The fixed lexicon defaults to DIR-np-fixedlex.geo when it exists");
+  crossval->add_option("folder", c->folder, "folder with fold-0, fold-1, ...")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  crossval->add_option("--folds", c->folds, "only the first N folds")->check(CLI::Range(0, 100));
+  addTrainOptions(*crossval, c->train);
+  crossval->callback([c, &exitStatus] { exitStatus = runCrossval(*c); });
+}
+
+}  // namespace gwb::cli

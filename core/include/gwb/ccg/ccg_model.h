@@ -1,0 +1,86 @@
+// A learned CCG semantic parser — factored lexicon, every weight, the parser settings it was
+// trained with — as a file, and its evaluation by exact match (Kwiatkowski et al. 2011, section 8).
+//
+// Model file (docs/formats.md, "CCG models"): a factored lexicon file (lexicon.h) whose opening
+// comment lines carry the format and version and the parser settings:
+//
+//     # gwb-ccg-model 1
+//     # beam 200
+//     # composition 1
+//     lexeme 9.7 texas :- texas:s
+//     ...
+//
+// so that the same file also reads as a plain lexicon (`gwb ccg parse --lexicon MODEL`). A file
+// without the first line, or with another version, is refused with an error naming the line.
+// Files are written atomically (gwb/common/atomic_file.h).
+//
+// Evaluation: each test sentence is parsed; the logical form of the best derivation is the
+// answer (none without a parse). With word skipping, a sentence without a parse is parsed again
+// with skipping on (UBL's test-time fallback). Recall = correct / sentences, precision = correct /
+// answered, F1 their harmonic mean; correct means exact match (term.h). Sentences are parsed on
+// `threads` threads, each result stored at its sentence's index, so the result does not depend on
+// the thread count.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gwb/ccg/cky_parser.h"
+#include "gwb/ccg/lexicon.h"
+#include "gwb/ccg/semantic_examples.h"
+#include "gwb/common/diagnostic.h"
+
+namespace gwb::ccg {
+
+inline constexpr int kCcgModelVersion = 1;
+
+struct CcgModelLoad {
+  FactoredLexicon lexicon;
+  CkyOptions parser;
+  Diagnostics diagnostics;
+};
+
+std::string writeCcgModel(const FactoredLexicon& lexicon, const CkyOptions& parser);
+bool saveCcgModel(const FactoredLexicon& lexicon, const CkyOptions& parser, const std::string& path,
+                  std::string* error = nullptr);
+CcgModelLoad readCcgModel(std::string_view text, const std::string& file);
+CcgModelLoad loadCcgModel(const std::string& path);
+
+struct SentenceResult {
+  Term answer;              // without word skipping; null when there was no parse
+  Term answerWithSkipping;  // the same, or the skipping re-parse's answer
+  bool correct = false;
+  bool correctWithSkipping = false;
+  double seconds = 0;  // parse time
+};
+
+struct ExactMatchScores {
+  int sentences = 0;
+  int answered = 0;
+  int correct = 0;
+  double recall() const { return sentences ? static_cast<double>(correct) / sentences : 0.0; }
+  double precision() const { return answered ? static_cast<double>(correct) / answered : 0.0; }
+  double f1() const {
+    const double r = recall();
+    const double p = precision();
+    return r + p > 0 ? 2 * r * p / (r + p) : 0.0;
+  }
+};
+
+struct EvaluationResult {
+  ExactMatchScores plain;
+  ExactMatchScores withSkipping;
+  std::vector<SentenceResult> sentences;
+};
+
+struct EvaluationOptions {
+  bool wordSkipping = true;
+  int threads = 1;
+};
+
+EvaluationResult evaluateSemanticParser(const FactoredLexicon& lexicon, const CkyOptions& parser,
+                                        const std::vector<SemanticExample>& test,
+                                        const EvaluationOptions& options = {});
+
+}  // namespace gwb::ccg

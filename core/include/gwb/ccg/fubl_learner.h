@@ -1,0 +1,126 @@
+// FUBL: learning a factored CCG lexicon and the weights of its log-linear parsing model from
+// sentences paired with logical forms (Kwiatkowski et al. 2011, Figure 1 and section 8).
+//
+// Initialisation. Each training pair (x, z) gives the lexical item x ⊢ S : z, maximally factored
+// (MAX-FAC, lexical_splitting.h); the fixed entity lexicon (np-fixedlex.geo) is added. Weights:
+// a lexeme's is `lexemeInitScale` × the mean IBM Model 1 probability t(c | w) over its (word,
+// constant) pairs (ibm_model1.h; UBL's drivers use the multiplier 10), a fixed-lexicon lexeme's is
+// `fixedLexemeWeight` (10, as UBL's drivers); a template's is −0.1 per slash and −2 when it holds
+// constants of its own; pair and logical-form features start at 0.
+//
+// Per example (x_i, z_i), pass t (examples in the order given, or shuffled once per pass by a
+// generator seeded with `seed` and the pass number):
+//   Step 1. y* = the best derivation of z_i (CkyChart::bestDerivation). NEW-LEX: every split of
+//   every lexical item of y* (splitLexicalItem) is scored by the change it makes to y*'s score —
+//   the two new items' weights (their maximal factorings' lexeme, 0.1 × template and pair weights,
+//   initialised as above when new) less the split item's — and the best one (the first in a fixed
+//   order on ties) is added, maximally factored, and kept unless re-parsing with it lowers
+//   log P(z_i | x_i) (a strict rise could never happen while z_i has a single derivation, as it
+//   has at the start); otherwise it is taken out again. PART-FAC: the templates of the partial
+//   factorings with one constant in the lexeme of y*'s internal nodes over two words (section 6.2).
+//   Step 2. θ += γ (E_{p(y|x,z)}[φ] − E_{p(y,z|x)}[φ]) with γ = α0 / (1 + c·k), k = i + t·n
+//   (section 7; UBL's drivers: α0 = 1, c = 10^-5). No update when the chart holds no parse of z_i.
+//
+// Everything is deterministic for given data, options and seed: ties go to the first candidate
+// in enumeration order, sums run in a fixed order, and the online loop itself is sequential (each
+// step depends on the one before). Threads are used only in evaluation (ccg_evaluation.h).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gwb/ccg/cky_parser.h"
+#include "gwb/ccg/ibm_model1.h"
+#include "gwb/ccg/lexical_splitting.h"
+#include "gwb/ccg/lexicon.h"
+#include "gwb/ccg/semantic_examples.h"
+
+namespace gwb::ccg {
+
+struct FublOptions {
+  int passes = 20;            // UBL's Geo880 driver (the paper does not give J); 10 for Geo250
+  double learningRate = 1.0;  // α0
+  double coolingRate = 1e-5;  // c
+  std::uint64_t seed = 0;     // 0: the examples in the order given in every pass
+  double lexemeInitScale = 10.0;
+  double fixedLexemeWeight = 10.0;
+  int model1Iterations = 10;
+  bool newLex = true;   // Step 1 (off: parameter learning only)
+  bool partFac = true;  // PART-FAC templates in Step 1
+  CkyOptions parser;
+  SplitOptions splitting;
+};
+
+struct PassSummary {
+  int pass = 0;  // 1-based
+  int examples = 0;
+  int correctBeforeUpdate = 0;  // examples whose best parse was z_i when met (training accuracy)
+  int parsable = 0;             // examples with some parse of z_i
+  int splitsAdded = 0;          // NEW-LEX splits kept
+  int splitsRejected = 0;
+  double logLikelihood = 0;  // Σ log P(z_i | x_i) when met (examples with a parse of z_i)
+  std::size_t lexemes = 0;
+  std::size_t templates = 0;
+  std::size_t entries = 0;
+  double seconds = 0;
+  double slowestSeconds = 0;  // the slowest example's Steps 1 and 2
+  int slowestLine = 0;        // its sentence's line in the training file
+};
+
+struct FublProgress {
+  int pass = 0;
+  int example = 0;  // done in this pass
+  int examples = 0;
+};
+
+class FublLearner {
+ public:
+  FublLearner(const TypeSystem& types, FublOptions options);
+
+  // Builds the initial lexicon and weights from `training` and `fixedLexicon`.
+  void initialise(const std::vector<SemanticExample>& training,
+                  const FactoredLexicon& fixedLexicon);
+  // One pass over the training data (Steps 1 and 2 per example); `progress` is called after
+  // each example when given.
+  PassSummary runPass(const std::function<void(const FublProgress&)>& progress = {});
+  // initialise + options.passes passes; `onPass` after each pass.
+  void train(const std::vector<SemanticExample>& training, const FactoredLexicon& fixedLexicon,
+             const std::function<void(const FublProgress&)>& progress = {},
+             const std::function<void(const PassSummary&)>& onPass = {});
+
+  const FactoredLexicon& lexicon() const { return lexicon_; }
+  FactoredLexicon& lexicon() { return lexicon_; }
+  const WordConstantModel& cooccurrence() const { return model1_; }
+  const FublOptions& options() const { return options_; }
+
+  // Initial weight of a new lexeme / template (section 8).
+  double initialLexemeWeight(const Lexeme& lexeme) const;
+  static double initialTemplateWeight(const LexicalTemplate& lexicalTemplate);
+
+  // The gradient of log P(z | x) with respect to every feature the chart uses (eq. 4): empty
+  // when there is no parse of z.
+  FeatureCounts gradient(const SemanticExample& example) const;
+  // log P(z | x) under the current lexicon (-inf without a parse of z).
+  double logLikelihood(const SemanticExample& example) const;
+
+ private:
+  // Adds a factoring's lexeme and template with their initial weights when new.
+  void addFactoring(const Factoring& factoring);
+  double itemScore(const LexicalItem& item) const;
+  bool newLex(const SemanticExample& example, const Derivation& best, double logProbability);
+  void partFac(const DerivationNode& node, const std::vector<std::string>& words);
+
+  const TypeSystem& types_;
+  FublOptions options_;
+  FactoredLexicon lexicon_;
+  WordConstantModel model1_;
+  std::vector<SemanticExample> training_;
+  int passesDone_ = 0;
+  long long updates_ = 0;
+  int splitsAdded_ = 0;
+  int splitsRejected_ = 0;
+};
+
+}  // namespace gwb::ccg

@@ -1,0 +1,130 @@
+#include "gwb/ccg/ccg_model.h"
+
+#include <chrono>
+#include <sstream>
+
+#include "gwb/common/atomic_file.h"
+#include "common/parallel.h"
+
+namespace gwb::ccg {
+
+namespace {
+
+std::string_view lineAt(std::string_view text, std::size_t* offset) {
+  const std::size_t end = text.find('\n', *offset);
+  std::string_view line =
+      text.substr(*offset, end == std::string_view::npos ? std::string_view::npos : end - *offset);
+  *offset = end == std::string_view::npos ? text.size() : end + 1;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
+
+}  // namespace
+
+std::string writeCcgModel(const FactoredLexicon& lexicon, const CkyOptions& parser) {
+  std::string out = "# gwb-ccg-model " + std::to_string(kCcgModelVersion) + "\n";
+  out += "# beam " + std::to_string(parser.beam) + "\n";
+  out += std::string("# composition ") + (parser.combinators.composition ? "1" : "0") + "\n";
+  return out + writeFactoredLexicon(lexicon);
+}
+
+bool saveCcgModel(const FactoredLexicon& lexicon, const CkyOptions& parser, const std::string& path,
+                  std::string* error) {
+  const std::string text = writeCcgModel(lexicon, parser);
+  return writeFileAtomically(
+      path, [&](std::ostream& out) { return static_cast<bool>(out << text); }, error);
+}
+
+CcgModelLoad readCcgModel(std::string_view text, const std::string& file) {
+  CcgModelLoad load;
+  std::size_t offset = 0;
+  const std::string_view first = lineAt(text, &offset);
+  const std::string expected = "# gwb-ccg-model " + std::to_string(kCcgModelVersion);
+  if (first.rfind("# gwb-ccg-model ", 0) != 0) {
+    load.diagnostics.error(file, 1, 1,
+                           "expected '" + expected + "' (a model written by gwb ccg train)");
+    return load;
+  }
+  if (first != expected) {
+    load.diagnostics.error(file, 1, 17,
+                           "model format version '" + std::string(first.substr(16)) +
+                               "' is not supported (this gwb reads version " +
+                               std::to_string(kCcgModelVersion) + ")");
+    return load;
+  }
+  for (int lineNumber = 2; offset < text.size(); ++lineNumber) {
+    const std::string_view line = lineAt(text, &offset);
+    if (line.rfind("# ", 0) != 0) break;
+    std::istringstream fields{std::string(line.substr(2))};
+    std::string key;
+    long long value = 0;
+    fields >> key;
+    if (key != "beam" && key != "composition") break;
+    if (!(fields >> value) || value < 0 || value > 1000000 || (key == "composition" && value > 1)) {
+      load.diagnostics.error(
+          file, lineNumber, 3 + static_cast<int>(key.size()) + 1,
+          "expected a " + std::string(key == "beam" ? "beam size (0 to 1000000)" : "0 or 1") +
+              " after '# " + key + "'");
+      continue;
+    }
+    if (key == "beam") load.parser.beam = static_cast<int>(value);
+    if (key == "composition") load.parser.combinators.composition = value == 1;
+  }
+  LexiconLoad lexicon = readFactoredLexicon(text, file);
+  load.lexicon = std::move(lexicon.lexicon);
+  load.diagnostics.append(lexicon.diagnostics);
+  return load;
+}
+
+CcgModelLoad loadCcgModel(const std::string& path) {
+  std::string text;
+  std::string error;
+  if (!readWholeFile(path, &text, &error)) {
+    CcgModelLoad load;
+    load.diagnostics.error(path, 0, 0, error);
+    return load;
+  }
+  return readCcgModel(text, path);
+}
+
+EvaluationResult evaluateSemanticParser(const FactoredLexicon& lexicon, const CkyOptions& parser,
+                                        const std::vector<SemanticExample>& test,
+                                        const EvaluationOptions& options) {
+  EvaluationResult result;
+  result.sentences.resize(test.size());
+  CkyOptions parserOptions = parser;
+  parserOptions.keepPrunedEntries = false;  // nothing shows them; same answers, less memory
+  parallel::forEachRange(test.size(), options.threads, 1, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      SentenceResult& sentence = result.sentences[i];
+      CkyChart chart(lexicon, test[i].words, parserOptions);
+      std::vector<Derivation> best = chart.kBest(1);
+      if (!best.empty()) sentence.answer = best.front().logicalForm;
+      sentence.answerWithSkipping = sentence.answer;
+      if (!sentence.answer && options.wordSkipping) {
+        CkyOptions skipping = parserOptions;
+        skipping.skipWords = true;
+        CkyChart skipped(lexicon, test[i].words, skipping);
+        best = skipped.kBest(1);
+        if (!best.empty()) sentence.answerWithSkipping = best.front().logicalForm;
+      }
+      sentence.correct = sentence.answer && exactMatch(sentence.answer, test[i].logicalForm);
+      sentence.correctWithSkipping = sentence.answerWithSkipping &&
+                                     exactMatch(sentence.answerWithSkipping, test[i].logicalForm);
+      sentence.seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+  });
+  for (const SentenceResult& sentence : result.sentences) {
+    ++result.plain.sentences;
+    ++result.withSkipping.sentences;
+    if (sentence.answer) ++result.plain.answered;
+    if (sentence.correct) ++result.plain.correct;
+    if (sentence.answerWithSkipping) ++result.withSkipping.answered;
+    if (sentence.correctWithSkipping) ++result.withSkipping.correct;
+  }
+  return result;
+}
+
+}  // namespace gwb::ccg
