@@ -14,11 +14,11 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "gwb/common/atomic_file.h"
 #include "gwb/ccg/ccg_model.h"
 #include "gwb/ccg/fubl_learner.h"
 #include "gwb/ccg/lexicon.h"
 #include "gwb/ccg/semantic_examples.h"
+#include "gwb/common/atomic_file.h"
 
 namespace gwb::cli {
 

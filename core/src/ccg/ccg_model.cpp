@@ -3,8 +3,8 @@
 #include <chrono>
 #include <sstream>
 
-#include "gwb/common/atomic_file.h"
 #include "common/parallel.h"
+#include "gwb/common/atomic_file.h"
 
 namespace gwb::ccg {
 
