@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "gwb/common/diagnostic.h"
+#include "shared_data.h"
 
 namespace gwb {
 namespace {
@@ -88,6 +89,7 @@ TEST(WorkspaceFileTest, PathsAreNormalised) {
       {"sub/", "/base/dir/sub", "sub"},
       {"/abs//y/./z/", "/abs/y/z", "../../abs/y/z"},
       {":/samples/a.cfg", ":/samples/a.cfg", ":/samples/a.cfg"},
+      {"./:/a.cfg", "/base/dir/:/a.cfg", "./:/a.cfg"},  // a folder named ":", not a sample
   };
   for (const Case& c : cases) {
     const Json json = {{"format", "grammar-workbench-workspace"},
@@ -241,8 +243,8 @@ TEST(WorkspaceFileTest, EveryErrorNamesTheFileAndWhatWasExpected) {
       {R"({"format": "grammar-workbench-workspace", "version": "1"})",
        "w: error: \"version\": expected a whole number, found the string \"1\""},
       {R"({"format": "grammar-workbench-workspace", "version": 7})",
-       "w: error: workspace version 7 is not supported: expected version 1 to 1 (a newer program "
-       "wrote it?)"},
+       "w: error: workspace version 7 is not supported: this program reads version 1 (a newer "
+       "program wrote it?)"},
       {R"({"format": "grammar-workbench-workspace", "version": 1, "documents": {}})",
        "w: error: \"documents\": expected an array of documents, found an object"},
       {R"({"format": "grammar-workbench-workspace", "version": 1, "documents": ["a.cfg"]})",
@@ -357,6 +359,27 @@ TEST(WorkspaceFileTest, SavesAtomicallyAndLoadsBack) {
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.diagnostics.items().front().file, (dir / "missing").string());
   fs::remove_all(dir);
+}
+
+// The fuzz seeds are workspaces as the workbench wrote them (and two hand-made ones): each loads,
+// and those in Qt's layout are written back byte for byte.
+TEST(WorkspaceFileTest, SavedWorkspacesLoadAndWriteBackTheSameBytes) {
+  const fs::path folder = fs::path(testing::sourceDir()) / "fuzz/regressions/workspace";
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const std::string base = "/home/teacher/course";
+    const WorkspaceFileLoad load = readWorkspaceText(text, entry.path().string(), base);
+    ASSERT_TRUE(load.ok()) << toString(load.diagnostics.items().front());
+    ASSERT_FALSE(load.workspace.documents.empty()) << entry.path();
+    const bool qtLayout = text.rfind("{\n    \"", 0) == 0;
+    if (qtLayout) {
+      EXPECT_EQ(workspaceText(load.workspace, base), text) << entry.path();
+    }
+    ++files;
+  }
+  EXPECT_GE(files, 4);
 }
 
 }  // namespace

@@ -101,6 +101,8 @@ std::string storedPath(const std::string& path, const std::string& base) {
   const std::string text = relative.string();
   // Only paths inside the base folder, or close beside it, travel well as relative paths.
   if (text.empty() || text.rfind("../../../", 0) == 0 || text == "../../..") return path;
+  // A folder named ":..." must not read back as a built-in sample.
+  if (text.front() == ':') return "./" + text;
   return text;
 }
 
@@ -145,9 +147,11 @@ class WorkspaceValidator {
       return std::nullopt;
     }
     if (*number < 1 || *number > WorkspaceFile::kVersion) {
+      const std::string readable = WorkspaceFile::kVersion == 1
+                                       ? std::string("version 1")
+                                       : "versions 1 to " + std::to_string(WorkspaceFile::kVersion);
       error("workspace version " + std::to_string(*number) +
-            " is not supported: expected version 1 to " + std::to_string(WorkspaceFile::kVersion) +
-            " (a newer program wrote it?)");
+            " is not supported: this program reads " + readable + " (a newer program wrote it?)");
       return std::nullopt;
     }
     warnAboutUnknownFields(json, "the workspace",
