@@ -306,7 +306,12 @@ class DomBuilder : public nlohmann::json_sax<Json> {
   bool null() override { return put(nullptr); }
   bool boolean(bool value) override { return put(value); }
   bool number_integer(number_integer_t value) override { return put(value); }
-  bool number_unsigned(number_unsigned_t value) override { return put(value); }
+  bool number_unsigned(number_unsigned_t value) override {
+    // Beyond qint64 Qt reads a number as a double, and so do we (it is written as one).
+    if (value > static_cast<number_unsigned_t>(std::numeric_limits<std::int64_t>::max()))
+      return put(static_cast<double>(value));
+    return put(value);
+  }
   bool number_float(number_float_t value, const string_t& /*text*/) override { return put(value); }
   bool string(string_t& value) override { return put(std::move(value)); }
   bool binary(binary_t& value) override {  // never from JSON text
