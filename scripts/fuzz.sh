@@ -25,7 +25,7 @@ shared="${GWB_SHARED_DIR:-$(cd .. && pwd)/shared}/data"
 
 targets=(earleyx_grammar nltk_grammar social_corpus gold_annotation recordings topic_annotations
          grounded_lexicon sentences prior_override ptb_tree dylan_grammar dylan_learned_lexicon
-         semantic_corpus ds_record_type ds_label ccg_term ccg_lexicon)
+         semantic_corpus ds_record_type ds_label workspace ccg_term ccg_lexicon)
 
 usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
@@ -93,6 +93,7 @@ seedsFor() {
     sentences) copySeeds "$into" "$root"/samples/*.txt "$shared"/earleyx/data/text.* \
                  "$shared"/earleyx/data/testeng.yld ;;
     ptb_tree) copySeeds "$into" "$shared"/earleyx/data/treebank.5 ;;
+    workspace) copySeeds "$into" "$root"/tests/data/bad-input/workspace/*.gwb-workspace ;;
     dylan_grammar)
       local d
       for d in "$root"/tests/data/ds/toy "$shared"/dylan/*/; do

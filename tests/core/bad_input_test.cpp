@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include "gwb/common/diagnostic.h"
+#include "gwb/common/workspace_file.h"
 #include "gwb/ds/ds_grammar.h"
 #include "gwb/ds/semantic_corpus.h"
 #include "gwb/earley/grammar_io.h"
@@ -93,6 +94,7 @@ const std::map<std::string, Reader>& readers() {
          ds::loadSemanticCorpus(p.string(), diagnostics);
          return diagnostics;
        }},
+      {"workspace", [](const fs::path& p) { return loadWorkspaceFile(p.string()).diagnostics; }},
       // One `--prior PATTERN=VALUE` value a file, on its first line.
       {"prior-override",
        [](const fs::path& p) {

@@ -122,6 +122,66 @@ TEST(CorpusDocumentTest, FindsGoldTopicsBesideASocialCueFile) {
   EXPECT_FALSE(error.isEmpty());
 }
 
+// A byte-order mark and CR-only line ends (classic Mac OS files) read as the CLI reads them: the
+// mark is not part of the first token, and each CR ends a line.
+TEST(CorpusDocumentTest, AByteOrderMarkAndCrOnlyLineEndsReadAsInTheCli) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const auto write = [&](const char* name, const char* text) {
+    QFile file(dir.filePath(QString::fromLatin1(name)));
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(text);
+  };
+  write("s.txt", "\xEF\xBB\xBF# two sentences\ri saw john\r\rthe man walked\r");
+  write("cues.yld", "\xEF\xBB\xBF.dog kid.eyes # .pig # ## a puppy\r## woof woof .pig # ## oink\r");
+  write("gold.topic.yld", "\xEF\xBB\xBF.dog ## a puppy.dog\r## woof woof\r.pig ## oink.pig\r");
+
+  const auto sentences = CorpusDocument::load(dir.filePath(QStringLiteral("s.txt")));
+  ASSERT_TRUE(sentences);
+  EXPECT_EQ(sentences->kind(), CorpusDocument::Kind::Sentences);
+  ASSERT_EQ(sentences->utterances().size(), 2u);
+  EXPECT_EQ(sentences->utterances()[0].text, QStringLiteral("i saw john"));
+  EXPECT_EQ(sentences->utterances()[0].line, 2);
+  EXPECT_EQ(sentences->utterances()[1].text, QStringLiteral("the man walked"));
+  EXPECT_EQ(sentences->utterances()[1].line, 4);
+
+  const auto cues = CorpusDocument::load(dir.filePath(QStringLiteral("cues.yld")));
+  ASSERT_TRUE(cues);
+  EXPECT_EQ(cues->kind(), CorpusDocument::Kind::SocialCues);
+  EXPECT_TRUE(cues->diagnostics().empty());
+  ASSERT_EQ(cues->utterances().size(), 3u);
+  EXPECT_EQ(describe(cues->utterances()[0]), QStringLiteral(".dog:kid.eyes;.pig:|a puppy"));
+  EXPECT_EQ(cues->utterances()[0].text, QStringLiteral(".dog kid.eyes # .pig # ## a puppy"));
+  EXPECT_EQ(cues->utterances()[1].line, 2);
+  EXPECT_EQ(describe(cues->utterances()[2]), QStringLiteral(".pig:|oink"));
+  ASSERT_TRUE(cues->hasGold());
+  EXPECT_EQ(cues->utterances()[0].goldTopic, QStringLiteral(".dog"));
+  EXPECT_EQ(cues->utterances()[0].topicalWords, QStringList{QStringLiteral("puppy")});
+  EXPECT_EQ(cues->utterances()[1].goldTopic, QStringLiteral("none"));
+  EXPECT_EQ(cues->utterances()[2].goldTopic, QStringLiteral(".pig"));
+
+  // The repository's own BOM + CR-only sentence file, which `gwb parse` reads as 3 sentences.
+  const auto cli = CorpusDocument::load(QString::fromStdString(gwb::testing::sourceDir()) +
+                                        QStringLiteral("/tests/data/pp-cr-only-with-bom.txt"));
+  ASSERT_TRUE(cli);
+  ASSERT_EQ(cli->utterances().size(), 3u);
+  EXPECT_EQ(cli->utterances()[0].text, QStringLiteral("i saw john"));
+  EXPECT_EQ(cli->utterances()[2].line, 3);
+}
+
+// What the core reader says about a malformed line is kept; the rest of the file opens.
+TEST(CorpusDocumentTest, ReaderDiagnosticsAreKept) {
+  const auto document = CorpusDocument::fromText(
+      QStringLiteral("/x/c.yld"), QStringLiteral(".dog # ## hi\n\n.pig kid.eyes ## oink\n"));
+  EXPECT_EQ(document->kind(), CorpusDocument::Kind::SocialCues);
+  EXPECT_EQ(document->utterances().size(), 2u);
+  ASSERT_EQ(document->diagnostics().errorCount(), 2);
+  EXPECT_EQ(toString(document->diagnostics().items()[0]),
+            "/x/c.yld:2: error: empty line: "
+            "expected the objects present, '##' and "
+            "the words");
+}
+
 TEST(CorpusDocumentSharedTest, TheSocialCueCorpusWithItsGoldTopics) {
   GWB_REQUIRE_SHARED(path, "data/earleyx/data/socialall.ortho.yld");
   const auto document = CorpusDocument::load(QString::fromStdString(path));

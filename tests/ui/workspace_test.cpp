@@ -4,7 +4,12 @@
 // session and, the first time, the teaching sample.
 #include "ui/frame/workspace.h"
 
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
 #include <memory>
+#include <random>
 
 #include <QFile>
 #include <QJsonArray>
@@ -132,7 +137,7 @@ TEST(WorkspaceTest, MalformedWorkspacesAreReported) {
       {R"({"documents": []})", "not a Grammar Workbench workspace"},
       {R"({"format": "grammar-workbench-workspace", "version": 7})", "version 7"},
       {R"({"format": "grammar-workbench-workspace", "version": 1, "documents": [{"kind": "grammar"}]})",
-       "document 1 has no path"},
+       "document 1 (grammar) has no path"},
       {R"({"format": "grammar-workbench-workspace", "version": 1, "documents": [{"kind": "poem", "path": "x"}]})",
        "unknown kind"},
   };
@@ -164,6 +169,103 @@ TEST(WorkspaceTest, SaveIsAtomicAndLoadsBack) {
   ASSERT_TRUE(back) << error.toStdString();
   EXPECT_EQ(*back, w);
   EXPECT_FALSE(w.save(dir.filePath(QStringLiteral("no/such/dir/w.gwb-workspace")), &error));
+}
+
+// Core writes the file now; it must be what Qt's QJsonDocument wrote before, byte for byte, for
+// the same workspace (numbers of every kind, Unicode, empty containers), and a file written by
+// Qt must load as it did.
+TEST(WorkspaceTest, CoreWritesWhatQtWrites) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  Workspace w = sampleWorkspace(dir.path());
+  QJsonArray numbers;
+  for (const double d : {0.0,
+                         -0.0,
+                         1.0,
+                         1.25,
+                         100000.0,
+                         1e15,
+                         1e16,
+                         9007199254740994.0,
+                         1e20,
+                         1e21,
+                         0.0001,
+                         0.00001,
+                         0.000123,
+                         1.5e-7,
+                         -2.5,
+                         0.1,
+                         1e100,
+                         -1e-300,
+                         123456789012345678.0,
+                         5e-324,
+                         1.7976931348623157e308})
+    numbers.append(d);
+  for (const qint64 n :
+       {qint64{0}, qint64{-7}, qint64{1} << 60, std::numeric_limits<qint64>::min()})
+    numbers.append(n);
+  std::mt19937_64 random(13);
+  for (int i = 0; i < 3000; ++i) {
+    const std::uint64_t bits = random();
+    double d = 0;
+    std::memcpy(&d, &bits, sizeof d);
+    if (std::isfinite(d)) numbers.append(d);
+    numbers.append(static_cast<double>(random() % 100000) /
+                   std::pow(10.0, static_cast<double>(random() % 12)));
+  }
+  w.documents[0].view.insert(QStringLiteral("numbers"), numbers);
+  w.documents[0].view.insert(QStringLiteral("text"),
+                             QString::fromUtf8("\xc3\xa9 \xf0\x9f\x98\x80 \x01\x7f \" \\ / \t"));
+  w.documents[1].view.insert(
+      QStringLiteral("empty"),
+      QJsonObject{{QStringLiteral("a"), QJsonArray{}}, {QStringLiteral("b"), QJsonObject{}}});
+  w.documents[1].view.insert(QString::fromUtf8("\xef\xbf\xbd"), 1);
+  w.documents[1].view.insert(QString::fromUtf8("\xf0\x9d\x84\x9e"), 2);
+
+  const QString path = dir.filePath(QStringLiteral("w.gwb-workspace"));
+  QString error;
+  ASSERT_TRUE(w.save(path, &error)) << error.toStdString();
+  QFile file(path);
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  const QByteArray written = file.readAll();
+  file.close();
+  const QByteArray qt = QJsonDocument(w.toJson(dir.path())).toJson(QJsonDocument::Indented);
+  EXPECT_EQ(written, qt);
+
+  // A file Qt wrote (as the workbench did before core read workspaces) loads with the same
+  // values (numbers compare as numbers: an integer above 2^53 that a double wrote reads back as
+  // an integer, in Qt as in core) and is written back byte for byte.
+  const QString old = dir.filePath(QStringLiteral("old.gwb-workspace"));
+  QFile oldFile(old);
+  ASSERT_TRUE(oldFile.open(QIODevice::WriteOnly));
+  oldFile.write(QJsonDocument(w.toJson(dir.path())).toJson(QJsonDocument::Indented));
+  oldFile.close();
+  const auto back = Workspace::load(old, &error);
+  ASSERT_TRUE(back) << error.toStdString();
+  ASSERT_EQ(back->documents.size(), w.documents.size());
+  for (std::size_t i = 0; i < w.documents.size(); ++i) {
+    EXPECT_EQ(back->documents[i].path, w.documents[i].path);
+    EXPECT_EQ(QJsonDocument(back->documents[i].view).toJson(),
+              QJsonDocument(w.documents[i].view).toJson());
+  }
+  EXPECT_EQ(back->windowGeometry, w.windowGeometry);
+  ASSERT_TRUE(back->save(path, &error));
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  EXPECT_EQ(file.readAll(), written);
+}
+
+// Errors name the line and column where the JSON breaks.
+TEST(WorkspaceTest, JsonErrorsNameTheLineAndColumn) {
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("w.gwb-workspace"));
+  QFile file(path);
+  ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+  file.write("{\r\n    \"format\": \"grammar-workbench-workspace\",\r\n    \"version\": 1,,\r\n}");
+  file.close();
+  QString error;
+  EXPECT_FALSE(Workspace::load(path, &error));
+  EXPECT_TRUE(error.startsWith(QStringLiteral("line 3, column 18: not valid JSON")))
+      << error.toStdString();
 }
 
 class WorkspaceWindowTest : public ::testing::Test {

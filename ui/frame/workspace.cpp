@@ -1,150 +1,173 @@
 #include "ui/frame/workspace.h"
 
-#include <QDir>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include <QCborValue>
 #include <QFile>
-#include <QFileInfo>
 #include <QJsonArray>
-#include <QJsonDocument>
 
-#include "ui/common/tree_export.h"
+#include "gwb/common/diagnostic.h"
+#include "gwb/common/workspace_file.h"
+#include "ui/common/qt_conversions.h"
 
+// The file format lives in core (gwb/common/workspace_file.h): this file only converts between
+// core's plain values and the workbench's Qt ones.
 namespace gwb::ui {
 
 namespace {
-const QString kFormat = QStringLiteral("grammar-workbench-workspace");
+using Json = nlohmann::json;
 
-QString kindName(WorkspaceDocument::Kind kind) {
-  switch (kind) {
-    case WorkspaceDocument::Kind::Corpus: return QStringLiteral("corpus");
-    case WorkspaceDocument::Kind::DsStepper: return QStringLiteral("ds-stepper");
-    case WorkspaceDocument::Kind::Induction: return QStringLiteral("induction");
-    case WorkspaceDocument::Kind::Discourse: return QStringLiteral("discourse");
-    case WorkspaceDocument::Kind::Transitions: return QStringLiteral("transitions");
-    case WorkspaceDocument::Kind::Experiments: return QStringLiteral("experiments");
-    case WorkspaceDocument::Kind::Grammar: break;
+// Depth is bounded: core bounds what it reads, and views are built by code a few levels deep.
+QJsonValue toQt(const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::object: {
+      QJsonObject object;
+      for (const auto& item : value.items())
+        object.insert(QString::fromStdString(item.key()), toQt(item.value()));
+      return object;
+    }
+    case Json::value_t::array: {
+      QJsonArray array;
+      for (const Json& element : value) array.append(toQt(element));
+      return array;
+    }
+    case Json::value_t::string: return QString::fromStdString(value.get_ref<const std::string&>());
+    case Json::value_t::boolean: return value.get<bool>();
+    case Json::value_t::number_integer: return static_cast<qint64>(value.get<std::int64_t>());
+    case Json::value_t::number_unsigned: {
+      const auto u = value.get<std::uint64_t>();
+      if (u <= static_cast<std::uint64_t>(std::numeric_limits<qint64>::max()))
+        return static_cast<qint64>(u);
+      return static_cast<double>(u);  // as Qt reads such numbers
+    }
+    case Json::value_t::number_float: return value.get<double>();
+    case Json::value_t::null:
+    case Json::value_t::binary:
+    case Json::value_t::discarded: break;
   }
-  return QStringLiteral("grammar");
+  return QJsonValue(QJsonValue::Null);
 }
 
-std::optional<WorkspaceDocument::Kind> kindFromName(const QString& name) {
+Json fromQt(const QJsonValue& value) {
+  switch (value.type()) {
+    case QJsonValue::Object: {
+      Json object = Json::object();
+      const QJsonObject qt = value.toObject();
+      for (auto it = qt.begin(); it != qt.end(); ++it)
+        object[it.key().toStdString()] = fromQt(it.value());
+      return object;
+    }
+    case QJsonValue::Array: {
+      Json array = Json::array();
+      for (const QJsonValue& element : value.toArray()) array.push_back(fromQt(element));
+      return array;
+    }
+    case QJsonValue::String: return value.toString().toStdString();
+    case QJsonValue::Bool: return value.toBool();
+    case QJsonValue::Double: {
+      // QJsonValue keeps integers apart from doubles inside; so does the file.
+      const QCborValue number = QCborValue::fromJsonValue(value);
+      if (number.isInteger()) return static_cast<std::int64_t>(number.toInteger());
+      return value.toDouble();
+    }
+    case QJsonValue::Null:
+    case QJsonValue::Undefined: break;
+  }
+  return nullptr;
+}
+
+WorkspaceDocument::Kind toUi(gwb::WorkspaceDocumentKind kind) {
   using Kind = WorkspaceDocument::Kind;
-  for (const auto kind : {Kind::Grammar, Kind::Corpus, Kind::DsStepper, Kind::Induction,
-                          Kind::Discourse, Kind::Transitions, Kind::Experiments}) {
-    if (name == kindName(kind)) return kind;
+  switch (kind) {
+    case gwb::WorkspaceDocumentKind::Corpus: return Kind::Corpus;
+    case gwb::WorkspaceDocumentKind::DsStepper: return Kind::DsStepper;
+    case gwb::WorkspaceDocumentKind::Induction: return Kind::Induction;
+    case gwb::WorkspaceDocumentKind::Discourse: return Kind::Discourse;
+    case gwb::WorkspaceDocumentKind::Transitions: return Kind::Transitions;
+    case gwb::WorkspaceDocumentKind::Experiments: return Kind::Experiments;
+    case gwb::WorkspaceDocumentKind::Grammar: break;
+  }
+  return Kind::Grammar;
+}
+
+gwb::WorkspaceDocumentKind toCore(WorkspaceDocument::Kind kind) {
+  using Kind = WorkspaceDocument::Kind;
+  switch (kind) {
+    case Kind::Corpus: return gwb::WorkspaceDocumentKind::Corpus;
+    case Kind::DsStepper: return gwb::WorkspaceDocumentKind::DsStepper;
+    case Kind::Induction: return gwb::WorkspaceDocumentKind::Induction;
+    case Kind::Discourse: return gwb::WorkspaceDocumentKind::Discourse;
+    case Kind::Transitions: return gwb::WorkspaceDocumentKind::Transitions;
+    case Kind::Experiments: return gwb::WorkspaceDocumentKind::Experiments;
+    case Kind::Grammar: break;
+  }
+  return gwb::WorkspaceDocumentKind::Grammar;
+}
+
+gwb::WorkspaceFile toCore(const Workspace& workspace) {
+  gwb::WorkspaceFile file;
+  for (const WorkspaceDocument& d : workspace.documents) {
+    file.documents.push_back(
+        {toCore(d.kind), d.path.toStdString(), d.root.toStdString(), fromQt(QJsonValue(d.view))});
+  }
+  file.current = workspace.current;
+  file.windowGeometry = workspace.windowGeometry.toStdString();
+  file.windowState = workspace.windowState.toStdString();
+  return file;
+}
+
+Workspace toUi(const gwb::WorkspaceFile& file) {
+  Workspace workspace;
+  for (const gwb::WorkspaceFileDocument& d : file.documents) {
+    workspace.documents.push_back({toUi(d.kind), QString::fromStdString(d.path),
+                                   QString::fromStdString(d.root), toQt(d.view).toObject()});
+  }
+  workspace.current = file.current;
+  workspace.windowGeometry = QByteArray::fromStdString(file.windowGeometry);
+  workspace.windowState = QByteArray::fromStdString(file.windowState);
+  return workspace;
+}
+
+// The errors, one a line, with their line and column (the caller names the file).
+std::optional<Workspace> result(const gwb::WorkspaceFileLoad& load, QString* error) {
+  if (load.ok()) return toUi(load.workspace);
+  if (error != nullptr) {
+    QStringList lines;
+    for (const gwb::Diagnostic& d : load.diagnostics) {
+      if (d.severity != gwb::Severity::Error) continue;
+      QString line = toQString(d.message);
+      if (d.line > 0) {
+        line = QObject::tr("line %1, column %2: %3").arg(d.line).arg(d.column).arg(line);
+      }
+      lines << line;
+    }
+    *error = lines.join(QLatin1Char('\n'));
   }
   return std::nullopt;
-}
-
-QString storedPath(const QString& path, const QString& base) {
-  if (base.isEmpty() || path.isEmpty() || path.startsWith(QLatin1Char(':'))) return path;
-  QString relative = QDir(base).relativeFilePath(path);
-  // Only paths inside the base folder, or close beside it, travel well as relative paths.
-  if (relative.startsWith(QLatin1String("../../../")) || QDir::isAbsolutePath(relative)) {
-    return path;
-  }
-  return relative;
-}
-
-QString resolvedPath(const QString& stored, const QString& base) {
-  if (stored.isEmpty() || stored.startsWith(QLatin1Char(':')) || QDir::isAbsolutePath(stored) ||
-      base.isEmpty())
-    return stored;
-  return QDir::cleanPath(QDir(base).absoluteFilePath(stored));
 }
 }  // namespace
 
 QJsonObject Workspace::toJson(const QString& baseDirectory) const {
-  QJsonArray documentsJson;
-  for (const WorkspaceDocument& d : documents) {
-    QJsonObject entry{{QStringLiteral("kind"), kindName(d.kind)},
-                      {QStringLiteral("path"), storedPath(d.path, baseDirectory)},
-                      {QStringLiteral("view"), d.view}};
-    if (!d.root.isEmpty()) entry.insert(QStringLiteral("root"), d.root);
-    documentsJson.append(entry);
-  }
-  QJsonObject json{{QStringLiteral("format"), kFormat},
-                   {QStringLiteral("version"), kVersion},
-                   {QStringLiteral("current"), current},
-                   {QStringLiteral("documents"), documentsJson}};
-  if (!windowGeometry.isEmpty() || !windowState.isEmpty()) {
-    json.insert(
-        QStringLiteral("window"),
-        QJsonObject{{QStringLiteral("geometry"), QString::fromLatin1(windowGeometry.toBase64())},
-                    {QStringLiteral("state"), QString::fromLatin1(windowState.toBase64())}});
-  }
-  return json;
+  return toQt(gwb::workspaceToJson(toCore(*this), baseDirectory.toStdString())).toObject();
 }
 
 std::optional<Workspace> Workspace::fromJson(const QJsonObject& json, const QString& baseDirectory,
                                              QString* error) {
-  const auto fail = [error](const QString& message) -> std::optional<Workspace> {
-    if (error) *error = message;
-    return std::nullopt;
-  };
-  if (json.value(QStringLiteral("format")).toString() != kFormat) {
-    return fail(
-        QObject::tr(R"(not a Grammar Workbench workspace (no "format": "%1"))").arg(kFormat));
-  }
-  const int version = json.value(QStringLiteral("version")).toInt(0);
-  if (version < 1 || version > kVersion) {
-    return fail(QObject::tr("workspace version %1 is not supported (this program reads %2)")
-                    .arg(version)
-                    .arg(kVersion));
-  }
-  Workspace workspace;
-  const QJsonArray documents = json.value(QStringLiteral("documents")).toArray();
-  for (qsizetype i = 0; i < documents.size(); ++i) {
-    const QJsonObject entry = documents[i].toObject();
-    const QString kind = entry.value(QStringLiteral("kind")).toString();
-    const QString path = entry.value(QStringLiteral("path")).toString();
-    const std::optional<WorkspaceDocument::Kind> known = kindFromName(kind);
-    if (!known)
-      return fail(QObject::tr("document %1 has an unknown kind \"%2\"").arg(i + 1).arg(kind));
-    // A DS stepper with no folder uses its default one, research windows have none; every
-    // file needs a path.
-    if (path.isEmpty() && *known != WorkspaceDocument::Kind::DsStepper &&
-        !WorkspaceDocument::isResearchWindow(*known))
-      return fail(QObject::tr("document %1 has no path").arg(i + 1));
-    WorkspaceDocument d;
-    d.kind = *known;
-    d.path = resolvedPath(path, baseDirectory);
-    d.root = entry.value(QStringLiteral("root")).toString();
-    d.view = entry.value(QStringLiteral("view")).toObject();
-    workspace.documents.push_back(std::move(d));
-  }
-  workspace.current = json.value(QStringLiteral("current")).toInt(-1);
-  if (workspace.current >= static_cast<int>(workspace.documents.size())) workspace.current = -1;
-  const QJsonObject window = json.value(QStringLiteral("window")).toObject();
-  workspace.windowGeometry =
-      QByteArray::fromBase64(window.value(QStringLiteral("geometry")).toString().toLatin1());
-  workspace.windowState =
-      QByteArray::fromBase64(window.value(QStringLiteral("state")).toString().toLatin1());
-  return workspace;
+  return result(gwb::workspaceFromJson(fromQt(QJsonValue(json)), baseDirectory.toStdString(), {}),
+                error);
 }
 
 bool Workspace::save(const QString& path, QString* error) const {
-  const QString base = QFileInfo(path).absolutePath();
-  const QByteArray bytes = QJsonDocument(toJson(base)).toJson(QJsonDocument::Indented);
-  return saveBytesAtomically(path, bytes, error);
+  std::string why;
+  const bool saved = gwb::saveWorkspaceFile(toCore(*this), toNativePath(path), &why);
+  if (!saved && error != nullptr) *error = toQString(why);
+  return saved;
 }
 
 std::optional<Workspace> Workspace::load(const QString& path, QString* error) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) {
-    if (error) *error = file.errorString();
-    return std::nullopt;
-  }
-  QJsonParseError parseError{};
-  const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
-  if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
-    if (error != nullptr) {
-      *error = QObject::tr("not valid JSON at offset %1: %2")
-                   .arg(parseError.offset)
-                   .arg(parseError.errorString());
-    }
-    return std::nullopt;
-  }
-  return fromJson(document.object(), QFileInfo(path).absolutePath(), error);
+  return result(gwb::loadWorkspaceFile(toNativePath(path)), error);
 }
 
 }  // namespace gwb::ui

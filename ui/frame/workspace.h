@@ -32,7 +32,10 @@
 // folder). Opening one never fails the workspace: a folder that is not a grammar, or a sentence
 // that no longer parses as it did, leaves the tab open with the reason in its status line.
 //
-// Reading never throws: a malformed file gives nullopt and a message. Saving is atomic.
+// The file format is core's (gwb/common/workspace_file.h): core reads, validates and writes it
+// (Qt's JSON layout, byte for byte); this class converts to and from the workbench's Qt types.
+// Reading never throws: a malformed file gives nullopt and a message naming the line and column
+// when there is one. Saving is atomic.
 #pragma once
 
 #include <optional>

@@ -1,154 +1,128 @@
 #include "ui/grounded/corpus_document.h"
 
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
-#include <QRegularExpression>
+#include <string>
 
+#include <QDir>
+#include <QFileInfo>
+
+#include "gwb/grounded/corpus_file.h"
+#include "gwb/grounded/social_corpus.h"
+#include "ui/common/qt_conversions.h"
+
+// Reading is core's (gwb/grounded/corpus_file.h, social_corpus.h): lines, byte-order marks, CR
+// line ends and the three formats are read as the CLI reads them; this file converts the result.
 namespace gwb::ui {
 
 namespace {
-// Lines looked at to tell the kind of a file.
-constexpr int kLinesToDetect = 50;
-
-QStringList tokensOf(const QString& line) {
-  static const QRegularExpression space(QStringLiteral("\\s+"));
-  return line.split(space, Qt::SkipEmptyParts);
+QStringList toQStringList(const std::vector<std::string>& strings) {
+  QStringList list;
+  list.reserve(static_cast<qsizetype>(strings.size()));
+  for (const std::string& s : strings) list << toQString(s);
+  return list;
 }
 
-QStringList linesOf(const QString& text) {
-  QStringList lines = text.split(QLatin1Char('\n'));
-  for (QString& line : lines)
-    if (line.endsWith(QLatin1Char('\r'))) line.chop(1);  // CRLF files
-  return lines;
+Utterance fromSentence(const gwb::CorpusSentence& sentence) {
+  Utterance u;
+  u.line = sentence.line;
+  u.words = toQStringList(sentence.words);
+  u.text = u.words.join(QLatin1Char(' '));
+  return u;
+}
+
+Utterance fromSocial(const gwb::SocialUtterance& social) {
+  Utterance u;
+  u.line = social.line;
+  for (const gwb::SocialObject& object : social.objects)
+    u.objects.push_back({QLatin1Char('.') + toQString(object.name), toQStringList(object.cues)});
+  u.words = toQStringList(social.words);
+  u.text = toQStringList(gwb::writtenTokens(social)).join(QLatin1Char(' '));
+  return u;
+}
+
+Utterance fromGold(const gwb::GoldUtterance& gold) {
+  Utterance u;
+  u.line = gold.line;
+  QStringList topics;
+  for (const std::string& topic : gold.topics) topics << QLatin1Char('.') + toQString(topic);
+  u.goldTopic = topics.isEmpty() ? QStringLiteral("none") : topics.join(QLatin1Char(' '));
+  u.words = toQStringList(gold.words);
+  for (std::size_t k = 0; k < gold.words.size() && k < gold.wordTopics.size(); ++k)
+    if (gold.wordTopics[k] != gwb::kNullTopic) u.topicalWords << toQString(gold.words[k]);
+  u.text = u.words.join(QLatin1Char(' '));
+  return u;
+}
+
+CorpusDocument::Kind toUi(gwb::CorpusKind kind) {
+  switch (kind) {
+    case gwb::CorpusKind::SocialCues: return CorpusDocument::Kind::SocialCues;
+    case gwb::CorpusKind::GoldTopics: return CorpusDocument::Kind::GoldTopics;
+    case gwb::CorpusKind::Sentences: break;
+  }
+  return CorpusDocument::Kind::Sentences;
 }
 }  // namespace
 
 CorpusDocument::Kind CorpusDocument::detectKind(const QString& text) {
-  bool hasDoubleHash = false;
-  int seen = 0;
-  for (const QString& line : linesOf(text)) {
-    if (line.trimmed().isEmpty()) continue;
-    if (++seen > kLinesToDetect) break;
-    const QStringList tokens = tokensOf(line);
-    // A comment line of a sentence file ("# ..."): social-cue lines start with an object or ##.
-    if (tokens.front().startsWith(QLatin1Char('#')) && tokens.front() != QLatin1String("##"))
-      continue;
-    if (tokens.contains(QStringLiteral("#"))) return Kind::SocialCues;
-    if (tokens.contains(QStringLiteral("##"))) hasDoubleHash = true;
-  }
-  return hasDoubleHash ? Kind::GoldTopics : Kind::Sentences;
+  return toUi(gwb::detectCorpusKind(text.toStdString()));
 }
 
 std::vector<Utterance> CorpusDocument::parseSocialCueLine(const QString& line, int lineNumber) {
-  enum class State { Start, Objects, Words };
+  gwb::SocialCorpusReadOptions options;
+  options.utterancesOnOneLine = true;
+  const gwb::SocialCorpusLoad load = gwb::readSocialCorpus(line.toStdString(), {}, options);
   std::vector<Utterance> utterances;
-  Utterance current;
-  QStringList raw;
-  State state = State::Start;
-  const auto finish = [&] {
-    if (raw.isEmpty()) return;
-    current.line = lineNumber;
-    current.text = raw.join(QLatin1Char(' '));
-    utterances.push_back(std::move(current));
-    current = Utterance();
-    raw.clear();
-  };
-  for (const QString& token : tokensOf(line)) {
-    // After the words, an object or `##` starts the next utterance (a .concat line).
-    if (state == State::Words &&
-        (token.startsWith(QLatin1Char('.')) || token == QLatin1String("##"))) {
-      finish();
-      state = State::Start;
-    }
-    raw << token;
-    if (state != State::Words) {
-      if (token == QLatin1String("##")) {
-        state = State::Words;
-      } else if (token == QLatin1String("#")) {
-        state = State::Start;
-      } else if (token.startsWith(QLatin1Char('.'))) {
-        current.objects.push_back({token, {}});
-        state = State::Objects;
-      } else if (state == State::Objects) {
-        current.objects.back().cues << token;
-      } else {
-        current.words << token;  // a stray word before `##`
-      }
-      continue;
-    }
-    current.words << token;
+  for (const gwb::SocialUtterance& social : load.corpus.utterances) {
+    utterances.push_back(fromSocial(social));
+    utterances.back().line = lineNumber;
   }
-  finish();
   return utterances;
 }
 
 Utterance CorpusDocument::parseGoldLine(const QString& line, int lineNumber) {
-  Utterance u;
+  const gwb::GoldAnnotationLoad load = gwb::readGoldAnnotation(line.toStdString(), {});
+  Utterance u =
+      load.gold.utterances.empty() ? fromGold({}) : fromGold(load.gold.utterances.front());
   u.line = lineNumber;
-  u.goldTopic = QStringLiteral("none");
-  bool words = false;
-  QStringList plain;
-  for (const QString& token : tokensOf(line)) {
-    if (!words) {
-      if (token == QLatin1String("##")) {
-        words = true;
-      } else if (token.startsWith(QLatin1Char('.'))) {
-        u.goldTopic = token;
-      }
-      continue;
-    }
-    // "puppy.dog": the word puppy, marked with the topic .dog.
-    const qsizetype dot = token.indexOf(QLatin1Char('.'), 1);
-    if (dot > 0) {
-      plain << token.left(dot);
-      u.topicalWords << token.left(dot);
-    } else {
-      plain << token;
-    }
-  }
-  u.words = plain;
-  u.text = plain.join(QLatin1Char(' '));
   return u;
 }
 
-std::unique_ptr<CorpusDocument> CorpusDocument::fromText(const QString& path, const QString& text) {
+std::unique_ptr<CorpusDocument> CorpusDocument::fromLoad(const QString& path,
+                                                         const gwb::CorpusFileLoad& load) {
   std::unique_ptr<CorpusDocument> document(new CorpusDocument());
   document->filePath_ = path;
-  document->kind_ = detectKind(text);
-  const QStringList lines = linesOf(text);
-  for (int i = 0; i < lines.size(); ++i) {
-    const QString line = lines[i].trimmed();
-    if (line.isEmpty()) continue;
-    switch (document->kind_) {
-      case Kind::Sentences: {
-        if (line.startsWith(QLatin1Char('#'))) continue;
-        Utterance u;
-        u.line = i + 1;
-        u.words = tokensOf(line);
-        u.text = u.words.join(QLatin1Char(' '));
-        document->utterances_.push_back(std::move(u));
-        break;
-      }
-      case Kind::SocialCues:
-        for (Utterance& u : parseSocialCueLine(line, i + 1))
-          document->utterances_.push_back(std::move(u));
-        break;
-      case Kind::GoldTopics: document->utterances_.push_back(parseGoldLine(line, i + 1)); break;
-    }
+  document->kind_ = toUi(load.kind);
+  document->diagnostics_ = load.diagnostics;
+  switch (load.kind) {
+    case gwb::CorpusKind::Sentences:
+      for (const gwb::CorpusSentence& s : load.sentences)
+        document->utterances_.push_back(fromSentence(s));
+      break;
+    case gwb::CorpusKind::SocialCues:
+      for (const gwb::SocialUtterance& u : load.social.utterances)
+        document->utterances_.push_back(fromSocial(u));
+      break;
+    case gwb::CorpusKind::GoldTopics:
+      for (const gwb::GoldUtterance& u : load.gold.utterances)
+        document->utterances_.push_back(fromGold(u));
+      break;
   }
   document->hasGold_ = document->kind_ == Kind::GoldTopics;
   return document;
 }
 
+std::unique_ptr<CorpusDocument> CorpusDocument::fromText(const QString& path, const QString& text) {
+  return fromLoad(path, gwb::readCorpusText(text.toStdString(), path.toStdString()));
+}
+
 std::unique_ptr<CorpusDocument> CorpusDocument::load(const QString& path, QString* error) {
   const QString absolute = QFileInfo(path).absoluteFilePath();
-  QFile file(absolute);
-  if (!file.open(QIODevice::ReadOnly)) {
-    if (error) *error = file.errorString();
+  const gwb::CorpusFileLoad read = gwb::loadCorpusFile(toNativePath(absolute));
+  if (!read.opened) {
+    if (error != nullptr && !read.diagnostics.empty())
+      *error = toQString(read.diagnostics.items().front().message);
     return nullptr;
   }
-  std::unique_ptr<CorpusDocument> document = fromText(absolute, QString::fromUtf8(file.readAll()));
+  std::unique_ptr<CorpusDocument> document = fromLoad(absolute, read);
   if (document->kind_ == Kind::SocialCues) {
     // Gold annotation beside it, aligned utterance by utterance.
     const QFileInfo info(absolute);
@@ -157,10 +131,9 @@ std::unique_ptr<CorpusDocument> CorpusDocument::load(const QString& path, QStrin
     for (const QString& name : candidates) {
       const QString goldPath = info.dir().filePath(name);
       if (goldPath == absolute) continue;
-      QFile goldFile(goldPath);
-      if (!goldFile.open(QIODevice::ReadOnly)) continue;
-      const auto gold = fromText(goldPath, QString::fromUtf8(goldFile.readAll()));
-      if (gold->kind_ == Kind::GoldTopics && document->attachGold(*gold)) break;
+      const gwb::CorpusFileLoad goldRead = gwb::loadCorpusFile(toNativePath(goldPath));
+      if (!goldRead.opened || goldRead.kind != gwb::CorpusKind::GoldTopics) continue;
+      if (document->attachGold(*fromLoad(goldPath, goldRead))) break;
     }
   }
   return document;

@@ -13,9 +13,11 @@
 // A social-cue file finds its gold annotation by itself when a `gold*.yld` file with the same
 // number of utterances lies in the same folder (as in the shared data).
 //
-// Each utterance keeps its raw text: social-cue grammars parse the objects, cues and words
-// together, so that is what is sent to the stepper. (Core will get a corpus model of its own
-// for the grounded-learning experiments; this reader only serves the workbench's views.)
+// Each utterance keeps its text as written: social-cue grammars parse the objects, cues and
+// words together, so that is what is sent to the stepper. Reading is core's
+// (gwb/grounded/corpus_file.h): a byte-order mark, CRLF and CR-only line ends read as in the CLI,
+// and what the core reader reports about the content is kept in diagnostics() (the document
+// holds what could be read). Gold topics: several topics of one utterance are joined by spaces.
 #pragma once
 
 #include <memory>
@@ -24,6 +26,12 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+
+#include "gwb/common/diagnostic.h"
+
+namespace gwb {
+struct CorpusFileLoad;
+}
 
 namespace gwb::ui {
 
@@ -37,7 +45,7 @@ struct Utterance {
   QString text;                       // what a parser reads: the raw tokens
   std::vector<SocialObject> objects;  // empty for plain sentences
   QStringList words;                  // without the objects and cues
-  QString goldTopic;                  // ".pig"; empty when unknown; "none" for none
+  QString goldTopic;                  // ".pig" (".dog .pig"); empty when unknown; "none" for none
   QStringList topicalWords;           // words the gold annotation marks with the topic
 };
 
@@ -69,15 +77,20 @@ class CorpusDocument : public QObject {
   QString goldPath() const { return goldPath_; }
   // Takes gold topics from `gold` (aligned utterance by utterance); false if they do not align.
   bool attachGold(const CorpusDocument& gold);
+  // What the reader reported about the file's content (errors and warnings, with lines).
+  const gwb::Diagnostics& diagnostics() const { return diagnostics_; }
 
  private:
   CorpusDocument() = default;
+  static std::unique_ptr<CorpusDocument> fromLoad(const QString& path,
+                                                  const gwb::CorpusFileLoad& load);
 
   QString filePath_;
   Kind kind_ = Kind::Sentences;
   std::vector<Utterance> utterances_;
   bool hasGold_ = false;
   QString goldPath_;
+  gwb::Diagnostics diagnostics_;
 };
 
 }  // namespace gwb::ui

@@ -87,13 +87,35 @@ class CorpusReader {
     load_.corpus.source = sourceName;
   }
 
-  void readLine(const Line& line) {
+  void readLine(const Line& line, bool utterancesMayFollow) {
     const std::vector<Token> tokens = splitTokens(line.text);
     if (tokens.empty()) {
       diag_.error(source_, line.number, 0,
                   "empty line: expected the objects present, '##' and the words");
       return;
     }
+    if (!utterancesMayFollow) {
+      readUtterance(tokens, line.number);
+      return;
+    }
+    // A recording on one line: after the words, an object or '##' starts the next utterance.
+    std::vector<Token> utterance;
+    bool inWords = false;
+    for (const Token& token : tokens) {
+      const bool starts = token.text == "##" || token.text.front() == '.';
+      if (inWords && starts) {
+        readUtterance(utterance, line.number);
+        utterance.clear();
+        inWords = false;
+      }
+      if (token.text == "##") inWords = true;
+      utterance.push_back(token);
+    }
+    readUtterance(utterance, line.number);
+  }
+
+  void readUtterance(const std::vector<Token>& tokens, int lineNumber) {
+    const Line line{{}, lineNumber};
     SocialUtterance utterance;
     utterance.line = line.number;
     bool inObject = false;  // an object has been opened and not yet closed by '#'
@@ -208,17 +230,36 @@ class CorpusReader {
 }  // namespace
 
 SocialCorpusLoad readSocialCorpus(std::string_view text, const std::string& sourceName) {
+  return readSocialCorpus(text, sourceName, SocialCorpusReadOptions{});
+}
+
+SocialCorpusLoad readSocialCorpus(std::string_view text, const std::string& sourceName,
+                                  const SocialCorpusReadOptions& options) {
   SocialCorpusLoad load;
   CorpusReader reader(load, sourceName);
-  for (const Line& line : splitLines(text)) reader.readLine(line);
+  for (const Line& line : splitLines(text)) reader.readLine(line, options.utterancesOnOneLine);
   reader.finish();
   return load;
 }
 
 SocialCorpusLoad loadSocialCorpusFile(const std::string& path) {
-  auto load = text::loadTextFile<SocialCorpusLoad>(path, readSocialCorpus);
+  auto load = text::loadTextFile<SocialCorpusLoad>(
+      path,
+      [](std::string_view text, const std::string& name) { return readSocialCorpus(text, name); });
   load.corpus.source = path;  // also when the file could not be read
   return load;
+}
+
+std::vector<std::string> writtenTokens(const SocialUtterance& utterance) {
+  std::vector<std::string> tokens;
+  for (const SocialObject& object : utterance.objects) {
+    tokens.push_back("." + object.name);
+    tokens.insert(tokens.end(), object.cues.begin(), object.cues.end());
+    tokens.emplace_back("#");
+  }
+  tokens.emplace_back("##");
+  tokens.insert(tokens.end(), utterance.words.begin(), utterance.words.end());
+  return tokens;
 }
 
 std::vector<std::string> socialTokens(const SocialUtterance& utterance,

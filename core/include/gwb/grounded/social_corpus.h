@@ -69,8 +69,21 @@ struct SocialCorpusLoad {
 };
 
 SocialCorpusLoad readSocialCorpus(std::string_view text, const std::string& sourceName);
+
+struct SocialCorpusReadOptions {
+  // A line may hold several utterances, one after another (a whole recording on one line, as in
+  // the `.concat` files): after the words, an object or '##' starts the next utterance, which
+  // keeps the line's number. Off: one utterance a line, and such tokens are words (warned about).
+  bool utterancesOnOneLine = false;
+};
+SocialCorpusLoad readSocialCorpus(std::string_view text, const std::string& sourceName,
+                                  const SocialCorpusReadOptions& options);
 // An unreadable file gives one error diagnostic.
 SocialCorpusLoad loadSocialCorpusFile(const std::string& path);
+
+// The utterance's tokens as written: each object with its cues in their order, '#', then '##'
+// and the words (for an utterance read without errors, the tokens of its line).
+std::vector<std::string> writtenTokens(const SocialUtterance& utterance);
 
 // The tokens a grammar of this family parses for one utterance, keeping only the cues in
 // `cues` and writing them in that order:  .dog kid.eyes # .pig # ## and whats that
