@@ -12,11 +12,13 @@
 #include "commands.h"
 #include "gwb/common/atomic_file.h"
 #include "gwb/common/memory_budget.h"
+#include "gwb/common/number_format.h"
 #include "gwb/earley/batch_parse.h"
 #include "gwb/earley/earley_parser.h"
 #include "gwb/earley/grammar_check.h"
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/kbest.h"
+#include "gwb/earley/tokenize.h"
 
 namespace gwb::cli {
 
@@ -40,16 +42,6 @@ struct ParseSettings {
   bool quiet = false;
   int threads = 1;
 };
-
-// Java's Double.toString, closely enough for Earleyx-compatible files: shortest round trip,
-// "Infinity", and at least one decimal ("0.0", "4.0").
-std::string javaDouble(double value) {
-  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
-  if (std::isnan(value)) return "NaN";
-  std::string text = formatProbability(value);
-  if (text.find_first_of(".eE") == std::string::npos) text += ".0";
-  return text;
-}
 
 class ProgressBar {
  public:
@@ -183,7 +175,7 @@ int runParse(const ParseSettings& s) {
     const auto block = [&](std::ostringstream& out, auto value) {
       out << "# " << id << '\n';
       for (std::size_t i = 0; i < words.size(); ++i)
-        out << words[i] << ' ' << javaDouble(value(i)) << '\n';
+        out << words[i] << ' ' << formatJavaDouble(value(i)) << '\n';
       out << "#! Done\n";
     };
     if (s.surprisal) block(surprisalOut, [&](std::size_t i) { return result.surprisal[i] * unit; });

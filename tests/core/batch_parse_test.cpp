@@ -17,6 +17,7 @@
 #include "brute_force_oracle.h"
 #include "gwb/common/batch.h"
 #include "gwb/earley/kbest.h"
+#include "gwb/earley/tokenize.h"
 
 namespace gwb {
 namespace {

@@ -29,8 +29,7 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/Dense>
-
+#include "gwb/common/eigen.h"
 #include "gwb/earley/compiled_grammar.h"
 #include "gwb/earley/grammar.h"
 #include "gwb/grounded/social_corpus.h"

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "gwb/earley/grammar_io.h"
+#include "gwb/common/number_format.h"
 
 namespace gwb {
 

@@ -31,8 +31,7 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/Dense>
-
+#include "gwb/common/eigen.h"
 #include "gwb/earley/grammar.h"
 
 namespace gwb {

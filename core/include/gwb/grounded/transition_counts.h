@@ -20,9 +20,8 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/Core>
-
 #include "gwb/common/batch.h"
+#include "gwb/common/eigen.h"
 #include "gwb/earley/compiled_grammar.h"
 #include "gwb/earley/grammar.h"
 #include "gwb/grounded/social_corpus.h"
