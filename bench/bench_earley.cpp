@@ -28,6 +28,7 @@
 #include "gwb/earley/earley_parser.h"
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/kbest.h"
+#include "gwb/earley/tokenize.h"
 
 namespace {
 

@@ -36,6 +36,7 @@
 #include "bench_support.h"
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/induction.h"
+#include "gwb/earley/tokenize.h"
 
 namespace {
 

@@ -33,6 +33,7 @@
 #include "gwb/earley/earley_parser.h"
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/parse_trace.h"
+#include "gwb/earley/tokenize.h"
 
 namespace {
 

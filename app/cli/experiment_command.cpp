@@ -16,6 +16,7 @@
 #include "gwb/common/atomic_file.h"
 #include "gwb/common/memory_budget.h"
 #include "gwb/earley/grammar_io.h"
+#include "gwb/earley/induction_output.h"
 #include "gwb/grounded/social_experiment.h"
 #include "gwb/grounded/topic_annotation.h"
 #include "gwb/grounded/topic_transitions.h"

@@ -14,8 +14,10 @@
 #include "command_support.h"
 #include "commands.h"
 #include "gwb/common/memory_budget.h"
+#include "gwb/common/number_format.h"
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/induction.h"
+#include "gwb/earley/induction_output.h"
 
 namespace gwb::cli {
 

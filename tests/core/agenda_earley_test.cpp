@@ -13,6 +13,7 @@
 
 #include "brute_force_oracle.h"
 #include "gwb/earley/grammar_io.h"
+#include "gwb/earley/tokenize.h"
 #include "shared_data.h"
 
 namespace gwb {

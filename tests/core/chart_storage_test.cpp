@@ -12,6 +12,7 @@
 
 #include "brute_force_oracle.h"
 #include "gwb/earley/earley_parser.h"
+#include "gwb/earley/tokenize.h"
 #include "test_grammars.h"
 
 namespace gwb {

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "brute_force_oracle.h"
+#include "gwb/earley/tokenize.h"
 #include "test_grammars.h"
 
 namespace gwb {

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "gwb/common/atomic_file.h"
+#include "gwb/common/number_format.h"
 #include "shared_data.h"
 
 namespace gwb {

@@ -14,7 +14,10 @@
 
 #include "brute_force_oracle.h"
 #include "gwb/common/atomic_file.h"
+#include "gwb/common/number_format.h"
 #include "gwb/earley/grammar_io.h"
+#include "gwb/earley/induction_output.h"
+#include "gwb/earley/tokenize.h"
 #include "shared_data.h"
 
 namespace gwb {

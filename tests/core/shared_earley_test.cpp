@@ -9,6 +9,7 @@
 #include "gwb/common/atomic_file.h"
 #include "gwb/earley/earley_parser.h"
 #include "gwb/earley/grammar_io.h"
+#include "gwb/earley/tokenize.h"
 #include "shared_data.h"
 
 namespace gwb {

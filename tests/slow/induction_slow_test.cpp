@@ -10,6 +10,7 @@
 
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/induction.h"
+#include "gwb/earley/tokenize.h"
 #include "shared_data.h"
 
 namespace gwb {

@@ -7,6 +7,7 @@
 
 #include "gwb/earley/earley_parser.h"
 #include "gwb/earley/grammar_io.h"
+#include "gwb/earley/tokenize.h"
 #include "shared_data.h"
 
 namespace gwb {

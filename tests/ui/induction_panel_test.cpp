@@ -18,6 +18,8 @@
 #include "gwb/earley/earley_parser.h"
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/induction.h"
+#include "gwb/earley/induction_output.h"
+#include "gwb/earley/tokenize.h"
 #include "shared_data.h"
 #include "ui/earley/free_energy_plot.h"
 #include "ui/earley/induction_runs.h"

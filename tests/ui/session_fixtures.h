@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "gwb/earley/grammar_io.h"
+#include "gwb/earley/tokenize.h"
 #include "shared_data.h"
 #include "ui/earley/parse_session.h"
 

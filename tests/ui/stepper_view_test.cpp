@@ -30,6 +30,7 @@
 #include <gtest/gtest.h>
 
 #include "gwb/earley/grammar_io.h"
+#include "gwb/earley/tokenize.h"
 #include "qt_printers.h"
 #include "session_fixtures.h"
 #include "shared_data.h"

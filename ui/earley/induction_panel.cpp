@@ -31,6 +31,7 @@
 
 #include "gwb/common/atomic_file.h"
 #include "gwb/earley/grammar_io.h"
+#include "gwb/earley/induction_output.h"
 #include "ui/common/qt_conversions.h"
 #include "ui/common/worker_thread.h"
 #include "ui/earley/free_energy_plot.h"

@@ -33,6 +33,7 @@
 #include <QVBoxLayout>
 
 #include "gwb/earley/compiled_grammar.h"
+#include "gwb/earley/tokenize.h"
 #include "ui/common/qt_conversions.h"
 #include "ui/common/text_format.h"
 #include "ui/earley/agenda_panel.h"

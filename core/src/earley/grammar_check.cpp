@@ -3,7 +3,7 @@
 #include <cmath>
 #include <deque>
 
-#include "gwb/earley/grammar_io.h"
+#include "gwb/common/number_format.h"
 
 namespace gwb {
 

@@ -9,6 +9,7 @@
 
 #include "common/text_lines.h"
 #include "gwb/common/atomic_file.h"
+#include "gwb/common/number_format.h"
 #include "gwb/earley/grammar_check.h"
 
 namespace gwb {
@@ -646,13 +647,6 @@ std::optional<GrammarFormat> parseGrammarFormat(std::string_view name) {
   if (name == "earleyx") return GrammarFormat::Earleyx;
   if (name == "nltk") return GrammarFormat::Nltk;
   return std::nullopt;
-}
-
-std::string formatProbability(double value) {
-  char buffer[64];
-  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  if (ec != std::errc()) return std::to_string(value);
-  return std::string(buffer, end);
 }
 
 GrammarFormat detectGrammarFormat(std::string_view text, std::string_view fileName) {

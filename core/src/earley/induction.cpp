@@ -1,25 +1,23 @@
 #include "gwb/earley/induction.h"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <exception>
 #include <limits>
-#include <math.h>  // lgamma_r
 #include <mutex>
 #include <ostream>
 #include <random>
 #include <sstream>
 #include <unordered_map>
 
-#include <boost/math/special_functions/digamma.hpp>
-
 #include "common/parallel.h"
 #include "common/text_lines.h"
 #include "gwb/common/atomic_file.h"
+#include "gwb/common/number_format.h"
 #include "gwb/earley/grammar_io.h"
+#include "gwb/earley/tokenize.h"
 
 namespace gwb {
 
@@ -30,143 +28,6 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 std::size_t index(RuleId id) { return static_cast<std::size_t>(id); }
 
-// ---- Globs and rule patterns ----
-
-// Does `text` match the glob (`*`, `?`, `\` escapes)? Iterative, with one backtrack point.
-bool globMatches(std::string_view glob, std::string_view text) {
-  std::size_t g = 0;
-  std::size_t t = 0;
-  std::size_t starGlob = std::string_view::npos;
-  std::size_t starText = 0;
-  while (t < text.size()) {
-    if (g < glob.size() && glob[g] == '*') {
-      starGlob = g++;
-      starText = t;
-      continue;
-    }
-    if (g < glob.size()) {
-      bool literal = glob[g] == '\\' && g + 1 < glob.size();
-      const char c = literal ? glob[g + 1] : glob[g];
-      if ((!literal && c == '?') || c == text[t]) {
-        g += literal ? 2 : 1;
-        ++t;
-        continue;
-      }
-    }
-    if (starGlob == std::string_view::npos) return false;
-    g = starGlob + 1;
-    t = ++starText;
-  }
-  while (g < glob.size() && glob[g] == '*') ++g;
-  return g == glob.size();
-}
-
-// The symbol as the Earleyx format writes it: terminals with a leading `_`.
-std::string writtenSymbol(const SymbolTable& symbols, SymbolId id) {
-  return symbols.isTerminal(id) ? "_" + symbols.name(id) : symbols.name(id);
-}
-
-enum class TokenKind { Glob, Arrow, Comma, Except };
-struct PatternToken {
-  TokenKind kind;
-  std::string text;  // globs keep their escapes
-  std::size_t column;
-};
-
-bool tokenizePattern(std::string_view text, std::vector<PatternToken>& tokens, std::string* error) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const char c = text[i];
-    if (c == ' ' || c == '\t') {
-      ++i;
-      continue;
-    }
-    if (c == ',') {
-      tokens.push_back({TokenKind::Comma, ",", i + 1});
-      ++i;
-      continue;
-    }
-    if (text.compare(i, 2, "->") == 0) {
-      tokens.push_back({TokenKind::Arrow, "->", i + 1});
-      i += 2;
-      continue;
-    }
-    const std::size_t start = i;
-    std::string glob;
-    bool escaped = false;
-    while (i < text.size()) {
-      const char d = text[i];
-      if (d == '\\') {
-        if (i + 1 >= text.size()) {
-          if (error)
-            *error = "column " + std::to_string(i + 1) + ": '\\' at the end of the pattern";
-          return false;
-        }
-        glob += text.substr(i, 2);
-        escaped = true;
-        i += 2;
-        continue;
-      }
-      if (d == ' ' || d == '\t' || d == ',' || text.compare(i, 2, "->") == 0) break;
-      glob += d;
-      ++i;
-    }
-    const bool isExcept = !escaped && glob == "except";
-    tokens.push_back({isExcept ? TokenKind::Except : TokenKind::Glob, glob, start + 1});
-  }
-  return true;
-}
-
-// Does the RHS glob sequence (with "..." items) match the rule's RHS? Small DP over positions.
-bool rhsMatches(const std::vector<std::string>& items, const std::vector<std::string>& symbols) {
-  const std::size_t m = items.size();
-  const std::size_t n = symbols.size();
-  // reach[j]: items[0..i) can match symbols[0..j). (Strings: never a null buffer, which keeps
-  // GCC's -Wnull-dereference quiet.)
-  std::string reach(n + 1, '\0');
-  std::string next(n + 1, '\0');
-  reach[0] = 1;
-  for (std::size_t i = 0; i < m; ++i) {
-    std::fill(next.begin(), next.end(), '\0');
-    if (items[i] == "...") {
-      bool any = false;
-      for (std::size_t j = 0; j <= n; ++j) {
-        any = any || reach[j] != 0;
-        next[j] = any ? 1 : 0;
-      }
-    } else {
-      for (std::size_t j = 0; j < n; ++j) {
-        if (reach[j] != 0 && globMatches(items[i], symbols[j])) next[j + 1] = 1;
-      }
-    }
-    reach.swap(next);
-  }
-  return reach[n] != 0;
-}
-
-// ---- Special functions ----
-
-// cc.mallet.util.Maths.logGamma: Lanczos (g = 607/128, 15 terms, Godfrey's coefficients), in
-// the same order of operations.
-constexpr std::array<double, 15> kLanczos = {
-    0.99999999999999709182,     57.156235665862923517,      -59.597960355475491248,
-    14.136097974741747174,      -0.49191381609762019978,    0.33994649984811888699e-4,
-    0.46523628927048575665e-4,  -0.98374475304879564677e-4, 0.15808870322491248884e-3,
-    -0.21026444172410488319e-3, 0.21743961811521264320e-3,  -0.16431810653676389022e-3,
-    0.84418223983852743293e-4,  -0.26190838401581408670e-4, 0.36899182659531622704e-5,
-};
-
-// log Γ(a + c) − log Γ(a) for a ≥ 1e3 from Stirling's series, with the large terms cancelled
-// analytically: (a + c − ½) log(a + c) − (a − ½) log a = (a − ½) log1p(c/a) + c log(a + c).
-double stirlingLogGammaDifference(double a, double c) {
-  const double b = a + c;
-  const auto tail = [](double x) {
-    const double x2 = x * x;
-    return 1.0 / (12.0 * x) - 1.0 / (360.0 * x * x2) + 1.0 / (1260.0 * x * x2 * x2);
-  };
-  return (a - 0.5) * std::log1p(c / a) + c * std::log(b) - c + (tail(b) - tail(a));
-}
-
 // A word that is no terminal of the grammar, with no unknown-word model to stand in: the
 // sentence cannot parse, and is not handed to the E-step at all.
 bool hasUnknownWord(const CompiledGrammar& grammar, const std::vector<std::string>& words) {
@@ -174,41 +35,6 @@ bool hasUnknownWord(const CompiledGrammar& grammar, const std::vector<std::strin
   const SymbolTable& symbols = grammar.symbols();
   return std::any_of(words.begin(), words.end(),
                      [&](const std::string& w) { return !symbols.findTerminal(w).has_value(); });
-}
-
-// ---- Output helpers ----
-
-// Java's Double.toString, closely enough for Earleyx's .obj files.
-std::string javaDouble(double value) {
-  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
-  if (std::isnan(value)) return "NaN";
-  std::string text = formatProbability(value);
-  if (text.find_first_of(".eE") == std::string::npos) text += ".0";
-  return text;
-}
-
-std::string csvNumber(double value) {
-  if (std::isnan(value)) return "";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  return formatProbability(value);
-}
-
-// A copy holding only the rules with θ > 0 (same symbol ids); EM output loses the priors.
-Grammar outputGrammar(const Grammar& grammar, InductionMethod method) {
-  Grammar out;
-  const SymbolTable& symbols = grammar.symbols();
-  for (std::size_t id = 0; id < symbols.size(); ++id) {
-    const auto symbol = static_cast<SymbolId>(id);
-    out.symbols().intern(symbols.name(symbol), symbols.kind(symbol));
-  }
-  for (const Rule& rule : grammar.rules()) {
-    if (!(rule.probability > 0.0)) continue;
-    Rule copy = rule;
-    if (method == InductionMethod::Em) copy.prior.reset();
-    out.addRule(std::move(copy));
-  }
-  if (grammar.start()) out.setStart(*grammar.start());
-  return out;
 }
 
 // The text of a rule that identifies it across grammars: LHS, then each RHS symbol with its kind.
@@ -258,171 +84,6 @@ InductionOptions InductionOptions::earleyx(InductionMethod method) {
   options.unobservedRules = UnobservedRules::Keep;
   options.vbObjective = VbObjective::Earleyx;
   return options;
-}
-
-// ---- Rule patterns ----
-
-std::optional<RulePattern> RulePattern::parse(std::string_view text, std::string* error) {
-  std::vector<PatternToken> tokens;
-  if (!tokenizePattern(text, tokens, error)) return std::nullopt;
-  RulePattern pattern;
-  const std::size_t first = text.find_first_not_of(" \t");
-  const std::size_t last = text.find_last_not_of(" \t");
-  pattern.text_ =
-      first == std::string_view::npos ? "" : std::string(text.substr(first, last - first + 1));
-  std::size_t i = 0;
-  const auto fail = [&](const std::string& message) {
-    if (error) {
-      const std::size_t column = i < tokens.size() ? tokens[i].column : text.size() + 1;
-      *error = "column " + std::to_string(column) + ": " + message;
-    }
-    return std::nullopt;
-  };
-  // SIMPLE := GLOB [ "->" GLOB* ]
-  const auto parseSimple = [&](Simple& simple) -> bool {
-    if (i >= tokens.size() || tokens[i].kind != TokenKind::Glob) return false;
-    simple.lhs = tokens[i++].text;
-    if (simple.lhs == "...") return false;
-    if (i < tokens.size() && tokens[i].kind == TokenKind::Arrow) {
-      ++i;
-      simple.anyRhs = false;
-      while (i < tokens.size() && tokens[i].kind == TokenKind::Glob)
-        simple.rhs.push_back(tokens[i++].text);
-    }
-    return true;
-  };
-  if (!parseSimple(pattern.include_))
-    return fail("expected a left-hand-side glob such as `Word.*`");
-  if (i < tokens.size()) {
-    if (tokens[i].kind != TokenKind::Except)
-      return fail("expected `except` or the end of the pattern");
-    ++i;
-    do {
-      if (!pattern.excludes_.empty()) ++i;  // the comma
-      Simple simple;
-      if (!parseSimple(simple)) return fail("expected a rule pattern after `except` or `,`");
-      pattern.excludes_.push_back(std::move(simple));
-    } while (i < tokens.size() && tokens[i].kind == TokenKind::Comma);
-    if (i < tokens.size()) return fail("expected `,` or the end of the pattern");
-  }
-  return pattern;
-}
-
-bool RulePattern::matchesSimple(const Simple& simple, const Grammar& grammar, RuleId id) {
-  const Rule& rule = grammar.rule(id);
-  const SymbolTable& symbols = grammar.symbols();
-  if (!globMatches(simple.lhs, symbols.name(rule.lhs))) return false;
-  if (simple.anyRhs) return true;
-  std::vector<std::string> written;
-  written.reserve(rule.rhs.size());
-  for (SymbolId s : rule.rhs) written.push_back(writtenSymbol(symbols, s));
-  return rhsMatches(simple.rhs, written);
-}
-
-bool RulePattern::matches(const Grammar& grammar, RuleId id) const {
-  if (!matchesSimple(include_, grammar, id)) return false;
-  return std::none_of(excludes_.begin(), excludes_.end(),
-                      [&](const Simple& s) { return matchesSimple(s, grammar, id); });
-}
-
-std::optional<PriorOverride> parsePriorOverride(std::string_view text, std::string* error) {
-  const std::size_t equals = text.rfind('=');
-  if (equals == std::string_view::npos) {
-    if (error) *error = "expected PATTERN=VALUE, e.g. 'Word.* -> _* except Word.None=0.001'";
-    return std::nullopt;
-  }
-  const std::string valueText(text.substr(equals + 1));
-  double value = 0.0;
-  std::size_t used = 0;
-  try {
-    value = std::stod(valueText, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  while (used < valueText.size() && (valueText[used] == ' ' || valueText[used] == '\t')) ++used;
-  if (used == 0 || used != valueText.size() || !(value > 0.0) || !std::isfinite(value)) {
-    if (error) *error = "the prior '" + valueText + "' after '=' is not a positive number";
-    return std::nullopt;
-  }
-  if (!isSupportedPrior(value)) {
-    if (error) *error = unsupportedPriorMessage(value);
-    return std::nullopt;
-  }
-  std::string patternError;
-  auto pattern = RulePattern::parse(text.substr(0, equals), &patternError);
-  if (!pattern) {
-    if (error) *error = "pattern '" + std::string(text.substr(0, equals)) + "': " + patternError;
-    return std::nullopt;
-  }
-  return PriorOverride{std::move(*pattern), value};
-}
-
-// ---- Special functions ----
-
-double earleyxDigamma(double x) {
-  // MALLET's Dirichlet.digamma as Earleyx runs it: below 1e-6, −γ − 1/x; else the recurrence
-  // ψ(x) = ψ(x + 1) − 1/x up to x ≥ 9.5, then log x − 1/(2x) (the remaining terms of its
-  // asymptotic series are `1/12`-style integer divisions, i.e. 0). The boundary is taken at
-  // 9.5 − 1e-9 so that a sum of counts that should be exactly 8.5 jumps the same way whatever
-  // its rounding.
-  constexpr double kEulerMascheroniNegated = -0.5772156649015328606065121;
-  if (x < 1e-6) return kEulerMascheroniNegated - (1 / x);
-  double psi = 0;
-  while (x < 9.5 - 1e-9) {
-    psi -= 1 / x;
-    x++;
-  }
-  const double inverse = 1 / x;
-  psi += std::log(x) - .5 * inverse;
-  return psi;
-}
-
-double earleyxLogGamma(double x) {
-  const double g = 607.0 / 128.0;
-  const double tmp = x + g + .5;
-  double sum = kLanczos[0];
-  for (std::size_t i = 1; i < kLanczos.size(); i++) {
-    sum = sum + (kLanczos.at(i) / (x + static_cast<double>(i)));
-  }
-  constexpr double kPi = 3.141592653589793;  // Java's Math.PI
-  const double log2Pi = std::log(2 * kPi);
-  return ((x + .5) * std::log(tmp)) - tmp + (.5 * log2Pi) + std::log(sum) - std::log(x);
-}
-
-// Boost reports a domain error, pole or overflow by throwing; here it returns NaN or ±∞ instead,
-// which the caller checks (induceGrammar fails the run with a message), so that no user value
-// can make a special function end the program.
-using NoThrowPolicy = boost::math::policies::policy<
-    boost::math::policies::domain_error<boost::math::policies::ignore_error>,
-    boost::math::policies::pole_error<boost::math::policies::ignore_error>,
-    boost::math::policies::overflow_error<boost::math::policies::ignore_error>,
-    boost::math::policies::evaluation_error<boost::math::policies::ignore_error>>;
-
-double digamma(double x, SpecialFunctions kind) {
-  if (kind == SpecialFunctions::Earleyx) return earleyxDigamma(x);
-  return boost::math::digamma(x, NoThrowPolicy());
-}
-
-namespace {
-
-// log Γ(x). std::lgamma also writes the sign to the global `signgam`, a data race when the
-// M-step runs on several threads; POSIX's lgamma_r returns it instead (the same value).
-double logGamma(double x) {
-#if defined(__unix__) || defined(__APPLE__)  // POSIX systems: glibc, musl, the BSDs, macOS
-  int sign = 0;
-  return ::lgamma_r(x, &sign);
-#else
-  return std::lgamma(x);
-#endif
-}
-
-}  // namespace
-
-double logGammaDifference(double a, double c, SpecialFunctions kind) {
-  if (kind == SpecialFunctions::Earleyx) return earleyxLogGamma(a + c) - earleyxLogGamma(a);
-  if (c == 0.0) return 0.0;
-  if (a >= 1e3) return stirlingLogGammaDifference(a, c);
-  return logGamma(a + c) - logGamma(a);
 }
 
 // ---- Priors and initialisation ----
@@ -1038,79 +699,6 @@ InductionResult induceGrammar(Grammar grammar,
   }
   result.grammar = std::move(grammar);
   return result;
-}
-
-// ---- Input ----
-
-SentenceFile readSentenceFile(const std::string& path) {
-  SentenceFile file;
-  std::string text;
-  if (!readWholeFile(path, &text, &file.error)) {
-    if (file.error.empty()) file.error = "cannot read " + path;
-    return file;
-  }
-  return readSentenceText(text);
-}
-
-SentenceFile readSentenceText(std::string_view text) {
-  SentenceFile file;
-  for (const text::Line& line : text::splitLines(text)) {
-    std::vector<std::string> words = tokenize(std::string(line.text));
-    if (words.empty()) {
-      ++file.blankLines;
-    } else {
-      file.sentences.push_back(std::move(words));
-    }
-  }
-  return file;
-}
-
-// ---- Output ----
-
-bool writeInducedEarleyx(const Grammar& grammar, InductionMethod method, std::ostream& out,
-                         std::string* error) {
-  return writeEarleyx(outputGrammar(grammar, method), out, error);
-}
-
-void writeInducedNltk(const Grammar& grammar, InductionMethod method, std::ostream& out) {
-  writeNltk(outputGrammar(grammar, method), out);
-}
-
-void writeCurveCsv(const std::vector<IterationRecord>& records, std::ostream& out) {
-  out << "iteration,neg_log_likelihood,free_energy,variational_free_energy,objective,live_rules,"
-         "seconds,failures,increased\n";
-  for (const IterationRecord& r : records) {
-    out << r.iteration << ',' << csvNumber(r.negLogLikelihood) << ',' << csvNumber(r.freeEnergy)
-        << ',' << csvNumber(r.variationalFreeEnergy) << ',' << csvNumber(r.objective) << ','
-        << r.liveRules << ',' << csvNumber(r.seconds) << ',' << r.failures << ','
-        << (r.objectiveIncreased ? 1 : 0) << '\n';
-  }
-}
-
-void writeEarleyxObjectives(const std::vector<IterationRecord>& records, std::ostream& out) {
-  for (const IterationRecord& r : records) {
-    if (r.objectiveIncreased) continue;
-    out << "iteration " << r.iteration << ' ' << javaDouble(r.negLogLikelihood) << ' '
-        << javaDouble(r.objective) << '\n';
-  }
-}
-
-bool saveInductionOutputs(const InductionResult& result, InductionMethod method,
-                          const std::string& prefix, std::string* error) {
-  std::ostringstream earleyx;
-  if (!writeInducedEarleyx(result.grammar, method, earleyx, error)) return false;
-  std::ostringstream nltk;
-  writeInducedNltk(result.grammar, method, nltk);
-  std::ostringstream curve;
-  writeCurveCsv(result.records, curve);
-  std::ostringstream objectives;
-  writeEarleyxObjectives(result.records, objectives);
-  AtomicOutputSet files(prefix + ".manifest");
-  files.add(prefix + ".iogrammar", earleyx.str());
-  files.add(prefix + ".pcfg", nltk.str());
-  files.add(prefix + ".curve.csv", curve.str());
-  files.add(prefix + ".obj", objectives.str());
-  return files.commit(error);
 }
 
 }  // namespace gwb

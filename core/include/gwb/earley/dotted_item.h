@@ -2,7 +2,7 @@
 //
 // The source rule's right-hand side is shown, with the positions the compiled rule drops (ε)
 // marked ":ε" and the dot among the kept symbols; the goal rule's LHS reads GOAL. The chart
-// (earley_parser.h) and the teaching agenda engine (agenda_earley.h) both print items this way.
+// (earley_chart.h) and the teaching agenda engine (agenda_earley.h) both print items this way.
 #pragma once
 
 #include <cstdint>

@@ -35,175 +35,21 @@
 // of input. It never changes prefix probabilities, the string's probability or its Viterbi
 // parse; it drops only items that cannot lead to them. String probabilities of every prefix
 // need completions at every position; ask for them with `prefixStringProbabilities`.
+//
+// Where the pieces live: the chart, its items and the observer of its operations in
+// earley_chart.h; the forward pass in core/src/earley/earley_run.h; the outside pass in
+// inside_outside.{h,cpp}; the Viterbi tree in viterbi_tree.cpp; splitting lines into words in
+// tokenize.h; many sentences on several threads in batch_parse.h.
 #pragma once
 
-#include <cstdint>
-#include <limits>
-#include <optional>
 #include <string>
-#include <string_view>
-#include <utility>
 #include <vector>
 
-#include "gwb/earley/chart_storage.h"
 #include "gwb/earley/compiled_grammar.h"
-#include "gwb/earley/parse_tree.h"
+#include "gwb/earley/earley_chart.h"
+#include "gwb/earley/parse_result.h"
 
 namespace gwb {
-
-enum class NumericMode { Log, Scaled };
-const char* numericModeName(NumericMode mode);
-
-struct EarleyItem {
-  // Field order keeps the item at 48 bytes (a whole-corpus chart holds six million of them).
-  double forward = 0.0;  // in the chart's representation: log, or scaled probability
-  double inner = 0.0;
-  double viterbi = 0.0;     // always a log probability (scaling would underflow its ratio)
-  std::int32_t rule = -1;   // compiled rule id
-  std::int32_t origin = 0;  // l
-  std::int32_t bestPredecessor = -1;  // item index: in set `child.origin` (complete) or r-1 (scan)
-  std::int32_t bestChild = -1;        // completed child item index in this set (complete)
-  SymbolId bestVia = kNoSymbol;       // Z of the unit chain Z ⇒* Y used by the best completion
-  std::int16_t dot = 0;  // CompiledGrammar rejects right-hand sides longer than kMaxRuleLength
-  bool predicted = false;
-};
-
-// A reference to an item: state set and index in it.
-struct ItemRef {
-  std::int32_t set = -1;
-  std::int32_t index = -1;
-  bool valid() const { return set >= 0; }
-  bool operator==(const ItemRef& o) const { return set == o.set && index == o.index; }
-};
-
-enum class OperationKind { Init, Predict, Scan, Complete };
-const char* operationKindName(OperationKind kind);
-
-// One operation of the parse, for the workbench's stepper. Forward and inner values are in the
-// chart's numeric representation (log, or scaled: see EarleyChart::logForward); Viterbi values
-// are log probabilities.
-struct ParseEvent {
-  OperationKind kind = OperationKind::Init;
-  ItemRef item;                        // created or updated
-  ItemRef predecessor;                 // the advanced item (scan, complete)
-  ItemRef child;                       // the completed item (complete)
-  SymbolId predictedFrom = kNoSymbol;  // predict: the predicted nonterminal Y (the item's LHS)
-  SymbolId via = kNoSymbol;            // complete: Z in R_U(Z, Y)
-  bool created = false;                // false: an existing item got more mass
-  double forwardBefore = 0.0, innerBefore = 0.0, viterbiBefore = 0.0;
-  double forwardAfter = 0.0, innerAfter = 0.0, viterbiAfter = 0.0;
-};
-
-class EarleyChart;
-
-// Receives every operation of a parse. With no observer attached the parser pays one branch
-// per operation.
-class ParseObserver {
- public:
-  virtual ~ParseObserver() = default;
-  virtual void onEvent(const ParseEvent& event, const EarleyChart& chart) = 0;
-  // Called when set `position` is complete (after prediction), with its log scale factor.
-  virtual void onSetFinished(int /*position*/, const EarleyChart& /*chart*/) {}
-  // Asked after every finished set: true stops the parse there (ParseResult::cancelled), so a
-  // workbench can cancel a long parse running on another thread.
-  virtual bool stopRequested() const { return false; }
-};
-
-// The state sets of one parse. Finished sets live in the chart's ChartStorage; the set the
-// parser is building lives in growable buffers until it is finished, and is visible through
-// set() and item() meanwhile (an observer sees it grow). Parsing into a chart again reuses its
-// memory. Copies are deep.
-class EarleyChart {
- public:
-  EarleyChart() = default;
-  EarleyChart(const EarleyChart& other);
-  EarleyChart& operator=(const EarleyChart& other);
-  EarleyChart(EarleyChart&&) noexcept = default;
-  EarleyChart& operator=(EarleyChart&&) noexcept = default;
-  ~EarleyChart() = default;
-
-  const CompiledGrammar& grammar() const { return *grammar_; }
-  NumericMode mode() const { return mode_; }
-  std::size_t setCount() const { return sets_.size(); }
-  ConstSpan<EarleyItem> set(std::size_t r) const {
-    if (r == open_) return ConstSpan<EarleyItem>(openItems_);
-    const StateSet& s = sets_[r];
-    return {s.items, s.itemCount};
-  }
-  const EarleyItem& item(ItemRef ref) const {
-    return set(static_cast<std::size_t>(ref.set))[static_cast<std::size_t>(ref.index)];
-  }
-  std::size_t itemCount() const;
-  // Sum of log S_k for k ≤ r (scaled mode); 0 in log mode.
-  double logScaleUpTo(std::size_t r) const { return sets_[r].logScaleSum; }
-  // A stored value as a true probability's logarithm, given the item's span [l, r]: forward
-  // values carry the scale of 0..r, inner and Viterbi values that of l..r.
-  double logForward(ItemRef ref) const;
-  double logInner(ItemRef ref) const;
-  double logViterbi(ItemRef ref) const;
-  // "[0, 2] NP -> Det N ." (dropped ε symbols shown as Adj:ε)
-  std::string itemText(ItemRef ref) const;
-  const std::vector<std::string>& words() const { return words_; }
-  // Bytes of chart memory mapped (kept for the next parse into this chart).
-  std::size_t storageBytes() const { return storage_.capacityBytes(); }
-
- private:
-  friend class EarleyParser;
-  template <typename Numeric>
-  friend class EarleyRun;
-  using WaitingEntry = std::pair<SymbolId, std::int32_t>;  // (Z after the dot, item)
-  static constexpr std::size_t kNoOpenSet = static_cast<std::size_t>(-1);
-  struct StateSet {
-    const EarleyItem* items = nullptr;  // in storage_
-    std::size_t itemCount = 0;
-    const WaitingEntry* waiting = nullptr;  // sorted by symbol, in storage_
-    std::size_t waitingCount = 0;
-    double logScale = 0.0;     // log S_r (scaled mode)
-    double logScaleSum = 0.0;  // Σ_{k ≤ r} log S_k
-  };
-  ConstSpan<WaitingEntry> waiting(std::size_t r) const {
-    if (r == open_) return ConstSpan<WaitingEntry>(openWaiting_);
-    return {sets_[r].waiting, sets_[r].waitingCount};
-  }
-  // Empties the chart for a parse of `sets` state sets, keeping its memory.
-  void reset(std::size_t sets);
-  void openSet(std::size_t r);
-  void closeSet();
-
-  const CompiledGrammar* grammar_ = nullptr;
-  NumericMode mode_ = NumericMode::Scaled;
-  std::vector<StateSet> sets_;
-  std::vector<std::string> words_;
-  ChartStorage storage_;
-  std::size_t open_ = kNoOpenSet;
-  std::vector<EarleyItem> openItems_;
-  std::vector<WaitingEntry> openWaiting_;
-  std::vector<std::int32_t> openTerminalWaiting_;    // items of the open set before a terminal
-  std::vector<std::int32_t> closedTerminalWaiting_;  // the same, of the set closed last
-};
-
-struct ParseOptions {
-  NumericMode mode = NumericMode::Scaled;
-  bool lookahead = true;                   // FIRST/FOLLOW pruning (see above)
-  bool prefixStringProbabilities = false;  // string probability of every prefix
-  bool viterbi = true;                     // build the Viterbi tree
-  ParseObserver* observer = nullptr;
-};
-
-struct ParseResult {
-  bool success = false;    // the whole input is a sentence of the grammar
-  bool cancelled = false;  // the observer asked to stop; the chart holds sets 0..stop only
-  // Index of the first word that cannot continue the prefix (prefix probability 0), or -1.
-  int failedAt = -1;
-  std::vector<double> logPrefixProbability;  // [0..n]; [0] = 0; −inf after a failure
-  std::vector<double> surprisal;             // [0..n-1], nats: −log P(w_i | w_0..w_{i-1})
-  // [0..n]: log P(w_0..w_{i-1} is a whole sentence); only the last entry unless asked for all.
-  std::vector<double> logStringProbability;
-  double logProbability = -std::numeric_limits<double>::infinity();  // of the whole input
-  double viterbiLogProbability = -std::numeric_limits<double>::infinity();
-  ParseTree viterbiTree;  // empty without a parse
-  std::size_t items = 0;  // chart items created
-};
 
 class EarleyParser {
  public:
@@ -230,11 +76,5 @@ class EarleyParser {
  private:
   const CompiledGrammar& grammar_;
 };
-
-// Splits a line into tokens on white space.
-std::vector<std::string> tokenize(const std::string& line);
-// The lines of an input text, one sentence each (`gwb parse`): blank lines kept, lines ended by
-// LF, CRLF or a lone CR alike, a UTF-8 byte-order mark at the start dropped.
-std::vector<std::string> sentenceLines(std::string_view text);
 
 }  // namespace gwb

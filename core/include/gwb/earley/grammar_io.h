@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "gwb/common/diagnostic.h"
+#include "gwb/common/number_format.h"  // formatProbability, which the writers use
 #include "gwb/earley/grammar.h"
 
 namespace gwb {
@@ -76,8 +77,5 @@ void writeNltk(const Grammar& grammar, std::ostream& out);
 // Writes atomically (temp file in the same folder, then rename). False + *error on failure.
 bool saveGrammarFile(const Grammar& grammar, const std::string& path, GrammarFormat format,
                      std::string* error = nullptr);
-
-// Shortest text that reads back to exactly `value` ("0.5", "1e-10", "1e+10").
-std::string formatProbability(double value);
 
 }  // namespace gwb

@@ -63,6 +63,10 @@
 // Cancel: the driver polls an std::atomic<bool> between sentences. A cancelled iteration is
 // discarded; the result holds the grammar of the last completed M-step (or the initial one),
 // always a valid grammar.
+//
+// Where the pieces live: ψ and log Γ in special_functions.h, the rule-pattern language of prior
+// overrides in rule_pattern.h, the sentence reader in sentence_file.h, the four writers in
+// induction_output.h; priors, initialisation, the E-step, the M-step and the driver here.
 #pragma once
 
 #include <atomic>
@@ -79,18 +83,15 @@
 #include "gwb/earley/earley_parser.h"
 #include "gwb/earley/grammar.h"
 #include "gwb/earley/inside_outside.h"
+#include "gwb/earley/rule_pattern.h"
+#include "gwb/earley/sentence_file.h"  // the sentences the driver learns from
+#include "gwb/earley/special_functions.h"
 
 namespace gwb {
 
 enum class InductionMethod { Em, Vb };
 const char* inductionMethodName(InductionMethod method);  // "em" / "vb"
 std::optional<InductionMethod> parseInductionMethod(std::string_view name);
-
-// How ψ and log Γ are evaluated in the VB update and the free energy.
-enum class SpecialFunctions {
-  Exact,    // Boost.Math digamma, std::lgamma (with a cancellation-free log Γ(a+c) − log Γ(a))
-  Earleyx,  // MALLET's truncated digamma and Lanczos log Γ, as Earleyx (see above)
-};
 
 // Which rules an M-step re-estimates.
 enum class UnobservedRules {
@@ -110,50 +111,6 @@ enum class InitMethod {
   Uniform,      // uniform per LHS plus seeded noise: θ_r ∝ 1 + noise·u_r, u_r ~ U[0, 1)
   FromGrammar,  // θ from another grammar, rules matched by text (see initializeProbabilities)
 };
-
-// A rule pattern, for prior overrides. Syntax:
-//
-//   PATTERN  := SIMPLE [ "except" SIMPLE { "," SIMPLE } ]
-//   SIMPLE   := LHS-GLOB [ "->" { RHS-GLOB } ]
-//
-// Globs match whole symbol names: `*` any run of characters (also none), `?` one character, `\`
-// takes the next character literally. A nonterminal is matched by its name, a terminal by `_`
-// and its word, as the Earleyx format writes it: `_*` is any terminal, `*` any one symbol,
-// `Word.*` any nonterminal whose name starts with "Word.". An RHS of globs matches an RHS of
-// the same length symbol by symbol; the item `...` matches any run of symbols (also none); no
-// `->` at all matches any RHS. A rule matches a PATTERN when it matches the first SIMPLE and
-// none after "except". Spaces separate RHS items; the arrow may touch its neighbours. Example,
-// the paper's section 6.1: `Word.* -> _* except Word.None` (a sparse prior on every topic's
-// words but the null topic's).
-class RulePattern {
- public:
-  // nullopt and *error (what was expected, and where) when `text` is not a pattern.
-  static std::optional<RulePattern> parse(std::string_view text, std::string* error = nullptr);
-
-  bool matches(const Grammar& grammar, RuleId id) const;
-  const std::string& text() const { return text_; }
-
- private:
-  struct Simple {
-    std::string lhs;
-    bool anyRhs = true;
-    std::vector<std::string> rhs;  // globs; "..." is the any-run item
-  };
-  static bool matchesSimple(const Simple& simple, const Grammar& grammar, RuleId id);
-
-  std::string text_;
-  Simple include_;
-  std::vector<Simple> excludes_;
-};
-
-// "PATTERN=VALUE": a Dirichlet pseudo-count for every rule matching PATTERN (the text is split
-// at its last '='; VALUE must be a positive number).
-struct PriorOverride {
-  RulePattern pattern;
-  double value = 1.0;
-};
-std::optional<PriorOverride> parsePriorOverride(std::string_view text,
-                                                std::string* error = nullptr);
 
 struct InductionOptions {
   InductionMethod method = InductionMethod::Vb;
@@ -245,19 +202,6 @@ InductionResult induceGrammar(Grammar grammar,
                               const InductionOptions& options,
                               const InductionControl& control = {});
 
-// Training data as `gwb induce` and the workbench read it: one sentence (or whole discourse) per
-// line, tokenized on white space, blank lines skipped and counted. Lines end at LF, CRLF or a
-// lone CR alike; a UTF-8 byte-order mark at the start is not part of the first word.
-struct SentenceFile {
-  std::vector<std::vector<std::string>> sentences;
-  std::size_t blankLines = 0;
-  std::string error;  // the file cannot be read (names it); empty on success
-  bool ok() const { return error.empty(); }
-};
-SentenceFile readSentenceFile(const std::string& path);
-// The same from a text already read (`error` stays empty).
-SentenceFile readSentenceText(std::string_view text);
-
 // ---- The pieces, for tests and for callers that drive iterations themselves. ----
 
 // The α of every rule (by RuleId): prior column, default, overrides. Errors (a prior ≤ 0) go to
@@ -304,29 +248,5 @@ std::vector<char> countSupport(const Grammar& grammar,
                                const std::vector<std::vector<std::string>>& sentences,
                                const InductionOptions& options,
                                const InductionControl& control = {}, bool* cancelled = nullptr);
-
-// ψ and log Γ as the options choose; earleyxDigamma / earleyxLogGamma are MALLET's.
-double digamma(double x, SpecialFunctions kind);
-double earleyxDigamma(double x);
-double earleyxLogGamma(double x);
-// log Γ(a + c) − log Γ(a) without the cancellation of two huge log Γ values (a = 1e10 priors).
-double logGammaDifference(double a, double c, SpecialFunctions kind);
-
-// ---- Output. ----
-
-// The learned grammar as Earleyx writes it: rules with θ > 0 in grammar order; EM
-// `LHS->[RHS] : p`, VB with the prior column first `α LHS->[RHS] : p` (the prior α, not α*).
-bool writeInducedEarleyx(const Grammar& grammar, InductionMethod method, std::ostream& out,
-                         std::string* error = nullptr);
-void writeInducedNltk(const Grammar& grammar, InductionMethod method, std::ostream& out);
-// CSV: iteration,neg_log_likelihood,free_energy,variational_free_energy,objective,live_rules,
-// seconds,failures,increased (EM leaves the free energies empty).
-void writeCurveCsv(const std::vector<IterationRecord>& records, std::ostream& out);
-// Earleyx's PREFIX.obj: `iteration k -logP objective`, the increased iteration left out.
-void writeEarleyxObjectives(const std::vector<IterationRecord>& records, std::ostream& out);
-// PREFIX.iogrammar (Earleyx), PREFIX.pcfg (NLTK), PREFIX.curve.csv, PREFIX.obj as one
-// AtomicOutputSet (atomic_file.h), PREFIX.manifest written last. False and *error on failure.
-bool saveInductionOutputs(const InductionResult& result, InductionMethod method,
-                          const std::string& prefix, std::string* error = nullptr);
 
 }  // namespace gwb
