@@ -110,6 +110,15 @@ class MainWindowTest : public ::testing::Test {
   std::unique_ptr<MainWindow> window_;
 };
 
+TEST(MainWindowAboutTest, ClaimsOnlyWhatExists) {
+  const QString about = MainWindow::aboutText();
+  for (const char* exists : {"Earley", "induction", "Grounded word learning", "Dynamic Syntax"})
+    EXPECT_TRUE(about.contains(QString::fromLatin1(exists))) << exists;
+  // Not built yet: CCG, and the induction of DS lexical actions.
+  for (const char* missing : {"CCG", "lexical actions", "Kwiatkowski"})
+    EXPECT_FALSE(about.contains(QString::fromLatin1(missing))) << missing;
+}
+
 TEST_F(MainWindowTest, StartsWithNoDocument) {
   EXPECT_EQ(window_->documentCount(), 0);
   EXPECT_EQ(window_->currentGrammarView(), nullptr);
