@@ -1,7 +1,7 @@
 // Grounded word learning on the command line (Luong, Frank & Johnson 2013):
 //   gwb grammar generate unigram|discourse --corpus FILE [--cues ...] [--alpha A] --out GRAMMAR
 //   gwb segment-eval REF HYP [--k K] [--recordings TSV]
-//   gwb transitions GRAMMAR [--top N] [--csv FILE]
+//   gwb transitions GRAMMAR [--top N] [--csv FILE] [--counts CORPUS [--recordings TSV]]
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
@@ -11,12 +11,15 @@
 
 #include "commands.h"
 #include "gwb/common/atomic_file.h"
+#include "gwb/common/batch.h"
+#include "gwb/earley/compiled_grammar.h"
 #include "gwb/earley/grammar_io.h"
 #include "gwb/grounded/segmentation.h"
 #include "gwb/grounded/social_corpus.h"
 #include "gwb/grounded/social_grammar.h"
 #include "gwb/grounded/topic_annotation.h"
 #include "gwb/grounded/topic_transitions.h"
+#include "gwb/grounded/transition_counts.h"
 
 namespace gwb::cli {
 
@@ -215,7 +218,65 @@ struct TransitionSettings {
   std::string csv;
   std::size_t top = 3;
   bool stochastic = false;
+  std::string countsCorpus;  // expected counts over this corpus's recordings
+  std::string recordings;
+  std::string countsCsv;
+  int threads = 1;
 };
+
+// `gwb transitions --counts`: expected transition counts over a corpus (transition_counts.h).
+int printExpectedCounts(const TransitionSettings& s, const Grammar& grammar,
+                        const TopicTransitions& t) {
+  const SocialCorpusLoad corpus = loadSocialCorpusFile(s.countsCorpus);
+  printDiagnostics(corpus.diagnostics, std::cerr);
+  if (!corpus.ok()) return 1;
+  std::vector<Recording> recordings = wholeCorpusRecording(corpus.corpus);
+  if (!s.recordings.empty()) {
+    RecordingsLoad load = loadRecordingsFile(s.recordings);
+    checkRecordings(load.recordings, corpus.corpus, s.recordings, load.diagnostics);
+    printDiagnostics(load.diagnostics, std::cerr);
+    if (!load.ok()) return 1;
+    recordings = std::move(load.recordings);
+  }
+  Diagnostics diagnostics;
+  const auto compiled = CompiledGrammar::compile(grammar, diagnostics, s.grammar);
+  if (!compiled) {
+    printDiagnostics(diagnostics, std::cerr);
+    return 1;
+  }
+  BatchControl control;
+  control.threads = s.threads;
+  const TransitionCounts counts =
+      expectedTransitionCounts(*compiled, t, corpus.corpus, recordings,
+                               grammarCues(grammar, corpus.corpus.cueOrder), control);
+  std::cout << "\nexpected counts over " << counts.strings << " recording(s) of " << s.countsCorpus
+            << " (top per topic; initial, ending):\n";
+  for (const TopicTransition& tr : topTransitionsPerTopic(t, counts.transition, s.top))
+    std::cout << "  " << tr.from << " -> " << tr.to << '\t' << fixed(tr.probability, 2) << '\n';
+  for (std::size_t i = 0; i < t.topics.size(); ++i) {
+    const auto k = static_cast<Eigen::Index>(i);
+    std::cout << "  " << t.topics[i] << "\tinitial " << fixed(counts.initial(k), 2) << "\tending "
+              << fixed(counts.ending(k), 2) << '\n';
+  }
+  if (counts.failures > 0)
+    std::cerr << "gwb: " << counts.failures << " of " << counts.strings
+              << " recording(s) had no parse and count nothing\n";
+  if (!s.countsCsv.empty()) {
+    std::string error;
+    if (!writeFileAtomically(
+            s.countsCsv,
+            [&](std::ostream& out) {
+              writeTransitionCountsCsv(t.topics, counts, out);
+              return true;
+            },
+            &error)) {
+      std::cerr << "gwb: " << error << '\n';
+      return 1;
+    }
+    std::cerr << "wrote the expected counts to " << s.countsCsv << '\n';
+  }
+  return 0;
+}
 
 int runTransitions(const TransitionSettings& s) {
   GrammarReadOptions options;
@@ -276,6 +337,7 @@ int runTransitions(const TransitionSettings& s) {
     std::cerr << "wrote the " << t->topics.size() << "x" << t->topics.size() << " matrix to "
               << s.csv << '\n';
   }
+  if (!s.countsCorpus.empty()) return printExpectedCounts(s, loaded.grammar, *t);
   return 0;
 }
 
@@ -353,6 +415,19 @@ void addGroundedCommands(CLI::App& app, int& exitStatus) {
   transitions->add_flag("--stochastic", tr->stochastic,
                         "list transitions with each row rescaled to sum to one");
   transitions->add_option("--csv", tr->csv, "write the matrix (and ending probabilities) as CSV");
+  transitions
+      ->add_option("--counts", tr->countsCorpus,
+                   "also the expected transition counts over this corpus (.yld): each recording "
+                   "parsed as one string, inside-outside")
+      ->check(CLI::ExistingFile);
+  transitions
+      ->add_option("--recordings", tr->recordings,
+                   "recordings.tsv for --counts (default: the whole corpus is one recording)")
+      ->check(CLI::ExistingFile);
+  transitions->add_option("--counts-csv", tr->countsCsv,
+                          "write the expected counts (and endings) as CSV");
+  transitions->add_option("--threads,-t", tr->threads, "recordings parsed at once (--counts)")
+      ->check(CLI::Range(1, 256));
   transitions->callback([tr, &exitStatus] { exitStatus = runTransitions(*tr); });
 }
 

@@ -1,20 +1,18 @@
 // `gwb parse`: Earley-parse every line of an input file; write surprisal, prefix and string
 // probabilities and Viterbi trees in Earleyx's file format (PREFIX.surprisal, ...) or as TSV.
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <sstream>
-#include <thread>
 
 #include "command_support.h"
 #include "commands.h"
 #include "gwb/common/atomic_file.h"
 #include "gwb/common/memory_budget.h"
+#include "gwb/earley/batch_parse.h"
 #include "gwb/earley/earley_parser.h"
 #include "gwb/earley/grammar_check.h"
 #include "gwb/earley/grammar_io.h"
@@ -126,55 +124,37 @@ int runParse(const ParseSettings& s) {
   if (s.stringProbability) tsvOut << "\tlog_string_probability";
   tsvOut << '\n';
 
-  // Parse every line (in parallel over lines), then write in input order. A line that runs out
-  // of memory stops every thread; its message (with the line's context) is printed once.
-  std::vector<ParseResult> results(lines.size());
+  // Parse every line on the batch service (results in input order), then write them in that
+  // order. A line that runs out of memory stops every thread; its message (with the line's
+  // context) is printed once.
+  std::vector<std::vector<std::string>> sentences;
+  sentences.reserve(lines.size());
+  for (const std::string& line : lines) sentences.push_back(tokenize(line));
   std::vector<std::vector<RankedParse>> kbests(s.kbest > 0 ? lines.size() : 0);
-  std::string outOfMemory;
-  bool overBudget = false;  // the budget was spent, rather than the machine's memory
-  std::exception_ptr otherFailure;
+  BatchParse batch;
   {
-    EarleyParser parser(*compiled);
     ProgressBar progress(lines.size(), !s.quiet && lines.size() > 20);
-    std::atomic<std::size_t> next{0};
-    std::atomic<std::size_t> done{0};
-    std::mutex failureMutex;
-    const auto worker = [&](bool reports) {
-      EarleyChart chart;
-      for (std::size_t id = next++; id < lines.size(); id = next++) {
-        try {
-          const MemoryContext line("parsing line " + std::to_string(id + 1) + " of " + s.input);
-          const std::vector<std::string> words = tokenize(lines[id]);
-          const MemoryContext sentence("a sentence of " + std::to_string(words.size()) + " words");
-          results[id] = parser.parse(words, options, chart);
-          if (s.kbest > 0 && results[id].success) kbests[id] = kBestParses(chart, s.kbest);
-        } catch (const std::bad_alloc& e) {
-          results[id] = ParseResult{};  // whatever was built is released before the next line
-          if (s.kbest > 0) kbests[id].clear();
-          chart = EarleyChart{};
-          const std::lock_guard<std::mutex> lock(failureMutex);
-          if (outOfMemory.empty()) {
-            outOfMemory = outOfMemoryMessage(e);
-            overBudget = dynamic_cast<const MemoryBudgetExceeded*>(&e) != nullptr;
-          }
-          next = lines.size();
-        } catch (...) {
-          const std::lock_guard<std::mutex> lock(failureMutex);
-          if (!otherFailure) otherFailure = std::current_exception();
-          next = lines.size();
-        }
-        ++done;
-        if (reports) progress.update(done);
-      }
+    BatchProgressFunction observer(
+        [&](std::size_t, std::size_t finished, std::size_t) { progress.update(finished); });
+    BatchParseOptions batchOptions;
+    batchOptions.parse = options;
+    batchOptions.control.threads = s.threads;
+    batchOptions.control.observer = &observer;
+    batchOptions.describeItem = [&](std::size_t id) {
+      return "parsing line " + std::to_string(id + 1) + " of " + s.input;
     };
-    const int threads = std::max(1, std::min<int>(s.threads, static_cast<int>(lines.size())));
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(worker, false);
-    worker(true);
-    for (std::thread& t : pool) t.join();
-    if (otherFailure) std::rethrow_exception(otherFailure);
-    if (!outOfMemory.empty()) {
-      std::cerr << "gwb: " << outOfMemory
+    if (s.kbest > 0) {
+      batchOptions.inspectChart = [&](std::size_t id, const ParseResult& result,
+                                      const EarleyChart& chart) {
+        if (result.success) kbests[id] = kBestParses(chart, s.kbest);
+      };
+    }
+    try {
+      batch = parseBatch(*compiled, sentences, batchOptions);
+    } catch (const std::bad_alloc& e) {
+      const bool overBudget = dynamic_cast<const MemoryBudgetExceeded*>(&e) != nullptr;
+      kbests.clear();
+      std::cerr << "gwb: " << outOfMemoryMessage(e)
                 << (overBudget ? "; raise the budget with --max-memory (0: no limit)"
                                : "; the machine (or ulimit -v) has no more memory to give")
                 << (s.threads > 1 ? " or parse fewer lines at once (--threads)" : "") << '\n';
@@ -182,10 +162,11 @@ int runParse(const ParseSettings& s) {
     }
     progress.update(lines.size());
   }
+  const std::vector<ParseResult>& results = batch.results;
   int failures = 0;
   std::cout << "sentence\ttokens\tlog_probability\tviterbi_log_probability\titems\tstatus\n";
   for (std::size_t id = 0; id < lines.size(); ++id) {
-    const std::vector<std::string> words = tokenize(lines[id]);
+    const std::vector<std::string>& words = sentences[id];
     const ParseResult& result = results[id];
     std::string status = "ok";
     if (!result.success) {

@@ -1,11 +1,10 @@
 #include "ui/grounded/discourse_data.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
-#include <mutex>
-#include <thread>
 
-#include "gwb/earley/earley_parser.h"
+#include "gwb/common/batch.h"
 #include "gwb/grounded/topic_annotation.h"
 
 namespace gwb::ui {
@@ -15,10 +14,6 @@ namespace {
 std::string fileName(const std::string& path) {
   const std::size_t slash = path.find_last_of("/\\");
   return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-bool startsWith(const std::string& text, const std::string& prefix) {
-  return text.compare(0, prefix.size(), prefix) == 0;
 }
 
 void addError(Diagnostics& diagnostics, const std::string& file, int line, std::string message) {
@@ -188,129 +183,30 @@ std::size_t DiscourseData::recordingOf(std::size_t utterance) const {
   return 0;
 }
 
-bool isDiscourseGrammar(const Grammar& grammar) {
-  const auto start = grammar.start();
-  return start && grammar.symbols().name(*start) == "Discourse";
-}
-
-std::vector<std::string> grammarCues(const Grammar& grammar,
-                                     const std::vector<std::string>& cueOrder) {
-  std::vector<std::string> cues;
-  for (const std::string& cue : cueOrder)
-    if (grammar.symbols().findTerminal(cue)) cues.push_back(cue);
-  return cues;
-}
-
-std::vector<int> sentenceNodes(const ParseTree& tree) {
-  std::vector<int> nodes;
-  if (tree.empty() || tree.root() < 0) return nodes;
-  std::vector<int> stack{tree.root()};
-  while (!stack.empty()) {
-    const int id = stack.back();
-    stack.pop_back();
-    const ParseTree::Node& node = tree.node(id);
-    if (node.terminal) continue;
-    if (node.label == "Sentence" || startsWith(node.label, "Sentence.")) {
-      nodes.push_back(id);
-      continue;  // utterances do not nest
-    }
-    for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) stack.push_back(*it);
-  }
-  return nodes;
-}
-
-ParseTree subtree(const ParseTree& tree, int node) {
-  ParseTree out;
-  if (node < 0 || static_cast<std::size_t>(node) >= tree.size()) return out;
-  // (source node, parent in `out`), pre-order with an explicit stack.
-  std::vector<std::pair<int, int>> stack{{node, -1}};
-  while (!stack.empty()) {
-    const auto [source, parent] = stack.back();
-    stack.pop_back();
-    const ParseTree::Node& n = tree.node(source);
-    const int id = out.addNode(n.label, n.terminal);
-    if (parent < 0) {
-      out.setRoot(id);
-    } else {
-      out.node(parent).children.push_back(id);
-    }
-    for (auto it = n.children.rbegin(); it != n.children.rend(); ++it) stack.emplace_back(*it, id);
-  }
-  return out;
-}
-
 ModelDecoding decodeWithTrees(const CompiledGrammar& grammar, const SocialCorpus& corpus,
                               const std::vector<Recording>& recordings, bool discourse,
                               const std::vector<std::string>& cues, int threads,
                               const DecodeProgress& progress) {
-  // The strings to parse: (first utterance, utterance count), as decodeSocialCorpus does.
-  std::vector<std::pair<std::size_t, std::size_t>> spans;
-  if (discourse) {
-    for (const Recording& r : recordings)
-      spans.emplace_back(static_cast<std::size_t>(r.firstUtterance),
-                         static_cast<std::size_t>(r.utterances));
-  } else {
-    for (std::size_t i = 0; i < corpus.utterances.size(); ++i) spans.emplace_back(i, 1);
-  }
+  std::atomic<bool> stop{false};
+  BatchProgressFunction observer([&](std::size_t, std::size_t finished, std::size_t total) {
+    if (progress && !progress(finished, total)) stop = true;
+  });
+  SocialDecodeOptions options;
+  options.keepTrees = true;
+  options.control.threads = threads;
+  options.control.observer = &observer;
+  options.control.cancel = &stop;
+  CorpusDecoding decoded =
+      decodeSocialCorpus(grammar, corpus, recordings, discourse, cues, options);
   ModelDecoding out;
   out.discourse = discourse;
   out.cues = cues;
-  out.utterances.resize(corpus.utterances.size());
-  out.trees.resize(spans.size());
-  out.treeOfUtterance.assign(corpus.utterances.size(), -1);
-  out.nodeOfUtterance.assign(corpus.utterances.size(), -1);
-  std::vector<char> failed(spans.size(), 0);
-  std::atomic<std::size_t> next{0};
-  std::atomic<std::size_t> done{0};
-  std::atomic<bool> stop{false};
-  std::mutex reportLock;
-  const auto work = [&] {
-    EarleyParser parser(grammar);
-    ParseOptions options;
-    options.viterbi = true;
-    for (std::size_t s = next++; s < spans.size() && !stop.load(); s = next++) {
-      const auto [first, count] = spans[s];
-      std::vector<std::string> tokens;
-      for (std::size_t i = first; i < first + count; ++i) {
-        const std::vector<std::string> one = socialTokens(corpus.utterances[i], cues);
-        tokens.insert(tokens.end(), one.begin(), one.end());
-      }
-      ParseResult result = parser.parse(tokens, options);
-      std::vector<DecodedUtterance> decoded;
-      std::vector<int> nodes;
-      if (result.success) {
-        decoded = decodeSocialTree(result.viterbiTree);
-        nodes = sentenceNodes(result.viterbiTree);
-      }
-      bool ok = result.success && decoded.size() == count && nodes.size() == count;
-      for (std::size_t k = 0; ok && k < count; ++k)
-        ok = decoded[k].words == corpus.utterances[first + k].words;
-      if (ok) {
-        for (std::size_t k = 0; k < count; ++k) {
-          out.utterances[first + k] = std::move(decoded[k]);
-          out.treeOfUtterance[first + k] = static_cast<int>(s);
-          out.nodeOfUtterance[first + k] = nodes[k];
-        }
-        out.trees[s] = std::move(result.viterbiTree);
-      } else {
-        failed[s] = 1;
-        for (std::size_t i = first; i < first + count; ++i)
-          out.utterances[i] = nullDecoding(corpus.utterances[i].words);
-      }
-      const std::size_t finished = ++done;
-      if (progress) {
-        const std::lock_guard<std::mutex> lock(reportLock);
-        if (!progress(finished, spans.size())) stop = true;
-      }
-    }
-  };
-  const int workers = std::max(1, std::min<int>(threads, static_cast<int>(spans.size())));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < workers; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
-  out.cancelled = stop.load();
-  for (const char f : failed) out.failures += f != 0 ? 1 : 0;
+  out.utterances = std::move(decoded.utterances);
+  out.trees = std::move(decoded.trees);
+  out.treeOfUtterance = std::move(decoded.treeOfUtterance);
+  out.nodeOfUtterance = std::move(decoded.nodeOfUtterance);
+  out.failures = decoded.failures;
+  out.cancelled = decoded.cancelled;
   return out;
 }
 

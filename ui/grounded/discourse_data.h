@@ -10,11 +10,9 @@
 // table the whole corpus is one recording "all". Plain C++; errors are Diagnostics naming the
 // file and line.
 //
-// decodeWithTrees does what core's decodeSocialCorpus does (each recording as one string for a
-// discourse grammar, each utterance on its own otherwise; an unparsed string is decoded as the
-// null topic everywhere and counted as a failure) — the same labels, tested — and keeps each
-// string's Viterbi tree with the node of every utterance's Sentence subtree. It reports each
-// finished string to an observer, which can also stop it.
+// decodeWithTrees is core's decodeSocialCorpus with its trees kept (each string's Viterbi tree
+// with the node of every utterance's Sentence subtree), its progress reported to a function that
+// can also stop it.
 #pragma once
 
 #include <atomic>
@@ -29,6 +27,7 @@
 #include "gwb/earley/grammar.h"
 #include "gwb/earley/parse_tree.h"
 #include "gwb/grounded/social_corpus.h"
+#include "gwb/grounded/social_grammar.h"
 #include "gwb/grounded/topic_decoding.h"
 
 namespace gwb::ui {
@@ -105,12 +104,6 @@ class DiscourseData {
   std::vector<DiscourseRow> rows_;
 };
 
-// Is `grammar` a discourse grammar (a Discourse nonterminal that the start symbol is)?
-bool isDiscourseGrammar(const Grammar& grammar);
-// The corpus cues the grammar has as terminals, in the corpus's order.
-std::vector<std::string> grammarCues(const Grammar& grammar,
-                                     const std::vector<std::string>& cueOrder);
-
 // Called after each parsed string; return false to stop (the result is then `cancelled`).
 using DecodeProgress = std::function<bool(std::size_t done, std::size_t total)>;
 
@@ -120,9 +113,7 @@ ModelDecoding decodeWithTrees(const CompiledGrammar& grammar, const SocialCorpus
                               const std::vector<std::string>& cues, int threads = 1,
                               const DecodeProgress& progress = {});
 
-// The Sentence / Sentence.t nodes of a tree, left to right (the order decodeSocialTree uses).
-std::vector<int> sentenceNodes(const ParseTree& tree);
-// A copy of the subtree under `node` (an empty tree for an invalid node).
-ParseTree subtree(const ParseTree& tree, int node);
+// isDiscourseGrammar and grammarCues (social_grammar.h), sentenceNodes (topic_decoding.h) and
+// subtree (parse_tree.h) are core's.
 
 }  // namespace gwb::ui

@@ -4,12 +4,10 @@
 #include <atomic>
 #include <charconv>
 #include <limits>
-#include <mutex>
 #include <numeric>
 #include <sstream>
-#include <thread>
 
-#include "gwb/earley/inside_outside.h"
+#include "gwb/common/batch.h"
 
 namespace gwb::ui {
 
@@ -25,10 +23,6 @@ std::string csvField(const std::string& text) {
   return out + "\"";
 }
 
-std::optional<SymbolId> nonterminal(const Grammar& grammar, const std::string& name) {
-  return grammar.symbols().findNonterminal(name);
-}
-
 std::string shortest(double value) {
   char buffer[64];
   const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
@@ -37,84 +31,21 @@ std::string shortest(double value) {
 
 }  // namespace
 
-std::optional<RuleId> transitionRule(const Grammar& grammar, const std::string& from,
-                                     const std::string& to) {
-  const auto lhs = nonterminal(grammar, "Discourse." + from);
-  const auto sentence = nonterminal(grammar, "Sentence." + from);
-  const auto next = nonterminal(grammar, "Discourse." + to);
-  if (!lhs || !sentence || !next) return std::nullopt;
-  return grammar.findRule(*lhs, {*sentence, *next});
-}
-
-std::optional<RuleId> endingRule(const Grammar& grammar, const std::string& topic) {
-  const auto lhs = nonterminal(grammar, "Discourse." + topic);
-  const auto sentence = nonterminal(grammar, "Sentence." + topic);
-  if (!lhs || !sentence) return std::nullopt;
-  return grammar.findRule(*lhs, {*sentence});
-}
-
-std::optional<RuleId> initialRule(const Grammar& grammar, const std::string& topic) {
-  const auto lhs = nonterminal(grammar, "Discourse");
-  const auto next = nonterminal(grammar, "Discourse." + topic);
-  if (!lhs || !next) return std::nullopt;
-  return grammar.findRule(*lhs, {*next});
-}
-
 TransitionCounts expectedTransitionCounts(const CompiledGrammar& compiled,
                                           const TopicTransitions& transitions,
                                           const SocialCorpus& corpus,
                                           const std::vector<Recording>& recordings,
                                           const std::vector<std::string>& cues, int threads,
                                           const CountProgress& progress) {
-  const Grammar& grammar = compiled.grammar();
-  std::vector<double> total(grammar.ruleCount(), 0.0);
-  std::mutex lock;
-  std::atomic<std::size_t> next{0};
-  std::atomic<std::size_t> done{0};
-  std::atomic<std::size_t> failures{0};
   std::atomic<bool> stop{false};
-  const auto work = [&] {
-    std::vector<double> counts(grammar.ruleCount(), 0.0);
-    for (std::size_t r = next++; r < recordings.size() && !stop.load(); r = next++) {
-      const std::vector<std::string> tokens = recordingTokens(corpus, recordings[r], cues);
-      const ExpectedCounts e =
-          accumulateExpectedCounts(compiled, tokens, NumericMode::Scaled, counts);
-      if (!e.parsed) ++failures;
-      const std::size_t finished = ++done;
-      if (progress) {
-        const std::lock_guard<std::mutex> guard(lock);
-        if (!progress(finished, recordings.size())) stop = true;
-      }
-    }
-    const std::lock_guard<std::mutex> guard(lock);
-    for (std::size_t i = 0; i < counts.size(); ++i) total[i] += counts[i];
-  };
-  const int workers = std::max(1, std::min<int>(threads, static_cast<int>(recordings.size())));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < workers; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
-
-  const auto n = static_cast<Eigen::Index>(transitions.topics.size());
-  TransitionCounts out;
-  out.transition = Eigen::MatrixXd::Zero(n, n);
-  out.ending = Eigen::VectorXd::Zero(n);
-  out.initial = Eigen::VectorXd::Zero(n);
-  const auto count = [&](std::optional<RuleId> rule) {
-    return rule ? total[static_cast<std::size_t>(*rule)] : 0.0;
-  };
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const std::string& from = transitions.topics[static_cast<std::size_t>(i)];
-    for (Eigen::Index j = 0; j < n; ++j)
-      out.transition(i, j) =
-          count(transitionRule(grammar, from, transitions.topics[static_cast<std::size_t>(j)]));
-    out.ending(i) = count(endingRule(grammar, from));
-    out.initial(i) = count(initialRule(grammar, from));
-  }
-  out.strings = done.load();
-  out.failures = failures.load();
-  out.cancelled = stop.load();
-  return out;
+  BatchProgressFunction observer([&](std::size_t, std::size_t finished, std::size_t total) {
+    if (progress && !progress(finished, total)) stop = true;
+  });
+  BatchControl control;
+  control.threads = threads;
+  control.observer = &observer;
+  control.cancel = &stop;
+  return gwb::expectedTransitionCounts(compiled, transitions, corpus, recordings, cues, control);
 }
 
 Eigen::MatrixXd transitionValues(const TopicTransitions& transitions, TransitionValues values,

@@ -8,7 +8,7 @@
 //                       given that the discourse goes on;
 //   expected counts     E[c(Discourse.t → Sentence.t Discourse.t')] summed over the recordings
 //                       of a corpus, each recording parsed as one string (inside-outside,
-//                       core's accumulateExpectedCounts) — how often the grammar uses the
+//                       core's expectedTransitionCounts) — how often the grammar uses the
 //                       transition to explain the data.
 // Orders. Topics are listed in grammar order, by frequency (descending; ties keep grammar
 // order) or by clustering. Frequency is the expected number of utterances about the topic when
@@ -35,32 +35,18 @@
 #include "gwb/earley/grammar.h"
 #include "gwb/grounded/social_corpus.h"
 #include "gwb/grounded/topic_transitions.h"
+#include "gwb/grounded/transition_counts.h"
 
 namespace gwb::ui {
 
 enum class TransitionValues { RuleProbabilities, RescaledRows, ExpectedCounts };
 enum class TopicOrder { Grammar, Frequency, Clustering };
 
-struct TransitionCounts {
-  Eigen::MatrixXd transition;  // E[c(Discourse.t → Sentence.t Discourse.t')], topics as given
-  Eigen::VectorXd ending;      // E[c(Discourse.t → Sentence.t)]
-  Eigen::VectorXd initial;     // E[c(Discourse → Discourse.t)]
-  std::size_t strings = 0;     // recordings parsed
-  std::size_t failures = 0;    // recordings with no parse (left out)
-  bool cancelled = false;
-};
-
-// The rule Discourse.from → Sentence.from Discourse.to (nullopt when the grammar lacks it).
-std::optional<RuleId> transitionRule(const Grammar& grammar, const std::string& from,
-                                     const std::string& to);
-std::optional<RuleId> endingRule(const Grammar& grammar, const std::string& topic);
-std::optional<RuleId> initialRule(const Grammar& grammar, const std::string& topic);
-
 // Called after each recording; return false to stop.
 using CountProgress = std::function<bool(std::size_t done, std::size_t total)>;
 
-// Expected transition counts of `transitions`' topics over the corpus's recordings, `cues`
-// kept in the input strings (see above).
+// Core's expectedTransitionCounts (transition_counts.h), its progress reported to a function
+// that can also stop it.
 TransitionCounts expectedTransitionCounts(const CompiledGrammar& compiled,
                                           const TopicTransitions& transitions,
                                           const SocialCorpus& corpus,

@@ -116,4 +116,24 @@ ParseTree parsePtb(const std::string& text, std::string* error) {
   return tree;
 }
 
+ParseTree subtree(const ParseTree& tree, int node) {
+  ParseTree out;
+  if (node < 0 || static_cast<std::size_t>(node) >= tree.size()) return out;
+  // (source node, parent in `out`), pre-order with an explicit stack.
+  std::vector<std::pair<int, int>> stack{{node, -1}};
+  while (!stack.empty()) {
+    const auto [source, parent] = stack.back();
+    stack.pop_back();
+    const ParseTree::Node& n = tree.node(source);
+    const int id = out.addNode(n.label, n.terminal);
+    if (parent < 0) {
+      out.setRoot(id);
+    } else {
+      out.node(parent).children.push_back(id);
+    }
+    for (auto it = n.children.rbegin(); it != n.children.rend(); ++it) stack.emplace_back(*it, id);
+  }
+  return out;
+}
+
 }  // namespace gwb

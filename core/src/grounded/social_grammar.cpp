@@ -240,4 +240,17 @@ SocialGrammarBuild generateSocialGrammar(const SocialCorpus& corpus,
   return build;
 }
 
+bool isDiscourseGrammar(const Grammar& grammar) {
+  const auto start = grammar.start();
+  return start && grammar.symbols().name(*start) == "Discourse";
+}
+
+std::vector<std::string> grammarCues(const Grammar& grammar,
+                                     const std::vector<std::string>& cueOrder) {
+  std::vector<std::string> cues;
+  for (const std::string& cue : cueOrder)
+    if (grammar.symbols().findTerminal(cue)) cues.push_back(cue);
+  return cues;
+}
+
 }  // namespace gwb

@@ -1,10 +1,9 @@
 #include "gwb/grounded/topic_decoding.h"
 
 #include <algorithm>
-#include <atomic>
+#include <memory>
 #include <string_view>
 
-#include "common/parallel.h"
 #include "gwb/earley/earley_parser.h"
 
 namespace gwb {
@@ -74,9 +73,28 @@ DecodedUtterance nullDecoding(const std::vector<std::string>& words) {
   return u;
 }
 
+std::vector<int> sentenceNodes(const ParseTree& tree) {
+  std::vector<int> nodes;
+  if (tree.empty() || tree.root() < 0) return nodes;
+  std::vector<int> stack{tree.root()};
+  while (!stack.empty()) {
+    const int id = stack.back();
+    stack.pop_back();
+    const ParseTree::Node& node = tree.node(id);
+    if (node.terminal) continue;
+    if (node.label == "Sentence" || startsWith(node.label, "Sentence.")) {
+      nodes.push_back(id);
+      continue;  // utterances do not nest
+    }
+    for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) stack.push_back(*it);
+  }
+  return nodes;
+}
+
 CorpusDecoding decodeSocialCorpus(const CompiledGrammar& grammar, const SocialCorpus& corpus,
                                   const std::vector<Recording>& recordings, bool discourse,
-                                  const std::vector<std::string>& cues, int threads) {
+                                  const std::vector<std::string>& cues,
+                                  const SocialDecodeOptions& options) {
   // The strings to parse: (first utterance, utterance count).
   std::vector<std::pair<std::size_t, std::size_t>> spans;
   if (discourse) {
@@ -87,43 +105,73 @@ CorpusDecoding decodeSocialCorpus(const CompiledGrammar& grammar, const SocialCo
   } else {
     for (std::size_t i = 0; i < corpus.utterances.size(); ++i) spans.emplace_back(i, 1);
   }
-  std::vector<std::vector<DecodedUtterance>> decoded(spans.size());
-  std::vector<char> failed(spans.size(), 0);
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    EarleyParser parser(grammar);
-    ParseOptions options;
-    options.viterbi = true;
-    for (std::size_t s = next++; s < spans.size(); s = next++) {
+  const std::size_t utteranceCount = corpus.utterances.size();
+  CorpusDecoding out;
+  out.utterances.resize(utteranceCount);
+  if (options.keepTrees) {
+    out.trees.resize(spans.size());
+    out.treeOfUtterance.assign(utteranceCount, -1);
+    out.nodeOfUtterance.assign(utteranceCount, -1);
+  }
+  // 0: not reached (cancelled), 1: parsed and decoded, 2: failed.
+  std::vector<char> state(spans.size(), 0);
+  const BatchOutcome outcome = runBatch(spans.size(), options.control, [&]() -> BatchWorker {
+    auto parser = std::make_shared<EarleyParser>(grammar);
+    return [&, parser](std::size_t s) {
+      ParseOptions parseOptions;
+      parseOptions.viterbi = true;
       const auto [first, count] = spans[s];
       std::vector<std::string> tokens;
       for (std::size_t i = first; i < first + count; ++i) {
         const std::vector<std::string> one = socialTokens(corpus.utterances[i], cues);
         tokens.insert(tokens.end(), one.begin(), one.end());
       }
-      const ParseResult result = parser.parse(tokens, options);
+      ParseResult result = parser->parse(tokens, parseOptions);
       std::vector<DecodedUtterance> utterances;
-      if (result.success) utterances = decodeSocialTree(result.viterbiTree);
-      bool ok = result.success && utterances.size() == count;
+      std::vector<int> nodes;
+      if (result.success) {
+        utterances = decodeSocialTree(result.viterbiTree);
+        if (options.keepTrees) nodes = sentenceNodes(result.viterbiTree);
+      }
+      bool ok = result.success && utterances.size() == count &&
+                (!options.keepTrees || nodes.size() == count);
       for (std::size_t k = 0; ok && k < count; ++k)
         ok = utterances[k].words == corpus.utterances[first + k].words;
       if (!ok) {
-        failed[s] = 1;
-        utterances.clear();
+        state[s] = 2;
         for (std::size_t i = first; i < first + count; ++i)
-          utterances.push_back(nullDecoding(corpus.utterances[i].words));
+          out.utterances[i] = nullDecoding(corpus.utterances[i].words);
+        return;
       }
-      decoded[s] = std::move(utterances);
-    }
-  };
-  parallel::runOnThreads(std::max(1, std::min<int>(threads, static_cast<int>(spans.size()))), work);
-
-  CorpusDecoding out;
+      state[s] = 1;
+      for (std::size_t k = 0; k < count; ++k) {
+        out.utterances[first + k] = std::move(utterances[k]);
+        if (options.keepTrees) {
+          out.treeOfUtterance[first + k] = static_cast<int>(s);
+          out.nodeOfUtterance[first + k] = nodes[k];
+        }
+      }
+      if (options.keepTrees) out.trees[s] = std::move(result.viterbiTree);
+    };
+  });
+  out.cancelled = outcome.cancelled;
   for (std::size_t s = 0; s < spans.size(); ++s) {
-    out.failures += failed[s] != 0 ? 1 : 0;
-    for (DecodedUtterance& u : decoded[s]) out.utterances.push_back(std::move(u));
+    out.failures += state[s] == 2 ? 1 : 0;
+    if (state[s] == 0) {
+      const auto [first, count] = spans[s];
+      for (std::size_t i = first; i < first + count; ++i)
+        out.utterances[i] = nullDecoding(corpus.utterances[i].words);
+    }
   }
   return out;
+}
+
+CorpusDecoding decodeSocialCorpus(const CompiledGrammar& grammar, const SocialCorpus& corpus,
+                                  const std::vector<Recording>& recordings, bool discourse,
+                                  const std::vector<std::string>& cues, int threads) {
+  SocialDecodeOptions options;
+  options.control.threads = threads;
+  return decodeSocialCorpus(grammar, corpus, recordings, discourse, cues, options);
 }
 
 }  // namespace gwb

@@ -286,16 +286,20 @@ std::vector<TopicTransition> topTransitionsPerTopic(const TopicTransitions& tran
   return out;
 }
 
-void writeTransitionsCsv(const TopicTransitions& transitions, std::ostream& out) {
+void writeTopicMatrixCsv(const std::vector<std::string>& topics, const Eigen::MatrixXd& matrix,
+                         const Eigen::VectorXd& ending, std::ostream& out) {
   out << "from";
-  for (const std::string& t : transitions.topics) out << ',' << csvField(t);
+  for (const std::string& t : topics) out << ',' << csvField(t);
   out << ",end\n";
-  for (Eigen::Index r = 0; r < transitions.transition.rows(); ++r) {
-    out << csvField(transitions.topics[static_cast<std::size_t>(r)]);
-    for (Eigen::Index c = 0; c < transitions.transition.cols(); ++c)
-      out << ',' << formatProbability(transitions.transition(r, c));
-    out << ',' << formatProbability(transitions.ending(r)) << '\n';
+  for (Eigen::Index r = 0; r < matrix.rows(); ++r) {
+    out << csvField(topics[static_cast<std::size_t>(r)]);
+    for (Eigen::Index c = 0; c < matrix.cols(); ++c) out << ',' << formatProbability(matrix(r, c));
+    out << ',' << formatProbability(ending(r)) << '\n';
   }
+}
+
+void writeTransitionsCsv(const TopicTransitions& transitions, std::ostream& out) {
+  writeTopicMatrixCsv(transitions.topics, transitions.transition, transitions.ending, out);
 }
 
 }  // namespace gwb

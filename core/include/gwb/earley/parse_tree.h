@@ -42,6 +42,9 @@ class ParseTree {
   int root_ = -1;
 };
 
+// A copy of the subtree under `node` (an empty tree for an invalid node).
+ParseTree subtree(const ParseTree& tree, int node);
+
 // Reads PTB brackets back (for tests and round trips). Returns an empty tree on malformed input
 // and sets *error.
 ParseTree parsePtb(const std::string& text, std::string* error = nullptr);

@@ -98,4 +98,12 @@ SocialGrammarBuild generateSocialGrammar(const SocialCorpus& corpus,
 // The start symbol's name for a kind ("Sentence" / "Discourse").
 const char* socialGrammarRoot(SocialGrammarKind kind);
 
+// Is `grammar` a discourse grammar (a Discourse nonterminal that the start symbol is)? This holds
+// for generated discourse grammars and for grammars learned from them.
+bool isDiscourseGrammar(const Grammar& grammar);
+// The corpus cues the grammar has as terminals, in the corpus's order: the cues it was made with,
+// which the strings to parse must keep (socialTokens, recordingTokens).
+std::vector<std::string> grammarCues(const Grammar& grammar,
+                                     const std::vector<std::string>& cueOrder);
+
 }  // namespace gwb

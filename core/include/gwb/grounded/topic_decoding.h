@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "gwb/common/batch.h"
 #include "gwb/earley/compiled_grammar.h"
 #include "gwb/earley/parse_tree.h"
 #include "gwb/grounded/social_corpus.h"
@@ -30,6 +31,9 @@ struct DecodedUtterance {
 
 // Every utterance of `tree`, left to right. An empty tree gives none.
 std::vector<DecodedUtterance> decodeSocialTree(const ParseTree& tree);
+// The Sentence / Sentence.t nodes of a tree, left to right (the utterances decodeSocialTree
+// reads, in its order).
+std::vector<int> sentenceNodes(const ParseTree& tree);
 
 // The utterance-topic rule of the paper's evaluation (the gold annotation's own rule: an
 // utterance is topical only when it has a topical word): an utterance whose topic is t but none
@@ -44,13 +48,31 @@ DecodedUtterance nullDecoding(const std::vector<std::string>& words);
 struct CorpusDecoding {
   std::vector<DecodedUtterance> utterances;  // one per corpus utterance, in order
   std::size_t failures = 0;  // strings (utterances or recordings) with no parse: null-decoded
+  bool cancelled = false;    // stopped by the cancel flag: strings not reached are null-decoded
+                             // and not counted as failures
+  // With SocialDecodeOptions::keepTrees only: one Viterbi tree per string (utterance or
+  // recording; empty when it did not parse), and for each utterance its string's index in
+  // `trees` (-1: no parse) and the node of its Sentence subtree there (-1: none).
+  std::vector<ParseTree> trees;
+  std::vector<int> treeOfUtterance;
+  std::vector<int> nodeOfUtterance;
+};
+
+struct SocialDecodeOptions {
+  BatchControl control;    // threads, progress (one item per string), cancel flag
+  bool keepTrees = false;  // keep the Viterbi trees behind the decoding (see CorpusDecoding)
 };
 
 // Viterbi-parses the corpus with `grammar` (a social_grammar.h grammar or one learned from it)
 // and decodes every utterance: each utterance on its own for sentence-level grammars, each
 // recording as one string for the discourse grammar. `cues` are the cues the grammar was made
-// with (the input strings keep only those). Strings are parsed `threads` at a time; the result
-// does not depend on the thread count.
+// with (the input strings keep only those). Strings are parsed on the batch service (batch.h);
+// the result does not depend on the thread count.
+CorpusDecoding decodeSocialCorpus(const CompiledGrammar& grammar, const SocialCorpus& corpus,
+                                  const std::vector<Recording>& recordings, bool discourse,
+                                  const std::vector<std::string>& cues,
+                                  const SocialDecodeOptions& options);
+// The same with `threads` threads and nothing else.
 CorpusDecoding decodeSocialCorpus(const CompiledGrammar& grammar, const SocialCorpus& corpus,
                                   const std::vector<Recording>& recordings, bool discourse,
                                   const std::vector<std::string>& cues, int threads = 1);

@@ -83,8 +83,11 @@ std::vector<TopicTransition> topTransitionsPerTopic(const TopicTransitions& tran
                                                     const Eigen::MatrixXd& matrix,
                                                     std::size_t count);
 
-// CSV: a header `from,<t1>,<t2>,...,end`, then a row per topic with its transition and ending
-// probabilities (shortest round-trip numbers). Topics holding ',' or '"' are quoted.
+// CSV: a header `from,<t1>,<t2>,...,end`, then a row per topic with its row of `matrix` and its
+// entry of `ending` (shortest round-trip numbers). Topics holding ',' or '"' are quoted.
+void writeTopicMatrixCsv(const std::vector<std::string>& topics, const Eigen::MatrixXd& matrix,
+                         const Eigen::VectorXd& ending, std::ostream& out);
+// writeTopicMatrixCsv of the transition and ending probabilities.
 void writeTransitionsCsv(const TopicTransitions& transitions, std::ostream& out);
 
 }  // namespace gwb
