@@ -12,6 +12,7 @@
 
 #include "brute_force_oracle.h"
 #include "gwb/earley/earley_parser.h"
+#include "test_grammars.h"
 
 namespace gwb {
 namespace {
@@ -47,15 +48,7 @@ TEST(ChartStorageTest, StoresValuesAcrossBlocksAndReusesThemAfterRewind) {
   EXPECT_EQ(storage.capacityBytes(), 0u);  // NOLINT(bugprone-use-after-move): moved-from is empty
 }
 
-const char* const kGrammar =
-    "S -> NP VP 1.0\n"
-    "NP -> Det N 0.5 | NP PP 0.2 | 'i' 0.2 | 'john' 0.1\n"
-    "VP -> V NP 0.6 | V NP PP 0.3 | V 0.1\n"
-    "PP -> P NP 1.0\n"
-    "Det -> 'the' 0.7 | 'a' 0.3\n"
-    "N -> 'man' 0.4 | 'telescope' 0.3 | 'park' 0.3\n"
-    "V -> 'saw' 0.7 | 'walked' 0.3\n"
-    "P -> 'with' 0.6 | 'in' 0.4\n";
+const char* const kGrammar = testing::kPpAttachmentGrammar;
 
 void expectSameItems(const EarleyChart& actual, const EarleyChart& expected) {
   ASSERT_EQ(actual.setCount(), expected.setCount());

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "brute_force_oracle.h"
+#include "test_grammars.h"
 
 namespace gwb {
 namespace {
@@ -22,22 +23,10 @@ struct OracleCase {
 
 const OracleCase kCases[] = {
     {"pp_attachment",
-     "S -> NP VP 1.0\n"
-     "NP -> Det N 0.5 | NP PP 0.2 | 'i' 0.2 | 'john' 0.1\n"
-     "VP -> V NP 0.6 | V NP PP 0.3 | V 0.1\n"
-     "PP -> P NP 1.0\n"
-     "Det -> 'the' 0.7 | 'a' 0.3\n"
-     "N -> 'man' 0.4 | 'telescope' 0.3 | 'park' 0.3\n"
-     "V -> 'saw' 0.7 | 'walked' 0.3\n"
-     "P -> 'with' 0.6 | 'in' 0.4\n",
+     testing::kPpAttachmentGrammar,
      {"i saw the man with the telescope", "john saw a man in the park", "i walked", "i saw",
       "the man saw john with a telescope"}},
-    {"unit_cycle",
-     "S -> A 0.5 | L 0.5\n"
-     "A -> B 0.3 | 'a' 0.7\n"
-     "B -> A 0.4 | 'b' 0.6\n"
-     "L -> L 'x' 0.4 | 'x' 0.6\n",
-     {"a", "b", "x", "x x x", "x x x x"}},
+    {"unit_cycle", testing::kUnitCycleGrammar, {"a", "b", "x", "x x x", "x x x x"}},
     {"catalan_left_recursion", "R -> R R 0.3 | 'x' 0.7\n", {"x", "x x", "x x x", "x x x x"}},
     {"epsilon_rules",
      "S -> NP VP 1.0\n"

@@ -14,6 +14,7 @@
 #include "brute_force_oracle.h"
 #include "gwb/earley/grammar_io.h"
 #include "shared_data.h"
+#include "test_grammars.h"
 
 namespace gwb {
 namespace {
@@ -26,22 +27,9 @@ struct KBestCase {
 };
 
 const KBestCase kCases[] = {
-    {"pp_attachment",
-     "S -> NP VP 1.0\n"
-     "NP -> Det N 0.5 | NP PP 0.2 | 'i' 0.2 | 'john' 0.1\n"
-     "VP -> V NP 0.6 | V NP PP 0.3 | V 0.1\n"
-     "PP -> P NP 1.0\n"
-     "Det -> 'the' 0.7 | 'a' 0.3\n"
-     "N -> 'man' 0.4 | 'telescope' 0.3 | 'park' 0.3\n"
-     "V -> 'saw' 0.7 | 'walked' 0.3\n"
-     "P -> 'with' 0.6 | 'in' 0.4\n",
-     "john saw a man in the park with a telescope", 20},
-    {"unit_cycle",
-     "S -> A 0.5 | L 0.5\n"
-     "A -> B 0.3 | 'a' 0.7\n"
-     "B -> A 0.4 | 'b' 0.6\n"
-     "L -> L 'x' 0.4 | 'x' 0.6\n",
-     "a", 12},
+    {"pp_attachment", testing::kPpAttachmentGrammar, "john saw a man in the park with a telescope",
+     20},
+    {"unit_cycle", testing::kUnitCycleGrammar, "a", 12},
     {"unit_cycle_b", "S -> A 0.5 | B 0.5\nA -> B 0.3 | 'a' 0.7\nB -> A 0.4 | 'b' 0.6\n", "b", 12},
     {"catalan", "R -> R R 0.3 | 'x' 0.7\n", "x x x x x", 20},
     {"epsilon_rules",

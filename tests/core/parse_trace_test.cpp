@@ -9,19 +9,12 @@
 #include <gtest/gtest.h>
 
 #include "brute_force_oracle.h"
+#include "test_grammars.h"
 
 namespace gwb {
 namespace {
 
-const char* const kGrammar =
-    "S -> NP VP 1.0\n"
-    "NP -> Det N 0.5 | NP PP 0.2 | 'i' 0.2 | 'john' 0.1\n"
-    "VP -> V NP 0.6 | V NP PP 0.3 | V 0.1\n"
-    "PP -> P NP 1.0\n"
-    "Det -> 'the' 0.7 | 'a' 0.3\n"
-    "N -> 'man' 0.4 | 'telescope' 0.3 | 'park' 0.3\n"
-    "V -> 'saw' 0.7 | 'walked' 0.3\n"
-    "P -> 'with' 0.6 | 'in' 0.4\n";
+const char* const kGrammar = testing::kPpAttachmentGrammar;
 
 class ParseTraceTest : public ::testing::TestWithParam<bool> {};
 
