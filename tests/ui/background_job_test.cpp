@@ -18,6 +18,8 @@
 #include <QThread>
 #include <gtest/gtest.h>
 
+#include "gwb/common/batch.h"
+
 namespace gwb::ui {
 namespace {
 
@@ -191,6 +193,45 @@ TEST(BackgroundJobTest, WaitAndFinishDeliversEverythingBeforeItReturns) {
   EXPECT_FALSE(job.isBusy());
   EXPECT_EQ(recorder.events.back(), "finished");
   EXPECT_EQ(recorder.events.size(), 6U);
+}
+
+TEST(BackgroundJobTest, ABatchInsideAJobReportsItsProgressAndStopsOnCancel) {
+  constexpr std::size_t kItems = 40;
+  BackgroundJob job(QStringLiteral("test-batch"));
+  Recorder recorder;
+  recorder.connectTo(job);
+  std::vector<int> worked(kItems, 0);
+  ASSERT_TRUE(job.start([&worked](JobContext& context) {
+    // The second of two batches: its progress continues from the first's 40.
+    const BatchRelay batch(context, 3, kItems, 2 * kItems);
+    gwb::runBatch(kItems, batch.control(),
+                  [&worked] { return [&worked](std::size_t item) { worked[item] += 1; }; });
+  }));
+  ASSERT_TRUE(finish(job));
+  EXPECT_EQ(worked, std::vector<int>(kItems, 1));
+  EXPECT_EQ(job.done(), 2 * kItems);
+  EXPECT_EQ(job.total(), 2 * kItems);
+  EXPECT_EQ(recorder.events.end()[-2], "progress 80/80");
+
+  // Cancel: the items not yet started are never started.
+  std::promise<void> running;
+  std::atomic<int> started{0};
+  ASSERT_TRUE(job.start([&](JobContext& context) {
+    const BatchRelay batch(context, 1);
+    gwb::runBatch(kItems, batch.control(), [&] {
+      return [&](std::size_t item) {
+        started += 1;
+        if (item == 0) {
+          running.set_value();
+          while (!context.cancelRequested()) std::this_thread::yield();
+        }
+      };
+    });
+  }));
+  running.get_future().wait();
+  job.cancel();
+  ASSERT_TRUE(finish(job));
+  EXPECT_EQ(started.load(), 1) << "the batch went on after the cancel";
 }
 
 }  // namespace

@@ -113,6 +113,18 @@ void BackgroundJob::deliverFinished(quint64 run) {
   emit finished();
 }
 
+BatchRelay::BatchRelay(JobContext& context, int threads, qint64 offset, qint64 total)
+    : context_(context), offset_(offset), total_(total) {
+  control_.threads = threads;
+  control_.observer = this;
+  control_.cancel = &context.cancelFlag();
+}
+
+void BatchRelay::onItemFinished(std::size_t /*item*/, std::size_t finished, std::size_t total) {
+  context_.setProgress(offset_ + static_cast<qint64>(finished),
+                       total_ >= 0 ? total_ : static_cast<qint64>(total));
+}
+
 bool processEventsWhileBusy(const std::function<bool()>& busy,
                             const std::function<void()>& waitOnJob, int milliseconds) {
   QDeadlineTimer deadline(milliseconds);

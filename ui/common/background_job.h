@@ -25,6 +25,8 @@
 #include <QObject>
 #include <QString>
 
+#include "gwb/common/batch.h"
+
 class QThread;
 
 namespace gwb::ui {
@@ -106,6 +108,23 @@ class BackgroundJob : public QObject {
   std::atomic<bool> progressQueued_{false};
   qint64 deliveredDone_ = -1;
   qint64 deliveredTotal_ = -1;
+};
+
+// Core's batch service (gwb/common/batch.h) run inside a job: control() gives the batch
+// `threads` threads and the job's cancel flag, and each finished item becomes the job's
+// progress — `offset + finished` of `total` (of the batch's own total when `total` < 0), for a
+// job that runs several batches in a row. Lives on the work's thread, for one batch call.
+class BatchRelay : public gwb::BatchObserver {
+ public:
+  BatchRelay(JobContext& context, int threads, qint64 offset = 0, qint64 total = -1);
+  const gwb::BatchControl& control() const { return control_; }
+  void onItemFinished(std::size_t item, std::size_t finished, std::size_t total) override;
+
+ private:
+  JobContext& context_;
+  qint64 offset_;
+  qint64 total_;
+  gwb::BatchControl control_;
 };
 
 // For a panel that runs jobs one after another: processes the UI thread's events (the jobs'

@@ -333,11 +333,9 @@ bool DiscourseView::decodeGrammar(const QString& grammarPath, const QString& roo
         const auto total =
             static_cast<qint64>(discourse ? data->recordings().size() : data->utteranceCount());
         context.setProgress(0, total);
+        const BatchRelay batch(context, threads);
         *result = decodeWithTrees(*compiled, data->corpus(), data->recordings(), discourse, cues,
-                                  threads, [&context, total](std::size_t done, std::size_t) {
-                                    context.setProgress(static_cast<qint64>(done), total);
-                                    return !context.cancelRequested();
-                                  });
+                                  batch.control());
         result->grammarPath = path;
         result->grammarName = QFileInfo(QString::fromStdString(path)).fileName().toStdString();
         result->root = load.grammar.start() ? load.grammar.symbols().name(*load.grammar.start())

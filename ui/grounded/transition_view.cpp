@@ -329,12 +329,9 @@ void TransitionView::startCounting() {
         return;
       }
       const std::vector<std::string> cues = grammarCues(*job.grammar, corpus_.cueOrder);
-      *job.out =
-          expectedTransitionCounts(*compiled, job.transitions, corpus_, recordings_, cues, threads,
-                                   [&context, before, total](std::size_t done, std::size_t) {
-                                     context.setProgress(static_cast<qint64>(before + done), total);
-                                     return !context.cancelRequested();
-                                   });
+      const BatchRelay batch(context, threads, static_cast<qint64>(before), total);
+      *job.out = gwb::expectedTransitionCounts(*compiled, job.transitions, corpus_, recordings_,
+                                               cues, batch.control());
       before += recordings_.size();
       if (job.out->cancelled) return;
     }
