@@ -14,12 +14,19 @@
 //                                  followed by "who likes john", "who likes mary", ... up to the
 //                                  length, best-first and breadth-first with a beam of 8, within
 //                                  a 2 GiB budget (DsParseOptions::maxBytes).
+//   DsLearn/childes-400/<items>    lexicon induction (hypothesis search + incremental EM) on the
+//                                  first <items> of the 400 CHILDES training pairs, 2013 seed
+//                                  grammar, one thread; counters items/s, with_tuples,
+//                                  hypotheses. DyLan's learner: 35.6 min and ~16 GB on all 400.
+//   DsEvaluate/top-<N>             gwb ds evaluate's work: the 100 test items parsed best-first
+//                                  with the authors' top-N lexicon and scored by maxMapping.
 // Counters: words/s; trees (DAG nodes); dylan_ms (DyLan's time for the sentence) and
 // x_dylan (DyLan's time over ours: how many times faster); peak_rss_MiB. DsParseLength adds
 // heap_MiB (what the result really holds on the heap, from malloc's statistics), estimate_MiB
 // (the parser's own estimate, which the budget is checked against), bytes/tree and truncated.
 // A benchmark whose result differs from DyLan's (outcome or record type) is skipped with the
 // reason, so a wrong fast parser cannot pass for a good one.
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <map>
@@ -34,6 +41,9 @@
 #include "bench_support.h"
 #include "gwb/ds/ds_grammar.h"
 #include "gwb/ds/ds_parser.h"
+#include "gwb/ds/hypothesis_search.h"
+#include "gwb/ds/lexicon_evaluation.h"
+#include "gwb/ds/lexicon_learner.h"
 #include "gwb/ds/record_type.h"
 #include "gwb/ds/semantic_corpus.h"
 
@@ -175,6 +185,70 @@ void learnedTop3(benchmark::State& state) {
   gwb::bench::reportPeakRss(state);
 }
 
+void dsLearn(benchmark::State& state) {
+  std::string seed;
+  std::string corpus;
+  if (!gwb::bench::requireShared(
+          state, "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt", &seed) ||
+      !gwb::bench::requireShared(state, "data/dylan/childes-eve/CHILDESconversion400Final.txt",
+                                 &corpus))
+    return;
+  gwb::ds::DsGrammarLoad load = gwb::ds::loadDsGrammar(folderOf(seed));
+  std::vector<gwb::ds::SemanticExample> examples =
+      gwb::ds::loadSemanticCorpus(corpus, load.diagnostics);
+  if (!load.ok() || examples.empty()) {
+    state.SkipWithError("cannot read the seed grammar or the training corpus");
+    return;
+  }
+  examples.resize(std::min(examples.size(), static_cast<std::size_t>(state.range(0))));
+  const gwb::ds::HypothesisSearch search(load.grammar);
+  gwb::ds::LearningResult result;
+  for (auto _ : state) {
+    result = gwb::ds::learnLexicon(examples,
+                                   [&](const gwb::ds::SemanticExample& e, std::size_t /*item*/) {
+                                     return search.hypotheses(e, {});
+                                   },
+                                   {});
+  }
+  state.counters["items/s"] = benchmark::Counter(static_cast<double>(examples.size()),
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["with_tuples"] =
+      static_cast<double>(result.progress.itemsDone - result.progress.itemsWithoutTuples);
+  state.counters["over_budget"] = static_cast<double>(result.progress.itemsOverBudget);
+  state.counters["hypotheses"] = static_cast<double>(result.progress.hypotheses);
+  gwb::bench::reportPeakRss(state);
+}
+
+void dsEvaluate(benchmark::State& state) {
+  std::string seed;
+  std::string lexicon;
+  std::string corpus;
+  const std::string top = std::to_string(state.range(0));
+  if (!gwb::bench::requireShared(
+          state, "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt", &seed) ||
+      !gwb::bench::requireShared(
+          state, "data/dylan/2013-ttr-learner-output/lexicon.lex-top-" + top + ".txt", &lexicon) ||
+      !gwb::bench::requireShared(state, "data/dylan/childes-eve/CHILDESconversion100TestFinal.txt",
+                                 &corpus))
+    return;
+  gwb::ds::DsGrammarLoad load = gwb::ds::loadDsGrammar(folderOf(seed));
+  gwb::ds::useLearnedLexicon(load.grammar, gwb::ds::loadLearnedLexicon(lexicon, load.diagnostics));
+  const std::vector<gwb::ds::SemanticExample> examples =
+      gwb::ds::loadSemanticCorpus(corpus, load.diagnostics);
+  if (!load.ok() || examples.empty()) {
+    state.SkipWithError("cannot read the seed grammar, the lexicon or the test corpus");
+    return;
+  }
+  gwb::ds::EvaluationSummary summary;
+  for (auto _ : state)
+    summary = gwb::ds::summarize(gwb::ds::evaluateLexicon(load.grammar, examples));
+  state.counters["coverage"] = summary.coverage();
+  state.counters["F"] = summary.macroF;
+  state.counters["items/s"] = benchmark::Counter(static_cast<double>(examples.size()),
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+  gwb::bench::reportPeakRss(state);
+}
+
 // "john likes mary who likes john who likes mary ..." cut to `words` words.
 std::string relativeClauseSentence(int words) {
   std::string sentence = "john likes mary";
@@ -259,6 +333,17 @@ const bool kRegistered = [] {
         ->Iterations(1);
   }
   benchmark::RegisterBenchmark("DsParse/LearnedTop3/childes-100-test", learnedTop3)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("DsLearn/childes-400", dsLearn)
+      ->Arg(40)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime()
+      ->Iterations(1);
+  benchmark::RegisterBenchmark("DsEvaluate/top", dsEvaluate)
+      ->Arg(1)
+      ->Arg(2)
+      ->Arg(3)
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
   return true;

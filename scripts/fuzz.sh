@@ -25,7 +25,7 @@ shared="${GWB_SHARED_DIR:-$(cd .. && pwd)/shared}/data"
 
 targets=(earleyx_grammar nltk_grammar social_corpus gold_annotation recordings topic_annotations
          grounded_lexicon sentences prior_override ptb_tree dylan_grammar dylan_learned_lexicon
-         semantic_corpus ds_record_type ds_label)
+         semantic_corpus ds_record_type ds_label ccg_term ccg_lexicon)
 
 usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
@@ -107,6 +107,9 @@ seedsFor() {
     dylan_learned_lexicon) copySeeds "$into" "$shared"/dylan/2013-ttr-learner-output/lexicon.lex-top-1.txt \
                              "$root"/tests/data/ds/malformed/*.lex-top.txt ;;
     semantic_corpus) copySeeds "$into" "$shared"/dylan/childes-eve/CHILDESconversion100TestFinal.txt ;;
+    ccg_term) copySeeds "$into" "$shared"/geoquery/geosents880-typed.ccg "$shared"/geoquery/geo250/tr/fold-0/test ;;
+    ccg_lexicon) copySeeds "$into" "$root"/samples/*.flex "$root"/tests/data/ccg/*.flex \
+                   "$shared"/geoquery/np-fixedlex.geo "$shared"/geoquery/geo250/ja-np-fixedlex.geo ;;
     ds_record_type)
       local f="$shared/dylan/childes-eve/CHILDESconversion100TestFinal.txt" i=0
       [ -f "$f" ] && grep '^Sem' "$f" | head -40 | sed 's/^Sem *: *//' | while IFS= read -r line; do

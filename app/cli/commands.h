@@ -9,9 +9,12 @@ namespace gwb::cli {
 void addGrammarCommands(CLI::App& app, int& exitStatus);
 void addParseCommand(CLI::App& app, int& exitStatus);
 void addDsCommand(CLI::App& app, int& exitStatus);
+// `gwb ds evaluate` and `gwb ds learn`, registered on the `ds` group by addDsCommand.
+void addDsLearnCommands(CLI::App& ds, int& exitStatus);
 void addGroundedCommands(CLI::App& app, int& exitStatus);
 void addExperimentCommand(CLI::App& app, int& exitStatus);
 void addInduceCommand(CLI::App& app, int& exitStatus);
 void addOutputsCommand(CLI::App& app, int& exitStatus);
+void addCcgCommand(CLI::App& app, int& exitStatus);
 
 }  // namespace gwb::cli

@@ -107,6 +107,11 @@ int runDsParse(const DsParseSettings& s) {
       std::cerr << "warning: the search was truncated; the outcome holds for the trees explored ("
                 << (r.memoryExhausted ? "raise --max-memory" : "raise --max-trees")
                 << ", or use --beam or --best-first)\n";
+    if (r.formulaTooDeep)
+      std::cerr << "warning: some actions failed because they would have built a formula nested "
+                   "more than "
+                << ds::kMaxBuiltFormulaDepth << " deep (the grammar nests it further with every "
+                << "word); the trees they would have made are missing\n";
     if (r.rootFormula) std::cout << "root:    " << r.rootFormula->text() << '\n';
     if (r.maximalSemantics) std::cout << "maximal: " << r.maximalSemantics->text() << '\n';
     if (!r.path.empty()) std::cout << "path:    " << describePath(r) << '\n';
@@ -177,6 +182,7 @@ void addDsCommand(CLI::App& app, int& exitStatus) {
                     "...; default: a quarter of physical memory, " +
                         gwb::formatBytes(ds::defaultParseMemoryBudget()) + " here)");
   parse->callback([s, &exitStatus] { exitStatus = runDsParse(*s); });
+  addDsLearnCommands(*ds, exitStatus);
 }
 
 }  // namespace gwb::cli

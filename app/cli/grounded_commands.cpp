@@ -296,13 +296,17 @@ int runTransitions(const TransitionSettings& s) {
   const Eigen::MatrixXd matrix = s.stochastic ? t->stochastic() : t->transition;
   const StationaryDistribution stationary = t->stationaryDistribution();
   const Eigen::VectorXd& pi = stationary.pi;
-  const Eigen::VectorXd occupancy = t->occupancy();
+  const Occupancy occupied = t->occupancyDistribution();
+  const Eigen::VectorXd& occupancy = occupied.share;
   std::cout << "topics: " << t->topics.size()
             << "\nstationary distribution: " << stationaryStatusName(stationary.status)
             << (stationary.explanation.empty() ? "" : " — " + stationary.explanation)
             << (stationary.status == StationaryDistribution::Status::NotUnique
                     ? " (the column shows one of them)"
                     : "")
+            << (occupied.fromEndings ? ""
+                                     : "\noccupancy: undefined — no topic can end a discourse, so "
+                                       "the column repeats the stationary distribution")
             << "\n\ntopic\tstationary\toccupancy   (stationary: of the chain given that the "
                "discourse goes on; occupancy: share of utterances, endings kept)\n";
   std::vector<std::size_t> order(t->topics.size());
@@ -316,8 +320,11 @@ int runTransitions(const TransitionSettings& s) {
         stationary.status == StationaryDistribution::Status::Undefined   ? "undefined"
         : stationary.status == StationaryDistribution::Status::NotUnique ? fixed(pi(k), 4) + "?"
                                                                          : fixed(pi(k), 4);
-    std::cout << "  " << t->topics[i] << '\t' << stationaryText << '\t' << fixed(occupancy(k), 4)
-              << '\n';
+    const std::string occupancyText =
+        occupied.fromEndings ? fixed(occupancy(k), 4)
+        : occupied.stationaryStatus == StationaryDistribution::Status::Undefined ? "undefined"
+                                                                                 : stationaryText;
+    std::cout << "  " << t->topics[i] << '\t' << stationaryText << '\t' << occupancyText << '\n';
   }
   std::cout << "\ntop transitions per topic ("
             << (s.stochastic ? "rows rescaled to sum to one" : "rule probabilities") << "):\n";

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   gwb::cli::addExperimentCommand(app, exitStatus);
   gwb::cli::addInduceCommand(app, exitStatus);
   gwb::cli::addOutputsCommand(app, exitStatus);
+  gwb::cli::addCcgCommand(app, exitStatus);
   return gwb::cli::runGuarded([&] {
     try {
       app.parse(argc, argv);

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <random>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -57,6 +58,124 @@ TEST(CompiledGrammarTest, DivergentClosuresAreClearErrors) {
     ASSERT_TRUE(d.hasErrors());
     EXPECT_NE(d.items()[0].message.find("diverges"), std::string::npos) << d.items()[0].message;
   }
+}
+
+// Unit cycles of mass near 1 against their closed forms, to 1e-12 relative. With A -> B a,
+// B -> A b: R(A, A) = R(B, B) = 1 / (1 − ab), R(A, B) = a / (1 − ab), R(B, A) = b / (1 − ab);
+// 1 − ab is computed in long double from the doubles the grammar holds.
+TEST(CompiledGrammarTest, UnitCycleClosuresMatchTheirClosedForms) {
+  const struct {
+    double a;
+    double b;
+  } cases[] = {{0.5, 0.999999},
+               {0.5, 0.999999999999},
+               {1.0, 1.0 - std::ldexp(1.0, -30)},
+               {0.999999, 0.999999},
+               {0.3, 0.4}};
+  for (const auto& c : cases) {
+    std::ostringstream text;
+    text.precision(17);
+    text << "S -> A 1.0\nA -> B " << c.a << " | 'a' " << 1.0 - c.a << "\nB -> A " << c.b
+         << " | 'b' " << 1.0 - c.b << "\n";
+    SCOPED_TRACE(text.str());
+    const Grammar grammar = testing::grammarFromText(text.str());
+    Diagnostics d;
+    const auto cg = compile(grammar, d);
+    ASSERT_TRUE(cg);
+    const long double gap = 1.0L - static_cast<long double>(c.a) * static_cast<long double>(c.b);
+    const auto relative = [](double value, long double exact) {
+      return static_cast<double>(std::abs((static_cast<long double>(value) - exact) / exact));
+    };
+    EXPECT_LT(relative(leftCorner(*cg, "A", "A"), 1.0L / gap), 1e-12);
+    EXPECT_LT(relative(leftCorner(*cg, "B", "B"), 1.0L / gap), 1e-12);
+    EXPECT_LT(relative(leftCorner(*cg, "A", "B"), c.a / gap), 1e-12);
+    EXPECT_LT(relative(leftCorner(*cg, "B", "A"), c.b / gap), 1e-12);
+    EXPECT_LT(relative(leftCorner(*cg, "S", "B"), c.a / gap), 1e-12);
+  }
+}
+
+// A cycle of unit rules that all have probability 1 never ends: I − P is singular. That is an
+// error, not NaN or a hang.
+TEST(CompiledGrammarTest, UnitCycleOfProbabilityOneIsAClearError) {
+  for (const char* text : {"S -> A 1.0\nA -> B 1.0\nB -> A 1.0\n", "S -> S 1.0\n",
+                           "S -> A 1.0 | 'a' 1.0\nA -> B 1.0\nB -> C 1.0\nC -> A 1.0\n"}) {
+    SCOPED_TRACE(text);
+    Diagnostics d;
+    EXPECT_FALSE(compile(testing::grammarFromText(text), d));
+    ASSERT_TRUE(d.hasErrors());
+    EXPECT_NE(d.items()[0].message.find("singular"), std::string::npos) << d.items()[0].message;
+  }
+}
+
+// A cycle of mass 1 − 1e-10 is solved accurately, but its value hangs on the last digits of the
+// rule probabilities (condition number ~2e10): a warning says so. A well-conditioned one gets
+// none.
+TEST(CompiledGrammarTest, IllConditionedClosuresAreReported) {
+  Diagnostics nearSingular;
+  ASSERT_TRUE(compile(
+      testing::grammarFromText("S -> A 1.0\nA -> B 1.0\nB -> A 0.9999999999 | 'b' 0.0000000001\n"),
+      nearSingular));
+  ASSERT_EQ(nearSingular.warningCount(), 1)
+      << (nearSingular.empty() ? "" : toString(nearSingular.items()[0]));
+  const std::string message = nearSingular.items()[0].message;
+  EXPECT_NE(message.find("unit-production closure is ill-conditioned for"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("A"), std::string::npos) << message;
+  Diagnostics fine;
+  ASSERT_TRUE(compile(
+      testing::grammarFromText("S -> A 1.0\nA -> B 1.0\nB -> A 0.999 | 'b' 0.001\n"), fine));
+  EXPECT_TRUE(fine.empty());
+}
+
+// A -> A A p | ε p | 'b' 1 − 2p with p = 1/2 − 1e-10: e(A) = p + p e(A)² has the least root
+// (1 − √((1 − 2p)(1 + 2p))) / 2p ≈ 0.99998, and plain iteration contracts by 2p·e ≈ 1 − 2e-5 a
+// round: it gave up after 100,000 rounds ("do not converge"). Newton's method gets it to
+// rounding level, and the expected rule counts of ε-derivations (linear in e) with it.
+TEST(CompiledGrammarTest, NearCriticalEpsilonCycleCompilesWithTheExactValue) {
+  for (const double delta : {1e-10, 1e-7, 1e-3, 0.25}) {
+    const double p = 0.5 - delta;
+    std::ostringstream text;
+    text.precision(17);
+    text << "S -> A 'a' 1.0\nA -> A A " << p << " | " << p << " | 'b' " << 1.0 - 2.0 * p << "\n";
+    SCOPED_TRACE(text.str());
+    const Grammar grammar = testing::grammarFromText(text.str());
+    Diagnostics d;
+    const auto cg = compile(grammar, d);
+    ASSERT_TRUE(cg) << (d.empty() ? "" : toString(d.items()[0]));
+    EXPECT_EQ(d.warningCount(), 0);
+    const long double lp = p;
+    const long double root = std::sqrt((1.0L - 2.0L * lp) * (1.0L + 2.0L * lp));
+    const long double exact = (1.0L - root) / (2.0L * lp);
+    const SymbolId a = *cg->symbols().findNonterminal("A");
+    EXPECT_LT(std::abs((cg->nullProbability(a) - exact) / exact), 1e-12L);
+    // n(A -> A A) = w / (1 − 2w), n(A -> ε) = (p / e) / (1 − 2w) with w = p·e = (1 − root) / 2.
+    const long double w = (1.0L - root) / 2.0L;
+    const auto& counts = cg->nullDerivationCounts(a);
+    ASSERT_EQ(counts.size(), 2u);
+    EXPECT_LT(std::abs((counts[0].second - w / root) / (w / root)), 1e-9L);
+    EXPECT_LT(std::abs((counts[1].second - (lp / exact) / root) / ((lp / exact) / root)), 1e-9L);
+  }
+}
+
+// A critical ε-cycle (e = 1/2 + e²/2: a double root at 1) has infinite expected ε-derivations
+// and no well-defined compiled weights: an error saying so, not a hang.
+TEST(CompiledGrammarTest, CriticalEpsilonCycleIsAClearError) {
+  for (const char* text : {"S -> A 'a' 1.0\nA -> A A 0.5 | 0.5\n", "S -> S S 0.5 | 0.5\n"}) {
+    SCOPED_TRACE(text);
+    Diagnostics d;
+    EXPECT_FALSE(compile(testing::grammarFromText(text), d));
+    ASSERT_TRUE(d.hasErrors());
+    EXPECT_NE(d.items()[0].message.find("are critical"), std::string::npos) << d.items()[0].message;
+  }
+}
+
+// ε-mass without a fixed point (e = 0.6 + 0.6 e² has no real root) is an error, not a hang.
+TEST(CompiledGrammarTest, DivergentEpsilonMassIsAClearError) {
+  Diagnostics d;
+  EXPECT_FALSE(compile(testing::grammarFromText("S -> S S 0.6 | 0.6 | 'a' 0.1\n"), d));
+  ASSERT_TRUE(d.hasErrors());
+  EXPECT_NE(d.items()[0].message.find("deriving ε diverge"), std::string::npos)
+      << d.items()[0].message;
 }
 
 TEST(CompiledGrammarTest, EpsilonRemovalKeepsMassAndMarksDroppedSymbols) {

@@ -1,5 +1,6 @@
 #include "gwb/ds/ds_parser.h"
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <sstream>
@@ -278,6 +279,50 @@ TEST(DsParserTest, AMemoryBudgetBoundsTheDagAndSaysSo) {
       parser.parse("john likes mary who likes john who likes mary who likes john");
   EXPECT_GT(longOne.approximateBytes / longOne.dag.nodes().size(),
             shortOne.approximateBytes / shortOne.dag.nodes().size());
+}
+
+// A lexicon whose action nests the root formula once more with every word: `conjoin` of a
+// non-TTR formula gives ((g(a) & g(a)) & g(a)) ..., `put(fo(f(X)))` gives f(f(f(...))). Every
+// recursive walk over such a formula (substitution, evaluation, destruction) went as deep as
+// the sentence is long; a long enough sentence overflowed the stack. The action now fails once
+// the formula would nest more than kMaxBuiltFormulaDepth deep, the parse says why, and no
+// formula in the DAG is deeper.
+TEST(DsParserTest, FormulasNestingOnceMorePerWordStopAtTheDepthBound) {
+  for (const char* effect : {"conjoin(g(a))", "put(fo(f(X)))"}) {
+    SCOPED_TRACE(effect);
+    DsGrammarText text;
+    text.directory = "g";
+    text.computationalActions = "noop\nIF ?ty(t)\nTHEN do_nothing\nELSE abort\n";
+    text.lexicalActions = std::string("deeper(W)\nIF ?ty(t)\n") +
+                          (std::string(effect).rfind("put", 0) == 0 ? "   fo(X)\n" : "") + "THEN " +
+                          effect + "\nELSE abort\n";
+    // The first word gives the root its formula.
+    text.lexicalActions += "\nfirst(W)\nIF ?ty(t)\nTHEN put(fo(a))\nELSE abort\n";
+    text.lexicon = "start first start\nw deeper w\n";
+    const DsGrammarLoad load = parseDsGrammar(text);
+    ASSERT_TRUE(load.ok()) << (load.diagnostics.empty() ? ""
+                                                        : toString(load.diagnostics.items()[0]));
+    const DsParser parser(load.grammar);
+    // Short enough: every word is taken.
+    std::vector<std::string> words{"start"};
+    words.resize(100, "w");
+    const DsParseResult fine = parser.parse(words);
+    EXPECT_EQ(fine.outcome, ParseOutcome::Incomplete);
+    EXPECT_FALSE(fine.formulaTooDeep);
+    // Too long: the word that would nest it past the bound fails, and the parse says why.
+    words.resize(static_cast<std::size_t>(kMaxBuiltFormulaDepth) + 200, "w");
+    const DsParseResult deep = parser.parse(words);
+    EXPECT_EQ(deep.outcome, ParseOutcome::Failed);
+    EXPECT_TRUE(deep.formulaTooDeep);
+    EXPECT_GT(deep.failedWord, kMaxBuiltFormulaDepth / 2);
+    EXPECT_LE(deep.failedWord, kMaxBuiltFormulaDepth);
+    int deepest = 0;
+    for (const DagNode& node : deep.dag.nodes())
+      if (const FormulaPtr f = node.tree->pointedNode().formula())
+        deepest = std::max(deepest, f->depth());
+    EXPECT_LE(deepest, kMaxBuiltFormulaDepth);
+    EXPECT_GT(deepest, kMaxBuiltFormulaDepth - 3);
+  }
 }
 
 TEST(DsParserTest, ParsesWithALearnedProbabilisticLexicon) {

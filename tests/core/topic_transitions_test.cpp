@@ -116,6 +116,48 @@ TEST(TopicTransitionsTest, StationaryDistributionSaysWhenItIsNotUniqueOrUndefine
   }
 }
 
+// Without endings there is no occupancy (I − Q is singular). It used to fall back on a
+// least-squares "stationary distribution" silently, even where there is none; now it says that
+// the stationary distribution stands in, and whether that is unique.
+TEST(TopicTransitionsTest, OccupancySaysWhenTheStationaryDistributionStandsIn) {
+  using Status = StationaryDistribution::Status;
+  const auto withEndings = topicTransitions(readEarleyx(kTwoTopics, "Discourse"));
+  ASSERT_TRUE(withEndings);
+  const Occupancy normal = withEndings->occupancyDistribution();
+  EXPECT_TRUE(normal.fromEndings);
+  EXPECT_TRUE(normal.explanation.empty());
+  // Both topics absorbing, no endings: stationary, not unique.
+  const auto absorbing = topicTransitions(
+      readEarleyx("Discourse->[Discourse.a] : 0.5\nDiscourse->[Discourse.b] : 0.5\n"
+                  "Discourse.a->[Sentence.a Discourse.a] : 1\n"
+                  "Discourse.b->[Sentence.b Discourse.b] : 1\n"
+                  "Sentence.a->[_x] : 1\nSentence.b->[_y] : 1\n",
+                  "Discourse"));
+  ASSERT_TRUE(absorbing);
+  const Occupancy notUnique = absorbing->occupancyDistribution();
+  EXPECT_FALSE(notUnique.fromEndings);
+  EXPECT_EQ(notUnique.stationaryStatus, Status::NotUnique);
+  EXPECT_NE(notUnique.explanation.find("no topic can end a discourse, so the stationary "
+                                       "distribution (not unique) stands in"),
+            std::string::npos)
+      << notUnique.explanation;
+  ASSERT_EQ(notUnique.share.size(), 2);
+  EXPECT_NEAR(notUnique.share.sum(), 1.0, 1e-12);
+  // A cycle a -> b -> a without endings: the stationary distribution is unique, (1/2, 1/2).
+  const auto cycle =
+      topicTransitions(readEarleyx("Discourse->[Discourse.a] : 1\n"
+                                   "Discourse.a->[Sentence.a Discourse.b] : 1\n"
+                                   "Discourse.b->[Sentence.b Discourse.a] : 1\n"
+                                   "Sentence.a->[_x] : 1\nSentence.b->[_y] : 1\n",
+                                   "Discourse"));
+  ASSERT_TRUE(cycle);
+  const Occupancy unique = cycle->occupancyDistribution();
+  EXPECT_FALSE(unique.fromEndings);
+  EXPECT_EQ(unique.stationaryStatus, Status::Unique);
+  EXPECT_NEAR(unique.share(0), 0.5, 1e-12);
+  EXPECT_NEAR(unique.share(1), 0.5, 1e-12);
+}
+
 TEST(TopicTransitionsTest, AGrammarWithoutDiscourseRulesIsAnError) {
   const Grammar g = readEarleyx("S->[_a] : 1\n", "S");
   std::string error;

@@ -192,6 +192,26 @@ TEST(TransitionView, RejectsAGrammarWithoutTransitions) {
   EXPECT_TRUE(view.topics().empty());
 }
 
+// A grammar in which no topic can end has no occupancy; the frequency order then uses the
+// stationary distribution, and the caption says so (it used to fall back silently).
+TEST(TransitionView, FrequencyOrderSaysWhenTheStationaryDistributionStandsIn) {
+  TransitionView view;
+  QString error;
+  ASSERT_TRUE(view.setGrammar(readEarleyx("Discourse->[Discourse.a] : 0.5\n"
+                                          "Discourse->[Discourse.b] : 0.5\n"
+                                          "Discourse.a->[Sentence.a Discourse.a] : 1\n"
+                                          "Discourse.b->[Sentence.b Discourse.b] : 1\n"
+                                          "Sentence.a->[_x] : 1\nSentence.b->[_y] : 1\n"),
+                              QStringLiteral("absorbing"), &error))
+      << error.toStdString();
+  view.setOrder(TopicOrder::Frequency);
+  EXPECT_TRUE(
+      view.captionText().contains(QStringLiteral("stationary distribution (not unique) stands in")))
+      << view.captionText().toStdString();
+  view.setOrder(TopicOrder::Grammar);
+  EXPECT_FALSE(view.captionText().contains(QStringLiteral("stands in")));
+}
+
 TEST(TransitionMatrix, ClusterOrderGroupsSimilarTopics) {
   // Two blocks {0, 2} and {1, 3}: topics move within their block only.
   Eigen::MatrixXd m(4, 4);

@@ -42,10 +42,13 @@ Eigen::MatrixXd transitionValues(const TopicTransitions& transitions, Transition
 }
 
 Eigen::VectorXd topicFrequencies(const TopicTransitions& transitions,
-                                 const TransitionCounts* counts) {
+                                 const TransitionCounts* counts, std::string* note) {
+  if (note) note->clear();
   if (counts && counts->transition.rows() == transitions.transition.rows())
     return counts->transition.rowwise().sum() + counts->ending;
-  return transitions.occupancy();
+  Occupancy occupancy = transitions.occupancyDistribution();
+  if (note && !occupancy.fromEndings) *note = occupancy.explanation;
+  return std::move(occupancy.share);
 }
 
 std::vector<std::size_t> frequencyOrder(const Eigen::VectorXd& frequencies) {

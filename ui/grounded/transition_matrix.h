@@ -44,9 +44,11 @@ enum class TopicOrder { Grammar, Frequency, Clustering };
 // ExpectedCounts (a zero matrix without them).
 Eigen::MatrixXd transitionValues(const TopicTransitions& transitions, TransitionValues values,
                                  const TransitionCounts* counts);
-// Topic frequencies for TopicOrder::Frequency (see above).
+// Topic frequencies for TopicOrder::Frequency (see above). When the occupancy is not defined
+// (no topic can end) the stationary distribution stands in, and *note (if given) says so and
+// whether that is unique; it is cleared otherwise.
 Eigen::VectorXd topicFrequencies(const TopicTransitions& transitions,
-                                 const TransitionCounts* counts);
+                                 const TransitionCounts* counts, std::string* note = nullptr);
 
 std::vector<std::size_t> frequencyOrder(const Eigen::VectorXd& frequencies);
 // Order of the rows of a square matrix by clustering of the profiles of its rescaled rows

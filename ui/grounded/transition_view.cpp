@@ -395,10 +395,13 @@ void TransitionView::rebuild() {
   topics_.clear();
   matrix_.resize(0, 0);
   displayOrder_.clear();
+  frequencyNote_.clear();
   if (first_.transitions) {
     const gwb::TopicTransitions& a = *first_.transitions;
     const Eigen::MatrixXd first = transitionValues(a, values_, first_.counts.get());
-    Eigen::VectorXd frequencies = topicFrequencies(a, first_.counts.get());
+    std::string frequencyNote;
+    Eigen::VectorXd frequencies = topicFrequencies(a, first_.counts.get(), &frequencyNote);
+    frequencyNote_ = QString::fromStdString(frequencyNote);
     Eigen::MatrixXd clusterBasis = first;
     if (difference_ && second_.transitions) {
       const gwb::TopicTransitions& b = *second_.transitions;
@@ -575,7 +578,10 @@ QString TransitionView::captionText() const {
   }
   switch (order_) {
     case TopicOrder::Grammar: text += tr(", grammar order"); break;
-    case TopicOrder::Frequency: text += tr(", by frequency"); break;
+    case TopicOrder::Frequency:
+      text += tr(", by frequency");
+      if (!frequencyNote_.isEmpty()) text += tr(" (%1)").arg(frequencyNote_);
+      break;
     case TopicOrder::Clustering: text += tr(", clustered"); break;
   }
   if (second_.transitions && !difference_) text += tr(" (compared with %1)").arg(second_.name);

@@ -158,6 +158,7 @@ class TransitionView : public QWidget {
   QString corpusPath_;
   QString recordingsPath_;
   QString notice_;
+  QString frequencyNote_;  // why the frequency order uses the stationary distribution, if it does
 
   QCustomPlot* plot_ = nullptr;
   QCPColorMap* map_ = nullptr;

@@ -435,6 +435,26 @@ bool runIfThenElse(const IfThenElse& ite, DsTree& tree, Bindings& b) {
   return runEffects(ite.elseEffects, tree, b);
 }
 
+// The report of the applyAction() running on this thread (null: none asked for).
+thread_local ActionReport* currentReport = nullptr;
+
+// The deepest formula in `label` (0 if it holds none). Labels nest only as deeply as the
+// action text they come from (instantiation replaces metavariables, it adds no label levels).
+int formulaDepth(const Label& label) {
+  int depth = label.formula() ? label.formula()->depth() : 0;
+  for (const LabelPtr& child : label.children()) depth = std::max(depth, formulaDepth(*child));
+  return depth;
+}
+
+// Whether a formula of this depth may be stored in a tree; reports the refusal.
+bool storable(int depth) {
+  if (depth <= kMaxBuiltFormulaDepth) return true;
+  if (currentReport != nullptr) currentReport->formulaTooDeep = true;
+  return false;
+}
+
+bool storable(const FormulaPtr& f) { return !f || storable(f->depth()); }
+
 bool runEffect(const Effect& e, DsTree& tree, Bindings& b) {
   const NodeAddress pointer = tree.pointer();
   switch (e.kind) {
@@ -453,13 +473,20 @@ bool runEffect(const Effect& e, DsTree& tree, Bindings& b) {
       tree.setPointer(*target);
       return true;
     }
-    case EffectKind::Put: tree.addLabel(pointer, instantiateLabel(e.label, b)); return true;
+    case EffectKind::Put: {
+      LabelPtr label = instantiateLabel(e.label, b);
+      if (!storable(formulaDepth(*label))) return false;
+      tree.addLabel(pointer, label);
+      return true;
+    }
     case EffectKind::Delete:
       tree.removeLabel(pointer, instantiateLabel(e.label, b)->text());
       return true;
     case EffectKind::TtrPut: {
       if (tree.pointedNode().formula()) return true;  // as DyLan: leave the tree as it is
-      FormulaPtr f = freshen(instantiateFormula(e.formula, b), tree.counters());
+      FormulaPtr f = instantiateFormula(e.formula, b);
+      if (!storable(f)) return false;
+      f = freshen(f, tree.counters());
       tree.addLabel(pointer, Label::formula(f));
       return true;
     }
@@ -476,7 +503,7 @@ bool runEffect(const Effect& e, DsTree& tree, Bindings& b) {
       const DsType t1 = d1->type();
       if (!t1.isFunction() || t1.from() != t0) return false;
       FormulaPtr f = betaReduce(d1->formula(), d0->formula());
-      if (!f) return false;
+      if (!f || !storable(f)) return false;
       tree.addLabel(pointer, Label::type(t1.to()));
       tree.addLabel(pointer, Label::formula(f));
       return true;
@@ -490,8 +517,9 @@ bool runEffect(const Effect& e, DsTree& tree, Bindings& b) {
     }
     case EffectKind::Conjoin: {
       FormulaPtr addition = instantiateFormula(e.formula, b);
+      if (!storable(addition)) return false;
       FormulaPtr result = conjoin(tree.pointedNode().formula(), addition);
-      if (!result) return false;
+      if (!result || !storable(result)) return false;
       tree.addLabel(pointer, Label::formula(result));
       return true;
     }
@@ -511,7 +539,15 @@ bool runEffects(const std::vector<Effect>& effects, DsTree& tree, Bindings& b) {
 
 }  // namespace
 
-std::vector<DsTree> applyAction(const DsAction& action, const DsTree& tree) {
+std::vector<DsTree> applyAction(const DsAction& action, const DsTree& tree, ActionReport* report) {
+  // Effects report through currentReport; restored on return (applyClosure nests calls).
+  struct ScopedReport {
+    ActionReport* saved;
+    explicit ScopedReport(ActionReport* r) : saved(currentReport) { currentReport = r; }
+    ~ScopedReport() { currentReport = saved; }
+    ScopedReport(const ScopedReport&) = delete;
+    ScopedReport& operator=(const ScopedReport&) = delete;
+  } scoped(report);
   std::vector<DsTree> results;
   if (action.exhaustive && action.effects.size() == 1 &&
       action.effects[0].kind == EffectKind::IfThenElse) {
@@ -538,11 +574,11 @@ std::vector<DsTree> applyAction(const DsAction& action, const DsTree& tree) {
 }
 
 DsTree applyClosure(const std::vector<const DsAction*>& actions, DsTree tree,
-                    std::vector<std::string>* applied, int limit) {
+                    std::vector<std::string>* applied, int limit, ActionReport* report) {
   for (int step = 0; step < limit; ++step) {
     bool fired = false;
     for (const DsAction* a : actions) {
-      std::vector<DsTree> r = applyAction(*a, tree);
+      std::vector<DsTree> r = applyAction(*a, tree, report);
       if (r.empty() || r.front().revision() == tree.revision()) continue;
       tree = std::move(r.front());
       if (applied != nullptr) applied->push_back(a->name);

@@ -303,6 +303,18 @@ struct Macro {
   std::string file;
 };
 
+// How many macro body lines one action body may expand in all. Macros calling macros can
+// grow a body exponentially in the size of lexical-macros.txt (each of 16 macros calling the
+// next twice is 65,536 copies); DyLan's grammars expand fewer than 20.
+constexpr std::size_t kMaxExpandedMacroLines = 1000;
+
+// The macro expansions of one action body, shared by the nested expansions within it.
+struct MacroExpansion {
+  std::size_t lines = 0;                // macro body lines expanded so far
+  bool tooLarge = false;                // kMaxExpandedMacroLines was reached
+  std::vector<const Macro*> expanding;  // the macros being expanded, outermost first
+};
+
 // Shared state of one grammar's reading: the macros, where to report, and why the current
 // body could not be built.
 struct ReadContext {
@@ -310,7 +322,8 @@ struct ReadContext {
   Diagnostics* diagnostics = nullptr;
   const std::map<std::string, Macro>* macros = nullptr;
   int macroDepth = 0;
-  std::string missingMacro;  // set when a body calls a macro that does not exist
+  std::string missingMacro;             // set when a body calls a macro that does not exist
+  MacroExpansion* expansion = nullptr;  // set by parseBody()
 };
 
 class BodyParser {
@@ -572,6 +585,20 @@ class BodyParser {
       error(l.line, l.textColumn, "macros call each other too deeply at '" + t + "'");
       return;
     }
+    MacroExpansion& expansion = *ctx_.expansion;
+    if (std::find(expansion.expanding.begin(), expansion.expanding.end(), macro) !=
+        expansion.expanding.end()) {
+      error(l.line, l.textColumn,
+            "macro '" + t + "' calls itself; a macro's expansion must not call it again");
+      return;
+    }
+    // Reported once, by parseBody(), not at each call it cuts off.
+    if (expansion.tooLarge) return;
+    if (expansion.lines + macro->lines.size() > kMaxExpandedMacroLines) {
+      expansion.tooLarge = true;
+      return;
+    }
+    expansion.lines += macro->lines.size();
     std::vector<SourceLine> lines = macro->lines;
     for (SourceLine& s : lines)
       replaceText(s, substituteParameters(s.text, macro->parameters, values));
@@ -580,8 +607,10 @@ class BodyParser {
     ReadContext inner = ctx_;
     inner.diagnostics = &local;
     ++inner.macroDepth;
+    expansion.expanding.push_back(macro);
     BodyParser parser(inner, splitKeywords(lines));
     std::vector<Effect> effects = parser.parseBody();
+    expansion.expanding.pop_back();
     if (!inner.missingMacro.empty() && ctx_.missingMacro.empty())
       ctx_.missingMacro = inner.missingMacro;
     for (const Diagnostic& d : local)
@@ -594,8 +623,17 @@ class BodyParser {
 };
 
 std::vector<Effect> parseBody(ReadContext& ctx, const std::vector<SourceLine>& lines) {
+  MacroExpansion expansion;
+  ctx.expansion = &expansion;
   BodyParser parser(ctx, splitKeywords(lines));
-  return parser.parseBody();
+  std::vector<Effect> effects = parser.parseBody();
+  ctx.expansion = nullptr;
+  if (expansion.tooLarge && !lines.empty())
+    ctx.diagnostics->error(ctx.file, lines.front().number, 0,
+                           "the macros this body calls expand to more than " +
+                               std::to_string(kMaxExpandedMacroLines) +
+                               " lines (macros calling macros several times each)");
+  return effects;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -155,7 +155,7 @@ class Search {
 
   DsParseResult run() {
     std::vector<std::string> closure;
-    DsTree axiom = applyClosure(nonOptional_, DsTree(), &closure);
+    DsTree axiom = applyClosure(nonOptional_, DsTree(), &closure, 1000, &actionReport_);
     DagNode root;
     root.tree = std::make_shared<const DsTree>(std::move(axiom));
     root.complete = root.tree->isComplete();
@@ -253,11 +253,12 @@ class Search {
   void expandComputational(int id, std::vector<int>* created) {
     for (const DsAction* a : optional_) {
       const std::shared_ptr<const DsTree> tree = result_.dag.node(id).tree;
-      for (DsTree& r : applyAction(*a, *tree)) {
+      for (DsTree& r : applyAction(*a, *tree, &actionReport_)) {
         if (r.revision() == tree->revision()) continue;
         DagEdge edge;
         edge.action = a->name;
-        DsTree closed = applyClosure(nonOptional_, std::move(r), &edge.closure);
+        DsTree closed =
+            applyClosure(nonOptional_, std::move(r), &edge.closure, 1000, &actionReport_);
         auto [child, isNew] = addChild(id, std::move(closed), std::move(edge));
         if (isNew) created->push_back(child);
       }
@@ -270,14 +271,15 @@ class Search {
     if (w >= static_cast<int>(words_.size())) return;
     for (const LexicalEntry& entry : grammar_.entries(words_[static_cast<std::size_t>(w)])) {
       const std::shared_ptr<const DsTree> tree = result_.dag.node(id).tree;
-      for (DsTree& r : applyAction(entry.action, *tree)) {
+      for (DsTree& r : applyAction(entry.action, *tree, &actionReport_)) {
         DagEdge edge;
         edge.action = entry.label();
         edge.lexical = true;
         edge.wordIndex = w;
         edge.word = entry.word;
         edge.logProbability = entry.probability > 0 ? std::log(entry.probability) : -1e30;
-        DsTree closed = applyClosure(nonOptional_, std::move(r), &edge.closure);
+        DsTree closed =
+            applyClosure(nonOptional_, std::move(r), &edge.closure, 1000, &actionReport_);
         auto [child, isNew] = addChild(id, std::move(closed), std::move(edge));
         if (isNew) created->push_back(child);
       }
@@ -370,6 +372,7 @@ class Search {
   }
 
   void finish() {
+    result_.formulaTooDeep = actionReport_.formulaTooDeep;
     if (result_.finalNode < 0) return;
     const DagNode& node = result_.dag.node(result_.finalNode);
     result_.path = result_.dag.pathTo(result_.finalNode);
@@ -389,6 +392,7 @@ class Search {
   std::vector<std::unordered_multimap<std::uint64_t, int>> seen_;
   std::size_t bytes_ = 0;  // estimated bytes of the DAG and of seen_
   int maxLevel_ = 0;
+  ActionReport actionReport_;
   DsParseResult result_;
 };
 

@@ -485,7 +485,10 @@ FormulaPtr maximalSemantics(const DsTree& input) {
   std::map<std::string, FormulaPtr> sem;
   for (std::size_t i : order) {
     const DsNode& node = tree.node(i);
-    sem[node.address.toString()] = nodeSemantics(tree, node, sem);
+    FormulaPtr f = nodeSemantics(tree, node, sem);
+    // Each mother nests its daughters once more: bounded like the formulas actions build.
+    if (f && f->depth() > kMaxBuiltFormulaDepth) return nullptr;
+    sem[node.address.toString()] = std::move(f);
   }
   auto root = sem.find("0");
   return root == sem.end() ? Formula::record(RecordType()) : evaluate(root->second);

@@ -50,6 +50,11 @@ bool isFormulaMetaName(std::string_view name) {
 }
 
 void Formula::computeText() {
+  depth_ = 1;
+  for (const FormulaPtr& a : args_) depth_ = std::max(depth_, a->depth() + 1);
+  if (record_)
+    for (const Field& field : record_->fields())
+      if (field.value) depth_ = std::max(depth_, field.value->depth() + 1);
   switch (kind_) {
     case FormulaKind::Symbol:
     case FormulaKind::Meta: text_ = name_; break;

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <iomanip>
 #include <limits>
 #include <queue>
+#include <sstream>
 
 #include <Eigen/Dense>
 
@@ -69,24 +71,30 @@ std::string unknownWordSignature(const std::string& word) {
 namespace {
 
 constexpr int kMaxNullableOccurrences = 12;
-constexpr double kNullTolerance = 1e-15;
 
 // A sparse relation among nonterminals: rows[Z] = (Y, weight) edges.
 using Relation = std::vector<std::vector<ClosureEntry>>;
 
+// The condition number of (I − P)^-1 with respect to P, ‖P‖₁·‖(I − P)^-1‖₁, from a = I − P and
+// its inverse (both at hand, so it costs O(m²)): a relative change δ in the entries of P changes
+// the closure by up to about δ times it. (The plain condition number of a misses a one-symbol
+// cycle A → A p entirely: it is 1 for every p.)
+double conditionNumber(const Eigen::MatrixXd& a, const Eigen::MatrixXd& inverse) {
+  const Eigen::MatrixXd p = Eigen::MatrixXd::Identity(a.rows(), a.cols()) - a;
+  return p.cwiseAbs().colwise().sum().maxCoeff() * inverse.cwiseAbs().colwise().sum().maxCoeff();
+}
+
 // Iterative refinement of X ≈ A^-1: the residual I − A X in extended precision, then
 // X += A^-1 (I − A X) through the same factorisation. Near-singular A (a unit cycle of mass
 // 1 − 1e-6 has condition number ~1e6) loses ~log10(cond) digits in the plain inverse; each step
-// wins them back, down to the accuracy the inputs allow. Skipped when the residual computed in
-// double is already at rounding level (well-conditioned closures).
+// wins them back, down to the accuracy the inputs allow. Skipped for well-conditioned A (cond
+// ≤ 100: at most ~2e-14 relative error to win). The residual computed in double is no guide: for
+// A = [1 −p; −p 1], p = 0.999999, it is exactly 0 while X is off by 1.1e-11.
 void refineInverse(const Eigen::MatrixXd& a, const Eigen::FullPivLU<Eigen::MatrixXd>& lu,
                    Eigen::MatrixXd& inverse) {
   using LongMatrix = Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic>;
   const Eigen::Index m = a.rows();
-  const Eigen::MatrixXd quick = Eigen::MatrixXd::Identity(m, m) - a * inverse;
-  if (!(quick.cwiseAbs().maxCoeff() >
-        4.0 * static_cast<double>(m) * std::numeric_limits<double>::epsilon()))
-    return;
+  if (!(conditionNumber(a, inverse) > 100.0)) return;
   const LongMatrix along = a.cast<long double>();
   for (int step = 0; step < 3; ++step) {
     const LongMatrix residual = LongMatrix::Identity(m, m) - along * inverse.cast<long double>();
@@ -99,31 +107,33 @@ void refineInverse(const Eigen::MatrixXd& a, const Eigen::FullPivLU<Eigen::Matri
   }
 }
 
-// Computes the rows of R = (I − P)^-1 over the nonterminals that take part in P, one strongly
-// connected component at a time (dense inverse inside a component, sparse propagation between
-// them). Returns false when the series diverges.
-bool sumClosure(const Relation& p, std::size_t n, std::vector<std::vector<ClosureEntry>>& rows) {
-  rows.assign(n, {});
-  // Tarjan's SCC, iteratively.
-  std::vector<int> index(n, -1), low(n, 0), component(n, -1);
+// Strongly connected components of the graph with `edges[v]` the successors of v (Tarjan's
+// algorithm, iteratively), in reverse topological order: a component comes after every
+// component it reaches. Only nodes with successors start a search; `component[v]` is the index
+// of v's component, or -1 for a node never reached.
+std::vector<std::vector<std::size_t>> stronglyConnectedComponents(
+    const std::vector<std::vector<std::size_t>>& edges, std::vector<int>& component) {
+  const std::size_t n = edges.size();
+  std::vector<int> index(n, -1), low(n, 0);
+  component.assign(n, -1);
   std::vector<bool> onStack(n, false);
   std::vector<std::size_t> stack;
-  std::vector<std::vector<std::size_t>> components;  // in reverse topological order
+  std::vector<std::vector<std::size_t>> components;
   int counter = 0;
   struct Frame {
     std::size_t node;
     std::size_t edge;
   };
   for (std::size_t root = 0; root < n; ++root) {
-    if (index[root] >= 0 || p[root].empty()) continue;
+    if (index[root] >= 0 || edges[root].empty()) continue;
     std::vector<Frame> frames{{root, 0}};
     index[root] = low[root] = counter++;
     stack.push_back(root);
     onStack[root] = true;
     while (!frames.empty()) {
       Frame& f = frames.back();
-      if (f.edge < p[f.node].size()) {
-        const auto next = static_cast<std::size_t>(p[f.node][f.edge++].symbol);
+      if (f.edge < edges[f.node].size()) {
+        const std::size_t next = edges[f.node][f.edge++];
         if (index[next] < 0) {
           index[next] = low[next] = counter++;
           stack.push_back(next);
@@ -151,6 +161,33 @@ bool sumClosure(const Relation& p, std::size_t n, std::vector<std::vector<Closur
       }
     }
   }
+  return components;
+}
+
+// Closures whose (I − P) has a condition number above this get a warning: a relative change of
+// 1e-16 in the rule probabilities (their rounding to doubles) moves the closure by more than
+// 1e-8, and probabilities written with fewer digits move it correspondingly more.
+constexpr double kIllConditioned = 1e8;
+
+// The worst-conditioned strongly connected component a closure met.
+struct Conditioning {
+  double condition = 0.0;
+  std::vector<std::size_t> members;  // its symbols
+};
+
+// Computes the rows of R = (I − P)^-1 over the nonterminals that take part in P, one strongly
+// connected component at a time (dense inverse inside a component, sparse propagation between
+// them). Returns false when the series diverges. `conditioning` (if given) gets the component
+// whose (I − P) is worst conditioned.
+bool sumClosure(const Relation& p, std::size_t n, std::vector<std::vector<ClosureEntry>>& rows,
+                Conditioning* conditioning = nullptr) {
+  rows.assign(n, {});
+  std::vector<std::vector<std::size_t>> edges(n);
+  for (std::size_t v = 0; v < n; ++v)
+    for (const ClosureEntry& e : p[v]) edges[v].push_back(static_cast<std::size_t>(e.symbol));
+  std::vector<int> component;
+  const std::vector<std::vector<std::size_t>> components =
+      stronglyConnectedComponents(edges, component);
 
   std::vector<double> accumulator(n, 0.0);
   std::vector<std::size_t> touched;
@@ -186,6 +223,11 @@ bool sumClosure(const Relation& p, std::size_t n, std::vector<std::vector<Closur
       for (Eigen::Index r = 0; r < inverse.rows(); ++r)
         for (Eigen::Index col = 0; col < inverse.cols(); ++col)
           if (!std::isfinite(inverse(r, col)) || inverse(r, col) <= 0.0) return false;
+      const double condition = conditionNumber(a, inverse);
+      if (conditioning != nullptr && condition > conditioning->condition) {
+        conditioning->condition = condition;
+        conditioning->members = members;
+      }
     }
     // B(W, ·) = e_W + Σ_{V outside} P(W, V) R(V, ·), then R(Z, ·) = Σ_W inverse(Z, W) B(W, ·).
     std::vector<std::vector<ClosureEntry>> b(m);
@@ -309,6 +351,13 @@ class CompiledGrammarBuilder {
     }
   }
 
+  // e(X), the probability that X derives ε, is the least fixed point of the polynomial system
+  // e(X) = Σ_{X→α, α all nonterminals} P(X→α)·Π e(α_i). It is solved exactly, one strongly
+  // connected component of the "X uses Y" graph at a time (sinks first), by Newton's method
+  // from 0 in long double: for these monotone systems it converges monotonically to the least
+  // fixed point (Etessami & Yannakakis 2009), quadratically unless the component is critical,
+  // where it still halves the error each step. Plain iteration needed ~1/(1 − ρ) rounds and
+  // gave up near-critical cycles after 100,000.
   bool computeNullable(CompiledGrammar& cg) {
     const std::size_t n = cg.symbolCount_;
     cg.nullable_.assign(n, 0.0);
@@ -323,81 +372,252 @@ class CompiledGrammarBuilder {
         candidates.push_back(id);
     }
     if (!cg.hasEpsilon_) return true;
-    for (int iteration = 0; iteration < 100000; ++iteration) {
-      double change = 0.0;
+    const auto at = [](SymbolId s) { return static_cast<std::size_t>(s); };
+
+    // Which symbols derive ε at all; the others stay 0 (Newton needs them left out).
+    std::vector<bool> derives(n, false);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (RuleId id : candidates) {
+        const Rule& r = g_.rule(id);
+        if (derives[at(r.lhs)] || !(r.probability > 0.0)) continue;
+        if (std::all_of(r.rhs.begin(), r.rhs.end(), [&](SymbolId s) { return derives[at(s)]; })) {
+          derives[at(r.lhs)] = true;
+          changed = true;
+        }
+      }
+    }
+    std::vector<std::vector<RuleId>> rulesOf(n);  // the rules that derive ε, by LHS
+    std::vector<std::vector<std::size_t>> uses(n);
+    for (RuleId id : candidates) {
+      const Rule& r = g_.rule(id);
+      if (!(r.probability > 0.0) ||
+          !std::all_of(r.rhs.begin(), r.rhs.end(), [&](SymbolId s) { return derives[at(s)]; }))
+        continue;
+      rulesOf[at(r.lhs)].push_back(id);
+      for (SymbolId s : r.rhs) uses[at(r.lhs)].push_back(at(s));
+    }
+    for (std::size_t x = 0; x < n; ++x)
+      if (derives[x] && uses[x].empty()) uses[x].push_back(x);  // ε-rules only: a component too
+    std::vector<int> component;
+    const std::vector<std::vector<std::size_t>> components =
+        stronglyConnectedComponents(uses, component);
+    std::vector<long double> e(n, 0.0L);
+    for (const std::vector<std::size_t>& members : components) {
+      if (!solveNullComponent(members, component, rulesOf, e)) return false;
+    }
+    for (std::size_t x = 0; x < n; ++x) cg.nullable_[x] = static_cast<double>(e[x]);
+    if (!computeNullViterbi(cg, candidates)) return false;
+    return computeNullCounts(cg, candidates);
+  }
+
+  // Newton's method on one component (see computeNullable); `e` holds the solved components
+  // it uses and gets this one's values.
+  bool solveNullComponent(const std::vector<std::size_t>& members,
+                          const std::vector<int>& component,
+                          const std::vector<std::vector<RuleId>>& rulesOf,
+                          std::vector<long double>& e) {
+    using LongMatrix = Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic>;
+    using LongVector = Eigen::Matrix<long double, Eigen::Dynamic, 1>;
+    const auto m = static_cast<Eigen::Index>(members.size());
+    const int c = component[members[0]];
+    std::vector<Eigen::Index> position(e.size(), -1);
+    for (Eigen::Index k = 0; k < m; ++k) position[members[static_cast<std::size_t>(k)]] = k;
+    // f(x) and its Jacobian at the current values of the members.
+    LongVector f(m);
+    LongMatrix jacobian(m, m);
+    std::vector<long double> prefix;
+    const auto evaluate = [&]() {
+      f.setZero();
+      jacobian.setZero();
+      for (Eigen::Index k = 0; k < m; ++k) {
+        for (RuleId id : rulesOf[members[static_cast<std::size_t>(k)]]) {
+          const Rule& r = g_.rule(id);
+          const long double p = r.probability;
+          // Π_{j≠i} e(α_j) from prefix and suffix products.
+          prefix.assign(r.rhs.size() + 1, 1.0L);
+          for (std::size_t i = 0; i < r.rhs.size(); ++i)
+            prefix[i + 1] = prefix[i] * e[static_cast<std::size_t>(r.rhs[i])];
+          f(k) += p * prefix.back();
+          long double suffix = 1.0L;
+          for (std::size_t i = r.rhs.size(); i-- > 0;) {
+            const auto s = static_cast<std::size_t>(r.rhs[i]);
+            if (component[s] == c) jacobian(k, position[s]) += p * prefix[i] * suffix;
+            suffix *= e[s];
+          }
+        }
+      }
+    };
+    // Newton's step is (nearly) the remaining error: it stops when the step falls below
+    // double's rounding, or when the steps stop shrinking at the rounding floor of long double
+    // (a critical component, where I − f' becomes singular, ends there).
+    const long double tolerance = 16.0L * std::numeric_limits<long double>::epsilon();
+    LongMatrix a(m, m);
+    long double previousStep = std::numeric_limits<long double>::infinity();
+    bool converged = false;
+    for (int step = 0; step < 200 && !converged; ++step) {
+      evaluate();
+      LongVector x(m);
+      for (Eigen::Index k = 0; k < m; ++k) x(k) = e[members[static_cast<std::size_t>(k)]];
+      const LongVector residual = f - x;
+      const long double scale = std::max(1.0L, f.cwiseAbs().maxCoeff());
+      a = LongMatrix::Identity(m, m) - jacobian;
+      if (step > 0 && residual.cwiseAbs().maxCoeff() == 0.0L) break;
+      const LongVector delta = a.partialPivLu().solve(residual);
+      bool finite = true;
+      for (Eigen::Index k = 0; k < m; ++k) finite = finite && std::isfinite(delta(k));
+      // Below the least fixed point every Newton step goes up; a step down (beyond rounding)
+      // means there is no fixed point: the ε-mass diverges.
+      if (!finite || delta.minCoeff() < -1e-9L * scale || (x + delta).maxCoeff() > 1e30L) {
+        diagnostics_.error(file_, 0, 0,
+                           "the probabilities of deriving ε diverge (" + symbolList(members) +
+                               " derive ε with mass beyond any bound)");
+        return false;
+      }
+      for (Eigen::Index k = 0; k < m; ++k)
+        e[members[static_cast<std::size_t>(k)]] = std::max(0.0L, x(k) + delta(k));
+      const long double size = delta.cwiseAbs().maxCoeff();
+      converged =
+          size <= tolerance * scale || (size < 1e-8L * scale && size > 0.75L * previousStep);
+      previousStep = size;
+      if (step == 199 && !converged) {
+        diagnostics_.error(
+            file_, 0, 0,
+            "the probabilities of deriving ε do not converge (" + symbolList(members) + ")");
+        return false;
+      }
+    }
+    // Newton's last matrix I − f'(e) conditions the answer. A critical component (I − f'(e)
+    // singular at the fixed point: S -> S S 0.5 | ε 0.5) has infinite expected ε-derivation
+    // sizes and a fixed point only reachable to ~1e-9; within double's resolution of the rule
+    // probabilities (condition number beyond 1e8) that is what this one is.
+    const Eigen::MatrixXd da = a.cast<double>();
+    const Eigen::FullPivLU<Eigen::MatrixXd> lu(da);
+    const double condition = lu.isInvertible() ? conditionNumber(da, lu.inverse())
+                                               : std::numeric_limits<double>::infinity();
+    if (condition > kIllConditioned) {
+      diagnostics_.error(
+          file_, 0, 0,
+          "the ε-derivations of " + symbolList(members) +
+              " are critical: their probabilities solve a singular system (condition number " +
+              formatCondition(condition) +
+              ") and their expected size is infinite; lower the probabilities of the rules that "
+              "let an ε-derivation grow");
+      return false;
+    }
+    return true;
+  }
+
+  static std::string formatCondition(double condition) {
+    if (!std::isfinite(condition)) return "infinite";
+    std::ostringstream text;
+    text << std::scientific << std::setprecision(1) << condition;
+    return text.str();
+  }
+
+  void warnIfIllConditioned(const Conditioning& c, const char* closure) {
+    if (!(c.condition > kIllConditioned)) return;
+    diagnostics_.warning(
+        file_, 0, 0,
+        std::string("the ") + closure + " closure is ill-conditioned for " + symbolList(c.members) +
+            " (a cycle of probability mass near 1; "
+            "condition number " +
+            formatCondition(c.condition) + "): it depends on the rule probabilities' last digits");
+  }
+
+  // Up to four symbol names of `symbols`, for messages.
+  std::string symbolList(const std::vector<std::size_t>& symbols) const {
+    std::string out;
+    for (std::size_t k = 0; k < symbols.size() && k < 4; ++k) {
+      if (k > 0) out += ", ";
+      const auto s = static_cast<SymbolId>(symbols[k]);
+      out += s < static_cast<SymbolId>(g_.symbols().size()) ? g_.symbols().name(s) : "the goal";
+    }
+    if (symbols.size() > 4) out += " and " + std::to_string(symbols.size() - 4) + " more";
+    return out;
+  }
+
+  // The best ε-derivation of each symbol (max-product), by Bellman-Ford rounds: with rule
+  // probabilities at most 1 some best derivation has no symbol twice on a path, so n + 1
+  // rounds reach it; still changing after that means a cycle of ε-rules with product above 1.
+  bool computeNullViterbi(CompiledGrammar& cg, const std::vector<RuleId>& candidates) {
+    const std::size_t n = cg.symbolCount_;
+    for (std::size_t round = 0; round <= n + 1; ++round) {
+      bool changed = false;
       std::vector<double> next(n, 0.0);
-      std::vector<double> nextBest(n, 0.0);
       std::vector<RuleId> nextRule(n, -1);
       for (RuleId id : candidates) {
         const Rule& r = g_.rule(id);
-        double sum = r.probability;
         double best = r.probability;
-        for (SymbolId s : r.rhs) {
-          sum *= cg.nullable_[static_cast<std::size_t>(s)];
-          best *= cg.nullViterbi_[static_cast<std::size_t>(s)];
-        }
+        for (SymbolId s : r.rhs) best *= cg.nullViterbi_[static_cast<std::size_t>(s)];
         const auto x = static_cast<std::size_t>(r.lhs);
-        next[x] += sum;
-        if (best > nextBest[x]) {
-          nextBest[x] = best;
+        if (best > next[x]) {
+          next[x] = best;
           nextRule[x] = id;
         }
       }
-      for (std::size_t k = 0; k < n; ++k) {
-        change = std::max(change, std::abs(next[k] - cg.nullable_[k]));
-        change = std::max(change, std::abs(nextBest[k] - cg.nullViterbi_[k]));
-      }
-      cg.nullable_.swap(next);
-      cg.nullViterbi_.swap(nextBest);
+      for (std::size_t k = 0; k < n; ++k) changed = changed || next[k] != cg.nullViterbi_[k];
+      cg.nullViterbi_.swap(next);
       cg.bestNullRule_.swap(nextRule);
-      if (change < kNullTolerance) return computeNullCounts(cg, candidates);
+      if (!changed) return true;
     }
-    diagnostics_.error(file_, 0, 0, "the probabilities of deriving ε do not converge");
+    diagnostics_.error(file_, 0, 0,
+                       "the best ε-derivations grow without bound (a cycle of ε-rules whose "
+                       "probabilities multiply to more than 1)");
     return false;
   }
 
-  // n_X(r) = Σ_{X→α all nullable} P(X→α)·Π e(α_i) / e(X) · ([X→α = r] + Σ_i n_{α_i}(r)),
-  // iterated to its fixed point.
+  // n_X(r) = Σ_{X→α all nullable} P(X→α)·Π e(α_i) / e(X) · ([X→α = r] + Σ_i n_{α_i}(r)):
+  // linear, N = D + W N with W(X, Y) = Σ_{X→α} P(X→α)·Π e(α_i) / e(X) · #Y in α, so
+  // N = (I − W)^-1 D, solved exactly by sumClosure.
   bool computeNullCounts(CompiledGrammar& cg, const std::vector<RuleId>& candidates) {
     const std::size_t n = cg.symbolCount_;
-    std::vector<std::vector<double>> counts(n);  // dense over candidate rules, per nullable X
-    std::vector<std::size_t> column(g_.ruleCount(), 0);
-    for (std::size_t k = 0; k < candidates.size(); ++k)
-      column[static_cast<std::size_t>(candidates[k])] = k;
-    for (std::size_t x = 0; x < n; ++x)
-      if (cg.nullable_[x] > 0.0) counts[x].assign(candidates.size(), 0.0);
-    for (int iteration = 0; iteration < 100000; ++iteration) {
-      double change = 0.0;
-      std::vector<std::vector<double>> next(n);
-      for (std::size_t x = 0; x < n; ++x)
-        if (!counts[x].empty()) next[x].assign(candidates.size(), 0.0);
-      for (RuleId id : candidates) {
-        const Rule& r = g_.rule(id);
-        const auto x = static_cast<std::size_t>(r.lhs);
-        double weight = r.probability;
-        for (SymbolId s : r.rhs) weight *= cg.nullable_[static_cast<std::size_t>(s)];
-        if (weight <= 0.0) continue;
-        weight /= cg.nullable_[x];
-        std::vector<double>& row = next[x];
-        row[column[static_cast<std::size_t>(id)]] += weight;
-        for (SymbolId s : r.rhs)
-          for (std::size_t k = 0; k < candidates.size(); ++k)
-            row[k] += weight * counts[static_cast<std::size_t>(s)][k];
-      }
-      for (std::size_t x = 0; x < n; ++x)
-        for (std::size_t k = 0; k < next[x].size(); ++k)
-          change = std::max(change, std::abs(next[x][k] - counts[x][k]));
-      counts.swap(next);
-      if (change < kNullTolerance) {
-        cg.nullCounts_.assign(n, {});
-        for (std::size_t x = 0; x < n; ++x)
-          for (std::size_t k = 0; k < counts[x].size(); ++k)
-            if (counts[x][k] > 0.0) cg.nullCounts_[x].push_back({candidates[k], counts[x][k]});
-        return true;
+    std::vector<std::vector<double>> direct(n);  // D, dense over candidate rules
+    Relation w(n);
+    for (std::size_t k = 0; k < candidates.size(); ++k) {
+      const Rule& r = g_.rule(candidates[k]);
+      const auto x = static_cast<std::size_t>(r.lhs);
+      double weight = r.probability;
+      for (SymbolId s : r.rhs) weight *= cg.nullable_[static_cast<std::size_t>(s)];
+      if (!(weight > 0.0)) continue;
+      weight /= cg.nullable_[x];
+      if (direct[x].empty()) direct[x].assign(candidates.size(), 0.0);
+      direct[x][k] += weight;
+      for (SymbolId s : r.rhs) {
+        std::vector<ClosureEntry>& row = w[x];
+        auto it = std::find_if(row.begin(), row.end(),
+                               [&](const ClosureEntry& e) { return e.symbol == s; });
+        if (it == row.end()) {
+          row.push_back({s, weight});
+        } else {
+          it->value += weight;
+        }
       }
     }
-    diagnostics_.error(file_, 0, 0, "the expected rule counts of ε-derivations do not converge");
-    return false;
+    std::vector<std::vector<ClosureEntry>> closure;
+    if (!sumClosure(w, n, closure)) {
+      diagnostics_.error(file_, 0, 0,
+                         "the expected rule counts of ε-derivations diverge (a critical cycle of "
+                         "ε-rules: ε-derivations are finite but their expected size is not)");
+      return false;
+    }
+    cg.nullCounts_.assign(n, {});
+    std::vector<double> counts(candidates.size());
+    for (std::size_t x = 0; x < n; ++x) {
+      if (direct[x].empty()) continue;
+      if (closure[x].empty()) {
+        counts = direct[x];
+      } else {
+        std::fill(counts.begin(), counts.end(), 0.0);
+        for (const ClosureEntry& e : closure[x]) {
+          const std::vector<double>& d = direct[static_cast<std::size_t>(e.symbol)];
+          for (std::size_t k = 0; k < d.size(); ++k) counts[k] += e.value * d[k];
+        }
+      }
+      for (std::size_t k = 0; k < counts.size(); ++k)
+        if (counts[k] > 0.0) cg.nullCounts_[x].push_back({candidates[k], counts[k]});
+    }
+    return true;
   }
 
   bool compileRules(CompiledGrammar& cg) {
@@ -553,18 +773,26 @@ class CompiledGrammarBuilder {
       if (r.unit) addEdge(unit[static_cast<std::size_t>(r.lhs)], r.rhs[0], r.probability);
     }
     std::vector<std::vector<ClosureEntry>> leftCornerRows;
-    if (!sumClosure(leftCorner, n, leftCornerRows)) {
+    Conditioning leftCornerConditioning;
+    Conditioning unitConditioning;
+    if (!sumClosure(leftCorner, n, leftCornerRows, &leftCornerConditioning)) {
       diagnostics_.error(file_, 0, 0,
                          "the left-corner relation diverges: I - P_L is singular or its inverse "
                          "is not positive (improper left recursion)");
       return false;
     }
     std::vector<std::vector<ClosureEntry>> unitRows;
-    if (!sumClosure(unit, n, unitRows)) {
+    if (!sumClosure(unit, n, unitRows, &unitConditioning)) {
       diagnostics_.error(file_, 0, 0,
                          "the unit-production relation diverges: I - P_U is singular (a cycle "
                          "of unit rules with probability mass 1 or more)");
       return false;
+    }
+    // A unit cycle is a left-corner cycle too: one warning for it.
+    if (unitConditioning.condition > kIllConditioned) {
+      warnIfIllConditioned(unitConditioning, "unit-production");
+    } else {
+      warnIfIllConditioned(leftCornerConditioning, "left-corner");
     }
     // Symbols outside a relation still have R(Z, Z) = 1.
     for (std::size_t z = 0; z < n; ++z) {

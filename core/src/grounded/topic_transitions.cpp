@@ -167,9 +167,10 @@ StationaryDistribution TopicTransitions::stationaryDistribution() const {
 
 Eigen::VectorXd TopicTransitions::stationary() const { return stationaryDistribution().pi; }
 
-Eigen::VectorXd TopicTransitions::occupancy() const {
+Occupancy TopicTransitions::occupancyDistribution() const {
+  Occupancy result;
   const Eigen::Index n = transition.rows();
-  if (n == 0) return {};
+  if (n == 0) return result;
   Eigen::MatrixXd q = transition;
   for (Eigen::Index r = 0; r < n; ++r) {
     const double sum = q.row(r).sum() + ending(r);
@@ -180,12 +181,27 @@ Eigen::VectorXd TopicTransitions::occupancy() const {
   start /= start.sum();
   const Eigen::MatrixXd a = (Eigen::MatrixXd::Identity(n, n) - q).transpose();
   const Eigen::FullPivLU<Eigen::MatrixXd> lu(a);
-  if (!lu.isInvertible()) return leastSquaresStationary(stochastic());
-  Eigen::VectorXd v = lu.solve(start);
-  for (Eigen::Index i = 0; i < n; ++i) v(i) = std::max(v(i), 0.0);
-  const double sum = v.sum();
-  if (!(sum > 0.0)) return leastSquaresStationary(stochastic());
-  return v / sum;
+  if (lu.isInvertible()) {
+    Eigen::VectorXd v = lu.solve(start);
+    for (Eigen::Index i = 0; i < n; ++i) v(i) = std::max(v(i), 0.0);
+    const double sum = v.sum();
+    if (sum > 0.0) {
+      result.share = v / sum;
+      return result;
+    }
+  }
+  // No discourse ends: the long-run share is the stationary distribution's, if it has one.
+  const StationaryDistribution stationary = stationaryDistribution();
+  result.fromEndings = false;
+  result.stationaryStatus = stationary.status;
+  result.explanation = "no topic can end a discourse, so the stationary distribution (" +
+                       std::string(stationaryStatusName(stationary.status)) +
+                       ") stands in for the occupancy";
+  if (!stationary.explanation.empty()) result.explanation += ": " + stationary.explanation;
+  result.share = stationary.status == StationaryDistribution::Status::Undefined
+                     ? Eigen::VectorXd::Zero(n)
+                     : stationary.pi;
+  return result;
 }
 
 std::optional<TopicTransitions> topicTransitions(const Grammar& grammar, std::string* error) {

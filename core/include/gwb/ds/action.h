@@ -85,14 +85,25 @@ struct DsAction {
   std::string toString() const;  // the effects, one IF block after another
 };
 
+// What running actions met besides their results.
+struct ActionReport {
+  // Some run failed because it would have stored a formula nested deeper than
+  // kMaxBuiltFormulaDepth (formula.h): a put, ttrput, conjoin or beta-reduce whose result
+  // nests once more with every word, say.
+  bool formulaTooDeep = false;
+};
+
 // Runs `action` on `tree`: no result if it aborts, one for an ordinary action, one per
-// successful instantiation for an exhaustive action.
-std::vector<DsTree> applyAction(const DsAction& action, const DsTree& tree);
+// successful instantiation for an exhaustive action. An effect that would store a formula
+// deeper than kMaxBuiltFormulaDepth fails (as abort does) and sets report->formulaTooDeep.
+std::vector<DsTree> applyAction(const DsAction& action, const DsTree& tree,
+                                ActionReport* report = nullptr);
 
 // Applies `actions` (the non-optional ones), the first that changes the tree first, again and
 // again until none does (at most `limit` steps). The names applied are appended to *applied.
 DsTree applyClosure(const std::vector<const DsAction*>& actions, DsTree tree,
-                    std::vector<std::string>* applied = nullptr, int limit = 1000);
+                    std::vector<std::string>* applied = nullptr, int limit = 1000,
+                    ActionReport* report = nullptr);
 
 // Whether `condition` holds at the pointed node for some instantiation of its metavariables.
 bool holds(const LabelPtr& condition, const DsTree& tree);

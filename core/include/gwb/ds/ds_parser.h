@@ -120,6 +120,9 @@ struct DsParseResult {
   bool memoryExhausted = false;      // ... and it was maxBytes
   std::size_t approximateBytes = 0;  // the estimated memory of the DAG and the search's tables
   bool cancelled = false;            // the search stopped because DsParseOptions::cancel was set
+  // Some action failed because it would have built a formula nested deeper than
+  // kMaxBuiltFormulaDepth (formula.h); the trees it would have made are missing from the DAG.
+  bool formulaTooDeep = false;
   ParseDag dag;
 };
 

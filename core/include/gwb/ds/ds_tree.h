@@ -107,7 +107,8 @@ class DsTree {
 };
 
 // The maximal semantics of a partial tree (see above); an empty record type for a tree with
-// no content yet. Default formulas are freshened with a copy of the tree's counters.
+// no content yet. Default formulas are freshened with a copy of the tree's counters. Null when
+// it would nest deeper than kMaxBuiltFormulaDepth (formula.h).
 FormulaPtr maximalSemantics(const DsTree& input);
 
 }  // namespace gwb::ds

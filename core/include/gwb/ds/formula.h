@@ -28,7 +28,11 @@
 // `[head==e1 : es|p==run(e1) : t]`). Relative paths are left as they are.
 //
 // Formulas nest only as deeply as their text; the parser refuses nesting deeper than
-// kMaxFormulaDepth so that recursive walks stay shallow.
+// kMaxFormulaDepth so that recursive walks stay shallow. Formulas built while parsing
+// (substitution, beta-reduction, conjunction, instantiation) can nest deeper with every word;
+// each node knows its depth(), and the DS actions refuse to store a formula deeper than
+// kMaxBuiltFormulaDepth (the action fails), so that every recursive walk over a stored formula
+// (substitution, evaluation, matching, destruction) stays a few thousand frames deep at most.
 #pragma once
 
 #include <functional>
@@ -48,6 +52,7 @@ class Formula;
 using FormulaPtr = std::shared_ptr<const Formula>;
 
 inline constexpr int kMaxFormulaDepth = 200;
+inline constexpr int kMaxBuiltFormulaDepth = 500;
 
 enum class FormulaKind { Symbol, Meta, Apply, Tuple, Path, Lambda, Infix, Record };
 
@@ -86,10 +91,12 @@ class Formula {
   bool isTtr() const;
 
   const std::string& text() const { return text_; }
+  // 1 for a symbol, metavariable or path; 1 + the deepest argument, body or field value.
+  int depth() const { return depth_; }
 
  private:
   Formula() = default;
-  void computeText();
+  void computeText();  // and depth_
 
   FormulaKind kind_ = FormulaKind::Symbol;
   std::string name_;
@@ -97,6 +104,7 @@ class Formula {
   std::vector<std::string> labels_;
   std::shared_ptr<const RecordType> record_;
   std::string text_;
+  int depth_ = 1;
 };
 
 // Name classes, as in DyLan.

@@ -50,6 +50,17 @@ struct StationaryDistribution {
 };
 const char* stationaryStatusName(StationaryDistribution::Status status);
 
+// The share of utterances about each topic (see occupancy()), and where it came from. When no
+// discourse can end (no topic has an ending, so I − Q is singular) there is no occupancy: the
+// stationary distribution of the rescaled chain stands in, with its status; an undefined one
+// leaves every share 0.
+struct Occupancy {
+  Eigen::VectorXd share;    // one per topic, summing to one (all 0 when undefined)
+  bool fromEndings = true;  // false: `share` is the stationary distribution
+  StationaryDistribution::Status stationaryStatus = StationaryDistribution::Status::Unique;
+  std::string explanation;  // why the stationary distribution stands in; empty otherwise
+};
+
 struct TopicTransitions {
   std::vector<std::string> topics;  // T', in grammar order
   Eigen::MatrixXd transition;       // T' × T'
@@ -60,8 +71,10 @@ struct TopicTransitions {
   // π; empty when undefined, one of many when not unique (see stationaryDistribution()).
   Eigen::VectorXd stationary() const;
   StationaryDistribution stationaryDistribution() const;
-  // Falls back to stationary() when no topic can end (I − Q singular).
-  Eigen::VectorXd occupancy() const;
+  // Falls back to the stationary distribution when no topic can end (I − Q singular), and
+  // says so (see Occupancy).
+  Occupancy occupancyDistribution() const;
+  Eigen::VectorXd occupancy() const { return occupancyDistribution().share; }
   std::optional<std::size_t> indexOf(const std::string& topic) const;
 };
 

@@ -1,0 +1,351 @@
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "gwb/ccg/lambda_type.h"
+#include "gwb/ccg/semantic_examples.h"
+#include "gwb/ccg/term.h"
+#include "shared_data.h"
+
+namespace gwb::ccg {
+namespace {
+
+Term term(const std::string& text) {
+  std::string error;
+  Term parsed = parseTerm(text, &error);
+  EXPECT_TRUE(parsed) << text << ": " << error;
+  return parsed;
+}
+
+// A small type system like GeoQuery's: s, c, r ≤ lo ≤ e; a few signatures.
+TypeSystem geoTypes() {
+  const char* types = "( n lo (s lo) (c lo) (r lo) // comment\n)";
+  const char* lang =
+      "((state:t s t) (city:t c t) (river:t r t) (loc:t r s t) (loc:t c s t)\n"
+      " (next_to:t s s t) (capital:c s c) (population:i lo i) (len:i r i))";
+  TypeSystemLoad load = readTypeSystem(types, "t.types", lang, "t.lang");
+  EXPECT_FALSE(load.diagnostics.hasErrors());
+  return load.types;
+}
+
+TEST(CcgTermTest, PrintsWhatItReads) {
+  const char* cases[] = {
+      "texas:s",
+      "$0",
+      "(lambda $0 e (and (state:t $0) (next_to:t $0 texas:s)))",
+      "(argmax $0 (and (place:t $0) (loc:t $0 florida:s)) (elevation:i $0))",
+      "(count $0 (and (state:t $0) (> (count $1 (next_to:t $0 $1)) 0:i)))",
+      "(lambda $0 <e,t> (lambda $1 e (and ($0 $1) (#0 $1))))",
+      "(sum $0 (state:t $0) (area:i $0))",
+      "(not (or (a:t x:e) (= $1 (the $2 (b:t $2)))))",
+      "((lambda $0 e (state:t $0)) texas:s)",
+  };
+  for (const char* text : cases) EXPECT_EQ(toString(term(text)), text);
+}
+
+TEST(CcgTermTest, BadInputNamesLineColumnAndExpectation) {
+  struct Case {
+    const char* text;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"", "f:3:5: error: expected a logical form, found an empty text"},
+      {"(", "f:3:6: error: expected a logical form after '(', found the end of the text"},
+      {"(and a:t", "f:3:13: error: expected ')', found the end of the text"},
+      {"()", "f:3:6: error: empty list '()': expected an operator, a quantifier or a function"},
+      {"(lambda x e y:t)",
+       "f:3:13: error: expected a variable ($0, $1, ...) after 'lambda', found 'x'"},
+      {"(lambda $0 <e,t y:t)",
+       "f:3:16: error: bad type '<e,t': expected '>' closing function type '<e,t'"},
+      {"(argmax $0 (a:t $0))",
+       "f:3:5: error: 'argmax' takes 2 body term(s) after its variable, found 1"},
+      {"(not a:t b:t)", "f:3:5: error: 'not' takes 1 argument(s), found 2"},
+      {"a:t b:t", "f:3:9: error: unexpected 'b:t' after the end of the logical form"},
+      {"(f:t $x)", "f:3:10: error: bad variable '$x': expected '$' followed by up to 7 digits"},
+      {"and", "f:3:5: error: 'and' must follow '(' (as in '(and ...)')"},
+      {")", "f:3:5: error: unexpected ')': expected a constant, a variable or '('"},
+      {"(f:t)", "f:3:5: error: '(f:t)' applies a function to no argument"},
+  };
+  for (const Case& c : cases) {
+    Diagnostics diagnostics;
+    EXPECT_EQ(readTerm(c.text, "f", 3, 5, &diagnostics), nullptr) << c.text;
+    ASSERT_EQ(diagnostics.size(), 1u) << c.text;
+    EXPECT_EQ(toString(diagnostics.items().front()), c.expected);
+  }
+}
+
+TEST(CcgTermTest, DepthIsBounded) {
+  std::string deep;
+  for (int i = 0; i < 100000; ++i) deep += "(not ";
+  deep += "a:t";
+  for (int i = 0; i < 100000; ++i) deep += ")";
+  Diagnostics diagnostics;
+  EXPECT_EQ(readTerm(deep, "deep", 1, 1, &diagnostics), nullptr);
+  ASSERT_EQ(diagnostics.size(), 1u);
+  EXPECT_NE(diagnostics.items()[0].message.find("nested more than 200 levels"), std::string::npos);
+  TermReadOptions options;
+  options.maxDepth = 1000;
+  std::string ok;
+  for (int i = 0; i < 900; ++i) ok += "(not ";
+  ok += "a:t";
+  for (int i = 0; i < 900; ++i) ok += ")";
+  Diagnostics none;
+  EXPECT_NE(readTerm(ok, "ok", 1, 1, &none, nullptr, options), nullptr);
+}
+
+TEST(CcgTermTest, BetaReducesWithoutCapture) {
+  struct Case {
+    const char* input;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"((lambda $0 e (state:t $0)) texas:s)", "(state:t texas:s)"},
+      // Curried application of a two-place lambda.
+      {"((lambda $0 e (lambda $1 e (loc:t $1 $0))) texas:s)", "(lambda $1 e (loc:t $1 texas:s))"},
+      {"((lambda $0 e (lambda $1 e (loc:t $1 $0))) texas:s austin:c)", "(loc:t austin:c texas:s)"},
+      // The free $1 of the argument must not be captured by the inner binder.
+      {"((lambda $0 e (lambda $1 e (next_to:t $1 $0))) $1)", "(lambda $2 e (next_to:t $2 $1))"},
+      // A predicate variable applied: f(x) with f := state:t, and nested conjunctions flatten.
+      {"((lambda $0 <e,t> (lambda $1 e (and ($0 $1) (major:t $1)))) (lambda $2 e (and "
+       "(city:t $2) (loc:t $2 texas:s))))",
+       "(lambda $1 e (and (city:t $1) (loc:t $1 texas:s) (major:t $1)))"},
+      {"((lambda $0 <e,t> ($0 texas:s)) state:t)", "(state:t texas:s)"},
+      // Partial application of an uncurried constant flattens: ((loc:t x) y) = (loc:t x y).
+      {"((lambda $0 <e,t> ($0 texas:s)) (loc:t austin:c))", "(loc:t austin:c texas:s)"},
+      // Shadowing: the inner $0 is another variable.
+      {"((lambda $0 e (and (a:t $0) (exists $0 (b:t $0)))) x:e)",
+       "(and (a:t x:e) (exists $0 (b:t $0)))"},
+  };
+  for (const Case& c : cases) {
+    Term reduced = betaReduce(term(c.input));
+    ASSERT_TRUE(reduced) << c.input;
+    EXPECT_EQ(toString(reduced), c.expected) << c.input;
+  }
+  // No normal form: the step budget ends it.
+  EXPECT_EQ(betaReduce(term("((lambda $0 <e,e> ($0 $0)) (lambda $0 <e,e> ($0 $0)))"), 100),
+            nullptr);
+}
+
+TEST(CcgTermTest, SubstitutionSharesUntouchedSubterms) {
+  Term body = term("(and (big:t (huge:t x:e)) (state:t $5))");
+  Term result = substitute(body, 5, term("texas:s"));
+  EXPECT_EQ(toString(result), "(and (big:t (huge:t x:e)) (state:t texas:s))");
+  EXPECT_EQ(result->children[0], body->children[0]);  // the same node, not a copy
+  EXPECT_EQ(substitute(body, 7, term("texas:s")), body);
+}
+
+TEST(CcgTermTest, EqualityUpToRenamingAndConjunctOrder) {
+  struct Case {
+    const char* a;
+    const char* b;
+    bool alpha;  // alphaEquivalent
+    bool exact;  // exactMatch
+  };
+  const Case cases[] = {
+      {"(lambda $0 e (state:t $0))", "(lambda $7 e (state:t $7))", true, true},
+      {"(lambda $0 e (and (state:t $0) (next_to:t $0 texas:s)))",
+       "(lambda $1 e (and (next_to:t $1 texas:s) (state:t $1)))", false, true},
+      {"(lambda $0 e (and (a:t $0) (and (b:t $0) (c:t $0))))",
+       "(lambda $0 e (and (c:t $0) (a:t $0) (b:t $0)))", false, true},
+      {"(or (a:t x:e) (b:t x:e))", "(or (b:t x:e) (a:t x:e))", false, true},
+      // Argument order of predicates matters.
+      {"(next_to:t a:s b:s)", "(next_to:t b:s a:s)", false, false},
+      {"(lambda $0 e (lambda $1 e (loc:t $0 $1)))", "(lambda $0 e (lambda $1 e (loc:t $1 $0)))",
+       false, false},
+      {"(lambda $0 e (state:t $0))", "(lambda $0 e (city:t $0))", false, false},
+      {"(argmax $0 (state:t $0) (area:i $0))", "(argmin $0 (state:t $0) (area:i $0))", false,
+       false},
+      // A free variable is not a bound one.
+      {"(state:t $0)", "(lambda $0 e (state:t $0))", false, false},
+      {"(state:t $0)", "(state:t $1)", false, false},
+      // Renaming must be consistent: $0/$1 swapped in only one place.
+      {"(exists $0 (exists $1 (and (a:t $0) (b:t $1))))",
+       "(exists $1 (exists $0 (and (a:t $1) (b:t $0))))", true, true},
+      {"(exists $0 (exists $1 (and (a:t $0) (b:t $1))))",
+       "(exists $0 (exists $1 (and (a:t $1) (b:t $0))))", false, false},
+      // Duplicated conjuncts are not dropped.
+      {"(and (a:t x:e) (a:t x:e))", "(and (a:t x:e))", false, false},
+      {"(lambda $0 e (and (a:t $0) (b:t $0)))", "(lambda $0 i (and (a:t $0) (b:t $0)))", false,
+       false},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(alphaEquivalent(term(c.a), term(c.b)), c.alpha) << c.a << " vs " << c.b;
+    EXPECT_EQ(exactMatch(term(c.a), term(c.b)), c.exact) << c.a << " vs " << c.b;
+    EXPECT_EQ(exactMatch(term(c.b), term(c.a)), c.exact) << c.b << " vs " << c.a;
+  }
+}
+
+TEST(CcgTermTest, CanonicalFormNamesVariablesByDepth) {
+  EXPECT_EQ(toString(canonicalTerm(term("(lambda $4 e (exists $9 (and (a:t $4 $9) (argmax $2 "
+                                        "(b:t $2) (c:i $2)))))"))),
+            "(lambda $0 e (exists $1 (and (a:t $0 $1) (argmax $2 (b:t $2) (c:i $2)))))");
+  // A free variable keeps its number; bound ones are numbered above it.
+  EXPECT_EQ(toString(canonicalTerm(term("(and (a:t $0) (exists $0 (b:t $0)))"))),
+            "(and (a:t $0) (exists $1 (b:t $1)))");
+}
+
+TEST(CcgTermTest, TypeCheckingNamesTheOffendingSubterm) {
+  const TypeSystem types = geoTypes();
+  struct Case {
+    const char* text;
+    const char* type;   // "" when ill-typed
+    const char* error;  // expected message when ill-typed
+  };
+  const Case cases[] = {
+      {"(lambda $0 e (and (state:t $0) (next_to:t $0 texas:s)))", "<e,t>", ""},
+      {"(capital:c texas:s)", "c", ""},
+      {"(count $0 (state:t $0))", "i", ""},
+      {"(argmax $0 (river:t $0) (len:i $0))", "e", ""},
+      {"(loc:t mississippi_river:r texas:s)", "t", ""},
+      {"(lambda $0 e (= (population:i texas:s) $0))", "<e,t>", ""},
+      {"(lambda $0 <e,t> ($0 texas:s))", "<<e,t>,t>", ""},
+      {"(loc:t texas:s mississippi_river:r)", "",
+       "f:2:1: error: no signature of 'loc:t' takes (s, r); its signatures: r s -> t; c s -> t"},
+      {"(state:t $0)", "", "f:2:10: error: free variable $0: no lambda or quantifier binds it"},
+      {"(and (state:t texas:s) texas:s)", "",
+       "f:2:24: error: an argument of 'and' must be of type t, but 'texas:s' has type s"},
+      {"(loc texas:s texas:s)", "",
+       "f:2:2: error: unknown constant 'loc': no signature in the lang file and no known type "
+       "after ':'"},
+      {"(texas:s austin:c)", "",
+       "f:2:1: error: 'texas:s' is a constant of type s, not a function; it cannot take "
+       "arguments"},
+      {"(> (count $0 (state:t $0)) texas:s)", "",
+       "f:2:28: error: an argument of '>' must be of type i, but 'texas:s' has type s"},
+      {"(state:t texas:s austin:c)", "",
+       "f:2:1: error: no signature of 'state:t' takes (s, c); its signatures: s -> t"},
+  };
+  for (const Case& c : cases) {
+    Diagnostics read;
+    TermPositions positions;
+    Term parsed = readTerm(c.text, "f", 2, 1, &read, &positions);
+    ASSERT_TRUE(parsed) << c.text;
+    Diagnostics diagnostics;
+    TypePtr type = typeCheck(parsed, types, "f", 2, 1, &diagnostics, &positions);
+    if (std::string(c.type).empty()) {
+      EXPECT_EQ(type, nullptr) << c.text;
+      ASSERT_EQ(diagnostics.size(), 1u) << c.text;
+      EXPECT_EQ(toString(diagnostics.items()[0]), c.error);
+    } else {
+      ASSERT_TRUE(type) << c.text << ": " << toString(diagnostics.items().at(0));
+      EXPECT_EQ(toString(type), c.type) << c.text;
+    }
+  }
+}
+
+TEST(CcgTermTest, TypeFilesReportBadLines) {
+  struct Case {
+    const char* types;
+    const char* lang;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"s lo", "()", "T:1:1: error: expected '(' opening the list, found 's'"},
+      {"((s lo))", "()", "T:1:5: error: unknown parent type 'lo' (declare it before 's')"},
+      {"(lo lo)", "()", "T:1:5: error: type 'lo' is declared twice"},
+      {"(lo", "()", "T:1:2: error: expected ')' closing the list of types"},
+      {"(lo)", "((state:t q t))",
+       "L:1:11: error: unknown type 'q' (not e, t, i or in the types file)"},
+      {"(lo)", "((state:t))",
+       "L:1:2: error: a signature needs a constant and at least a result type"},
+      {"(lo)", "", "L:1:1: error: expected '(' opening the list; the file is empty"},
+  };
+  for (const Case& c : cases) {
+    TypeSystemLoad load = readTypeSystem(c.types, "T", c.lang, "L");
+    ASSERT_FALSE(load.diagnostics.empty()) << c.types << " " << c.lang;
+    EXPECT_EQ(toString(load.diagnostics.items()[0]), c.expected);
+  }
+}
+
+TEST(CcgTermTest, ExamplesReaderReportsBrokenPairs) {
+  const char* text =
+      "what states border texas\n"
+      "(lambda $0 e (and (state:t $0) (next_to:t $0 texas:s)))\n"
+      "//(lambda $0 e (state:t $0))\n"
+      "\n"
+      "a sentence without a form\n"
+      "\n"
+      "(stray:t x:e)\n"
+      "\n"
+      "bad form\n"
+      "  (and (a:t x:e)\n"
+      "\n"
+      "last one\n";
+  SemanticExamplesLoad load = readSemanticExamples(text, "d");
+  ASSERT_EQ(load.examples.size(), 1u);
+  EXPECT_EQ(load.examples[0].words.size(), 4u);
+  EXPECT_EQ(load.examples[0].logicalFormLine, 2);
+  std::vector<std::string> messages;
+  for (const Diagnostic& d : load.diagnostics) messages.push_back(toString(d));
+  const std::vector<std::string> expected = {
+      "d:6: error: expected the logical form of the sentence on line 5, found a blank line",
+      "d:7:1: error: expected a sentence, found a logical form (a sentence line is missing before "
+      "it, or a blank line is missing after a pair)",
+      "d:10:17: error: expected ')', found the end of the text",
+      "d:12: error: the sentence has no logical form (the file ends after it)",
+  };
+  EXPECT_EQ(messages, expected);
+}
+
+// Every logical form of the GeoQuery files reads, prints back to its text, and type-checks — except
+// nine Geo880 forms the data gets wrong, each with a clear error.
+TEST(CcgTermTest, SharedGeoQueryFormsRoundTripAndTypeCheck) {
+  GWB_REQUIRE_SHARED(typesPath, "data/geoquery/geo-lambda.types");
+  GWB_REQUIRE_SHARED(langPath, "data/geoquery/geo-lambda.lang");
+  GWB_REQUIRE_SHARED(geo880, "data/geoquery/geosents880-typed.ccg");
+  TypeSystemLoad types = loadTypeSystem(typesPath, langPath);
+  ASSERT_FALSE(types.diagnostics.hasErrors()) << toString(types.diagnostics.items()[0]);
+  EXPECT_EQ(types.types.atomicCount(), 13u);  // e t i + n lo s c r l m co p to
+
+  std::vector<std::string> files = {geo880};
+  for (const char* language : {"en", "es", "ja", "tr"}) {
+    for (int fold = 0; fold < 10; ++fold) {
+      for (const char* part : {"train", "test"}) {
+        files.push_back(testing::sharedPath(std::string("data/geoquery/geo250/") + language +
+                                            "/fold-" + std::to_string(fold) + "/" + part));
+      }
+    }
+  }
+  int forms = 0;
+  std::vector<std::string> typeErrors;
+  for (const std::string& file : files) {
+    SemanticExamplesLoad load = loadSemanticExamples(file);
+    ASSERT_FALSE(load.diagnostics.hasErrors()) << toString(load.diagnostics.items()[0]);
+    for (const SemanticExample& example : load.examples) {
+      ++forms;
+      ASSERT_EQ(toString(example.logicalForm), example.logicalFormText) << file;
+      ASSERT_TRUE(alphaEquivalent(canonicalTerm(example.logicalForm), example.logicalForm));
+      Term reread = parseTerm(toString(example.logicalForm));
+      ASSERT_TRUE(structurallyEqual(reread, example.logicalForm));
+    }
+    Diagnostics diagnostics;
+    typeCheckExamples(load, types.types, file, &diagnostics);
+    for (const Diagnostic& d : diagnostics) {
+      typeErrors.push_back(toString(d).substr(toString(d).find("geosents")));
+    }
+  }
+  EXPECT_EQ(forms, 880 + 4 * 10 * 250);  // each fold's train and test hold all 250
+  // The annotation errors of Geo880 (the geo250 folds have none): free variables where the
+  // annotator wrote `(capital:c $0 texas:s)`, an untyped `loc`, `equals:t` over a truth value,
+  // and a one-place `capital:t`.
+  const std::vector<std::string> expected = {
+      "geosents880-typed.ccg:186:12: error: free variable $0: no lambda or quantifier binds it",
+      "geosents880-typed.ccg:362:12: error: free variable $0: no lambda or quantifier binds it",
+      "geosents880-typed.ccg:550:12: error: free variable $0: no lambda or quantifier binds it",
+      "geosents880-typed.ccg:634:152: error: unknown constant 'loc': no signature in the lang file "
+      "and no known type after ':'",
+      "geosents880-typed.ccg:827:68: error: free variable $0: no lambda or quantifier binds it",
+      "geosents880-typed.ccg:858:32: error: no signature of 'equals:t' takes (t, c); its "
+      "signatures: e e -> t",
+      "geosents880-typed.ccg:1349:32: error: no signature of 'equals:t' takes (t, c); its "
+      "signatures: e e -> t",
+      "geosents880-typed.ccg:1615:1: error: no signature of 'capital:t' takes (s); its signatures: "
+      "c -> t; s c -> t",
+      "geosents880-typed.ccg:1931:12: error: free variable $0: no lambda or quantifier binds it",
+  };
+  EXPECT_EQ(typeErrors, expected);
+}
+
+}  // namespace
+}  // namespace gwb::ccg
