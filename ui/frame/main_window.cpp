@@ -1150,7 +1150,11 @@ QString MainWindow::aboutText() {
             "experiments, discourse segmentation and topic transitions.</li>"
             "<li><b>Dynamic Syntax</b> after Eshghi, Hough &amp; Purver (2013) &mdash; "
             "incremental parsing with DyLan grammars, shown as a parse DAG with its partial trees "
-            "and record types.</li>"
+            "and record types; learning a probabilistic lexicon from sentences paired with "
+            "record types (<tt>gwb ds learn</tt>, command line).</li>"
+            "<li><b>CCG semantic parsing</b> with factored lexicons after Kwiatkowski et al. "
+            "(2011) &mdash; <tt>gwb ccg parse</tt> and <tt>check</tt>, command line; CCG "
+            "lexicon induction is not built yet.</li>"
             "</ul>"
             "<p>Built with Qt %2 and QCustomPlot.</p>")
       .arg(QStringLiteral(GWB_VERSION), QString::fromLatin1(qVersion()));
