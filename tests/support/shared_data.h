@@ -22,12 +22,12 @@ std::string sourceDir();
 
 // Use inside a TEST body: makes `var` the full path of `relative` under ../shared, or ends the
 // test (failure in CI, skip elsewhere) when the file is not there.
-#define GWB_REQUIRE_SHARED(var, relative)                                                  \
-  const std::string var = ::gwb::testing::sharedPath(relative);                           \
-  if (!::gwb::testing::fileExists(var)) {                                                  \
-    if (::gwb::testing::runningInCi()) {                                                   \
-      FAIL() << "shared data missing in CI: " << var;                                      \
-    } else {                                                                               \
-      GTEST_SKIP() << "shared data not found: " << var << " (set GWB_SHARED_DIR)";         \
-    }                                                                                      \
+#define GWB_REQUIRE_SHARED(var, relative)                                          \
+  const std::string var = ::gwb::testing::sharedPath(relative);                    \
+  if (!::gwb::testing::fileExists(var)) {                                          \
+    if (::gwb::testing::runningInCi()) {                                           \
+      FAIL() << "shared data missing in CI: " << var;                              \
+    } else {                                                                       \
+      GTEST_SKIP() << "shared data not found: " << var << " (set GWB_SHARED_DIR)"; \
+    }                                                                              \
   }

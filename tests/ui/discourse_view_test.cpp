@@ -501,8 +501,10 @@ TEST(DiscourseData, DecodingKeepsCoresLabelsAndTheTrees) {
   for (const bool discourse : {true, false}) {
     const gwb::CorpusDecoding core =
         gwb::decodeSocialCorpus(*compiled, data.corpus(), data.recordings(), discourse, cues);
+    gwb::BatchControl control;
+    control.threads = 2;
     const ModelDecoding ours =
-        decodeWithTrees(*compiled, data.corpus(), data.recordings(), discourse, cues, 2);
+        decodeWithTrees(*compiled, data.corpus(), data.recordings(), discourse, cues, control);
     ASSERT_EQ(ours.utterances.size(), core.utterances.size());
     EXPECT_EQ(ours.failures, core.failures);
     for (std::size_t i = 0; i < core.utterances.size(); ++i) {

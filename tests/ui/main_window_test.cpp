@@ -110,6 +110,16 @@ class MainWindowTest : public ::testing::Test {
   std::unique_ptr<MainWindow> window_;
 };
 
+TEST(MainWindowAboutTest, ClaimsOnlyWhatExists) {
+  const QString about = MainWindow::aboutText();
+  for (const char* exists : {"Earley", "induction", "Grounded word learning", "Dynamic Syntax",
+                             "gwb ds learn", "CCG semantic parsing"})
+    EXPECT_TRUE(about.contains(QString::fromLatin1(exists))) << exists;
+  // Not built yet: CCG lexicon induction (it may be named only as missing).
+  EXPECT_FALSE(about.contains(QStringLiteral("CCG grammar induction")));
+  EXPECT_TRUE(about.contains(QStringLiteral("CCG lexicon induction is not built yet")));
+}
+
 TEST_F(MainWindowTest, StartsWithNoDocument) {
   EXPECT_EQ(window_->documentCount(), 0);
   EXPECT_EQ(window_->currentGrammarView(), nullptr);

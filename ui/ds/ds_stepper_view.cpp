@@ -8,7 +8,6 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -22,7 +21,6 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QThread>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -66,13 +64,13 @@ struct DsStepperView::Job {
   QString directory;
   std::shared_ptr<const gwb::ds::DsGrammar> grammar;  // in: the loaded one (if same folder)
   std::vector<std::string> words;
-  gwb::ds::DsParseOptions options;
-  std::atomic<bool> cancel{false};  // set when the view goes away mid-parse
+  gwb::ds::DsParseOptions options;  // options.cancel: the worker's flag
   std::shared_ptr<const gwb::ds::DsParseResult> result;
   QString error;
   double parseMs = 0.0;
 
-  void run() {
+  void run(const std::atomic<bool>& cancel) {
+    options.cancel = &cancel;  // set when the view goes away mid-parse
     if (!grammar) {
       gwb::ds::DsGrammarLoad load = gwb::ds::loadDsGrammar(directory.toStdString());
       if (!load.ok()) {
@@ -101,17 +99,13 @@ DsStepperView::DsStepperView(QWidget* parent)
   grammarEdit_->setText(defaultGrammarDirectory());
   connect(dagModel_, &DsDagModel::visibleChanged, this, &DsStepperView::onStepChanged);
   connect(dagView_, &DsDagView::nodeClicked, this, &DsStepperView::selectNode);
+  connect(&worker_, &BackgroundJob::finished, this, &DsStepperView::onParseDone);
   updateActions();
   updateStatus();
 }
 
-DsStepperView::~DsStepperView() {
-  if (worker_ != nullptr) {
-    if (job_) job_->cancel = true;  // the search stops at its next tree
-    worker_->wait();
-    delete worker_;
-  }
-}
+// worker_, the last member, cancels the search (it stops at its next tree) and waits for it.
+DsStepperView::~DsStepperView() = default;
 
 QString DsStepperView::defaultGrammarDirectory() {
   const QString relative = QStringLiteral("/data/dylan/2013-english-ttr");
@@ -305,7 +299,7 @@ void DsStepperView::restoreState(const QJsonObject& state) {
     updateStatus();
     return;
   }
-  if (worker_ != nullptr) waitForParse();  // a parse of something else: let it finish first
+  if (worker_.isBusy()) waitForParse();  // a parse of something else: let it finish first
   if (!parse()) {
     // parse() has put the reason (no grammar folder) in the status line; keep the settings.
     notice_ = tr("the saved step and node were not restored");
@@ -353,7 +347,7 @@ void DsStepperView::chooseGrammar() {
 }
 
 bool DsStepperView::parse() {
-  if (worker_ != nullptr) return false;
+  if (worker_.isBusy()) return false;
   const QString directory = QDir::cleanPath(grammarDirectory());
   error_.clear();
   notice_.clear();
@@ -372,36 +366,26 @@ bool DsStepperView::parse() {
                                ? gwb::ds::SearchStrategy::BestFirst
                                : gwb::ds::SearchStrategy::BreadthFirst;
   job_->options.beam = beamBox_->value();
-  job_->options.cancel = &job_->cancel;
   job_->options.maxBytes = gwb::ds::defaultParseMemoryBudget();
   std::shared_ptr<Job> job = job_;
-  worker_ = QThread::create([job] { job->run(); });
-  connect(worker_, &QThread::finished, this, &DsStepperView::onParseDone);
   statusLabel_->setText(tr("Parsing\u2026"));
-  worker_->start();
+  worker_.start([job](JobContext& context) { job->run(context.cancelFlag()); });
   return true;
 }
 
 bool DsStepperView::waitForParse(int milliseconds) {
-  QElapsedTimer clock;
-  clock.start();
-  while (worker_ != nullptr && clock.elapsed() < milliseconds) {
-    worker_->wait(10);
-    QCoreApplication::processEvents();
-  }
-  return worker_ == nullptr;
+  return processEventsWhileBusy([this] { return worker_.isBusy(); }, [this] { worker_.wait(10); },
+                                milliseconds);
 }
 
 void DsStepperView::onParseDone() {
-  worker_->deleteLater();
-  worker_ = nullptr;
   std::shared_ptr<Job> job = std::move(job_);
   if (!job) return;
   if (job->grammar) {
     grammar_ = job->grammar;
     loadedDirectory_ = job->directory;
   }
-  error_ = job->error;
+  error_ = job->error.isEmpty() ? worker_.errorText() : job->error;
   parseMs_ = job->parseMs;
   selected_ = -1;
   treeModel_->setTree(nullptr);

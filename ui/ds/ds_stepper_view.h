@@ -37,13 +37,13 @@
 
 #include "gwb/ds/ds_grammar.h"
 #include "gwb/ds/ds_parser.h"
+#include "ui/common/background_job.h"
 
 class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QSpinBox;
-class QThread;
 class QToolButton;
 class QAction;
 
@@ -82,7 +82,7 @@ class DsStepperView : public QWidget {
   // Starts parsing the sentence (loading the grammar first if needed); false if a parse is
   // already running. waitForParse blocks (processing events) until it is done.
   bool parse();
-  bool isParsing() const { return worker_ != nullptr; }
+  bool isParsing() const { return worker_.isBusy(); }
   bool waitForParse(int milliseconds = 60000);
 
   DsDagModel* dagModel() const { return dagModel_; }
@@ -137,7 +137,6 @@ class DsStepperView : public QWidget {
   // The loaded grammar and the folder it came from; the worker's products.
   std::shared_ptr<const gwb::ds::DsGrammar> grammar_;
   QString loadedDirectory_;
-  QThread* worker_ = nullptr;
   struct Job;
   std::shared_ptr<Job> job_;
   QString error_;
@@ -145,6 +144,7 @@ class DsStepperView : public QWidget {
   int selected_ = -1;
   std::optional<QJsonObject> pendingState_;  // restoreState(): applied after its parse
   QString notice_;  // what restoreState() could not restore; shown after the status
+  BackgroundJob worker_{QStringLiteral("gwb-ds-parse")};  // last: cancelled and joined first
 };
 
 }  // namespace gwb::ui

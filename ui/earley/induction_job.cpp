@@ -28,28 +28,25 @@ QString initName(gwb::InitMethod init) {
 // Forwards the driver's reports to the job's thread. The driver serialises the calls.
 class JobObserver : public gwb::InductionObserver {
  public:
-  explicit JobObserver(InductionJob* job) : job_(job) {}
+  JobObserver(InductionJob* job, JobContext& context) : job_(job), context_(context) {}
 
   void onProgress(int iteration, std::size_t done, std::size_t total) override {
     const auto now = std::chrono::steady_clock::now();
     if (done < total && iteration == lastIteration_ && now - lastSent_ < kProgressInterval) return;
     lastIteration_ = iteration;
     lastSent_ = now;
-    QMetaObject::invokeMethod(
-        job_,
-        [job = job_, iteration, done, total] {
-          emit job->progress(iteration, static_cast<qint64>(done), static_cast<qint64>(total));
-        },
-        Qt::QueuedConnection);
+    context_.post([job = job_, iteration, done, total] {
+      emit job->progress(iteration, static_cast<qint64>(done), static_cast<qint64>(total));
+    });
   }
 
   void onIteration(const gwb::IterationRecord& record, const gwb::Grammar& /*grammar*/) override {
-    QMetaObject::invokeMethod(
-        job_, [job = job_, record] { emit job->iterationFinished(record); }, Qt::QueuedConnection);
+    context_.post([job = job_, record] { emit job->iterationFinished(record); });
   }
 
  private:
   InductionJob* job_;
+  JobContext& context_;
   int lastIteration_ = 0;
   std::chrono::steady_clock::time_point lastSent_{};
 };
@@ -132,22 +129,31 @@ bool readInductionCorpus(const QString& path, std::vector<std::vector<std::strin
 }
 
 InductionJob::InductionJob(InductionSettings settings, QObject* parent)
-    : QObject(parent), settings_(std::move(settings)) {}
-
-InductionJob::~InductionJob() { cancel(); }
-
-void InductionJob::start() {
-  worker_.start(
-      this, QStringLiteral("gwb-induction"), [this] { run(); }, [this] { emit finished(); });
+    : QObject(parent), settings_(std::move(settings)) {
+  connect(&worker_, &BackgroundJob::finished, this, [this] {
+    if (!worker_.errorText().isEmpty()) {
+      result_ = {};
+      result_.stopReason = gwb::StopReason::Failed;
+      result_.message = worker_.errorText().toStdString();
+      addError(result_.diagnostics, QString(), worker_.errorText());
+    }
+    emit finished();
+  });
 }
 
-void InductionJob::cancel() { cancel_.store(true); }
+InductionJob::~InductionJob() = default;  // worker_ cancels and waits
+
+void InductionJob::start() {
+  worker_.start([this](JobContext& context) { run(context); });
+}
+
+void InductionJob::cancel() { worker_.cancel(); }
 
 bool InductionJob::isRunning() const { return worker_.isRunning(); }
 
 bool InductionJob::wait(int milliseconds) { return worker_.wait(milliseconds); }
 
-void InductionJob::run() {
+void InductionJob::run(JobContext& context) {
   gwb::InductionResult failed;
   failed.stopReason = gwb::StopReason::Failed;
   QString why;
@@ -193,13 +199,12 @@ void InductionJob::run() {
   sentenceCount_ = sentences.size();
   const auto rules = static_cast<qint64>(grammar.grammar.ruleCount());
   const auto count = static_cast<qint64>(sentences.size());
-  QMetaObject::invokeMethod(
-      this, [this, count, rules] { emit loaded(count, rules); }, Qt::QueuedConnection);
+  context.post([this, count, rules] { emit loaded(count, rules); });
 
-  JobObserver observer(this);
+  JobObserver observer(this, context);
   gwb::InductionControl control;
   control.observer = &observer;
-  control.cancel = &cancel_;
+  control.cancel = &context.cancelFlag();
   result_ = gwb::induceGrammar(std::move(grammar.grammar), sentences, options, control);
 }
 

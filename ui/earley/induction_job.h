@@ -8,16 +8,15 @@
 // grammar on its worker thread, so that a 34,000-rule grammar never blocks the window, then runs
 // the core driver with an observer that forwards progress.
 //
-// Threading: core never sees Qt. JobObserver (in the .cpp) implements gwb::InductionObserver
-// and posts each report to the job object with QMetaObject::invokeMethod(...,
-// Qt::QueuedConnection), so every signal below is emitted on the thread that owns the job (the UI
+// Threading: core never sees Qt. The run is a BackgroundJob (ui/common/background_job.h);
+// JobObserver (in the .cpp) implements gwb::InductionObserver and posts each report through the
+// job's context, so every signal below is emitted on the thread that owns the job (the UI
 // thread), in the order the driver made the reports. Progress within an iteration is thinned to a
 // few updates a second. cancel() sets the atomic flag the driver polls between sentences; the run
 // then ends with StopReason::Cancelled and the grammar of the last completed iteration. Deleting a
 // running job cancels it and waits for the worker.
 #pragma once
 
-#include <atomic>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -27,7 +26,7 @@
 #include <QStringList>
 
 #include "gwb/earley/induction.h"
-#include "ui/common/worker_thread.h"
+#include "ui/common/background_job.h"
 
 namespace gwb::ui {
 
@@ -69,7 +68,7 @@ class InductionJob : public QObject {
   void start();
   void cancel();
   bool isRunning() const;
-  bool isCancelRequested() const { return cancel_.load(); }
+  bool isCancelRequested() const { return worker_.isCancelRequested(); }
   // Blocks until the worker is done (for shutdown and tests); true if it finished in time. The
   // queued reports are still delivered by the event loop afterwards.
   bool wait(int milliseconds);
@@ -89,13 +88,13 @@ class InductionJob : public QObject {
   void finished();
 
  private:
-  void run();  // on the worker
+  void run(JobContext& context);  // on the worker
 
   InductionSettings settings_;
-  std::atomic<bool> cancel_{false};
   gwb::InductionResult result_;
   std::size_t sentenceCount_ = 0;
-  WorkerThread worker_;  // last: joined before the members above are destroyed
+  BackgroundJob worker_{QStringLiteral("gwb-induction")};  // last: joined before the members
+                                                           // above are destroyed
 };
 
 // Reads a corpus as `gwb induce` does: one sentence per line, blank lines skipped. False and

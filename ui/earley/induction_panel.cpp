@@ -32,8 +32,8 @@
 #include "gwb/common/atomic_file.h"
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/induction_output.h"
+#include "ui/common/background_job.h"
 #include "ui/common/qt_conversions.h"
-#include "ui/common/worker_thread.h"
 #include "ui/earley/free_energy_plot.h"
 #include "ui/earley/induction_runs.h"
 

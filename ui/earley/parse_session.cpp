@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include <QLocale>
-#include <QThread>
 
 #include "ui/common/qt_conversions.h"
 
@@ -238,32 +237,23 @@ std::vector<gwb::ItemRef> ParseSession::antecedents(gwb::ItemRef item, std::size
 ParseJob::ParseJob(ParseRequest request, QObject* parent)
     : QObject(parent),
       request_(std::move(request)),
-      total_(static_cast<int>(request_.words.size())) {}
-
-ParseJob::~ParseJob() {
-  cancel();
-  if (thread_) {
-    thread_->wait();
-    delete thread_;
-  }
+      total_(static_cast<int>(request_.words.size())) {
+  connect(&worker_, &BackgroundJob::finished, this, [this] { emit finished(session_); });
 }
+
+ParseJob::~ParseJob() = default;  // worker_ cancels and waits
 
 void ParseJob::start() {
-  if (thread_) return;
-  thread_ =
-      QThread::create([this] { session_ = ParseSession::run(request_, &progress_, &cancel_); });
-  thread_->setObjectName(QStringLiteral("gwb-parse"));
-  connect(thread_, &QThread::finished, this, [this] { emit finished(session_); });
-  thread_->start();
+  if (session_ || worker_.isBusy()) return;  // one parse per job
+  worker_.start([this](JobContext& context) {
+    session_ = ParseSession::run(request_, &progress_, &context.cancelFlag());
+  });
 }
 
-void ParseJob::cancel() { cancel_.store(true); }
+void ParseJob::cancel() { worker_.cancel(); }
 
-bool ParseJob::isRunning() const { return thread_ != nullptr && thread_->isRunning(); }
+bool ParseJob::isRunning() const { return worker_.isRunning(); }
 
-bool ParseJob::wait(int milliseconds) {
-  if (!thread_) return true;
-  return thread_->wait(QDeadlineTimer(milliseconds));
-}
+bool ParseJob::wait(int milliseconds) { return worker_.wait(milliseconds); }
 
 }  // namespace gwb::ui

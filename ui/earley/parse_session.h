@@ -13,10 +13,11 @@
 // value of [l, r] by that of words l..r-1. logForward/logInner turn a stored value into a true
 // log probability using the scale factors of the finished chart.
 //
-// ParseJob runs compile (when no compiled grammar is given) and parse on a worker thread; the
-// UI polls progress() (the last finished state set), may cancel(), and gets finished() on its
-// own thread. Core's observer stays plain C++: a ParseTrace subclass here stores the progress
-// in an atomic and answers stopRequested() from the cancel flag.
+// ParseJob runs compile (when no compiled grammar is given) and parse on a worker thread (a
+// BackgroundJob, ui/common/background_job.h); the UI polls progress() (the last finished state
+// set), may cancel(), and gets finished() on its own thread. Core's observer stays plain C++: a
+// ParseTrace subclass here stores the progress in an atomic and answers stopRequested() from the
+// cancel flag.
 #pragma once
 
 #include <atomic>
@@ -32,8 +33,7 @@
 #include "gwb/earley/earley_parser.h"
 #include "gwb/earley/grammar.h"
 #include "gwb/earley/parse_trace.h"
-
-class QThread;
+#include "ui/common/background_job.h"
 
 namespace gwb::ui {
 
@@ -167,9 +167,9 @@ class ParseJob : public QObject {
   ParseRequest request_;
   int total_ = 0;
   std::atomic<int> progress_{0};
-  std::atomic<bool> cancel_{false};
-  QThread* thread_ = nullptr;
   std::shared_ptr<const ParseSession> session_;
+  BackgroundJob worker_{QStringLiteral("gwb-parse")};  // last: joined before the members above
+                                                       // are destroyed
 };
 
 }  // namespace gwb::ui

@@ -1135,26 +1135,33 @@ ShortcutsWindow* MainWindow::showShortcuts() {
   return shortcutsWindow_;
 }
 
+QString MainWindow::aboutText() {
+  return tr("<h3>Grammar Workbench %1</h3>"
+            "<p>A workbench and command-line tool for probabilistic grammars. It reads, checks "
+            "and writes PCFGs in the Earleyx and NLTK formats, and implements:</p>"
+            "<ul>"
+            "<li><b>Probabilistic Earley parsing and grammar induction</b> after Stolcke (1995) "
+            "and Luong, Frank &amp; Johnson (2013) &mdash; prefix and string probabilities, "
+            "surprisal, Viterbi parses, and EM / Variational Bayes training, watched step by "
+            "step in the stepper.</li>"
+            "<li><b>Grounded word learning</b> after Luong, Frank &amp; Johnson (2013), "
+            "<i>Parsing entire discourses as very long strings: capturing topic continuity in "
+            "grounded language learning</i> &mdash; social-cue corpora, the paper's word-learning "
+            "experiments, discourse segmentation and topic transitions.</li>"
+            "<li><b>Dynamic Syntax</b> after Eshghi, Hough &amp; Purver (2013) &mdash; "
+            "incremental parsing with DyLan grammars, shown as a parse DAG with its partial trees "
+            "and record types; learning a probabilistic lexicon from sentences paired with "
+            "record types (<tt>gwb ds learn</tt>, command line).</li>"
+            "<li><b>CCG semantic parsing</b> with factored lexicons after Kwiatkowski et al. "
+            "(2011) &mdash; <tt>gwb ccg parse</tt> and <tt>check</tt>, command line; CCG "
+            "lexicon induction is not built yet.</li>"
+            "</ul>"
+            "<p>Built with Qt %2 and QCustomPlot.</p>")
+      .arg(QStringLiteral(GWB_VERSION), QString::fromLatin1(qVersion()));
+}
+
 void MainWindow::showAbout() {
-  QMessageBox::about(
-      this, tr("About Grammar Workbench"),
-      tr("<h3>Grammar Workbench %1</h3>"
-         "<p>A workbench and command-line tool for probabilistic grammars. It reads, checks "
-         "and writes PCFGs in the Earleyx and NLTK formats, and implements:</p>"
-         "<ul>"
-         "<li><b>Probabilistic Earley parsing and grammar induction</b> after Luong, Frank "
-         "&amp; Johnson (2013), <i>Parsing entire discourses as very long strings: capturing "
-         "topic continuity in grounded language learning</i> &mdash; prefix and string "
-         "probabilities, surprisal, and EM / Variational Bayes training.</li>"
-         "<li><b>Dynamic Syntax</b> after Eshghi, Hough &amp; Purver (2013), <i>Incremental "
-         "grammar induction from child-directed dialogue utterances</i> &mdash; incremental "
-         "parsing and probabilistic induction of lexical actions.</li>"
-         "<li><b>CCG grammar induction</b> after Kwiatkowski, Zettlemoyer, Goldwater &amp; "
-         "Steedman (2011), <i>Lexical generalization in CCG grammar induction for semantic "
-         "parsing</i> &mdash; factored lexicons.</li>"
-         "</ul>"
-         "<p>Built with Qt %2 and QCustomPlot.</p>")
-          .arg(QStringLiteral(GWB_VERSION), QString::fromLatin1(qVersion())));
+  QMessageBox::about(this, tr("About Grammar Workbench"), aboutText());
 }
 
 }  // namespace gwb::ui

@@ -108,6 +108,8 @@ class MainWindow : public QMainWindow {
   static Workspace defaultWorkspace();
   // The samples/ folder (beside the program, or the source tree's), or the built-in copy.
   static QString samplesDirectory();
+  // Help > About's text (rich text): what the workbench implements today, and the versions.
+  static QString aboutText();
   // The last session's workspace if there is one, else the default workspace. Tabs are
   // restored lazily: only the current one opens at once, the others when first shown. The
   // session is marked running (AppSettings::sessionRunning) until a clean exit; when the last

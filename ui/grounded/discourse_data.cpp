@@ -1,10 +1,8 @@
 #include "ui/grounded/discourse_data.h"
 
 #include <algorithm>
-#include <atomic>
 #include <map>
 
-#include "gwb/common/batch.h"
 #include "gwb/grounded/topic_annotation.h"
 
 namespace gwb::ui {
@@ -185,17 +183,10 @@ std::size_t DiscourseData::recordingOf(std::size_t utterance) const {
 
 ModelDecoding decodeWithTrees(const CompiledGrammar& grammar, const SocialCorpus& corpus,
                               const std::vector<Recording>& recordings, bool discourse,
-                              const std::vector<std::string>& cues, int threads,
-                              const DecodeProgress& progress) {
-  std::atomic<bool> stop{false};
-  BatchProgressFunction observer([&](std::size_t, std::size_t finished, std::size_t total) {
-    if (progress && !progress(finished, total)) stop = true;
-  });
+                              const std::vector<std::string>& cues, const BatchControl& control) {
   SocialDecodeOptions options;
   options.keepTrees = true;
-  options.control.threads = threads;
-  options.control.observer = &observer;
-  options.control.cancel = &stop;
+  options.control = control;
   CorpusDecoding decoded =
       decodeSocialCorpus(grammar, corpus, recordings, discourse, cues, options);
   ModelDecoding out;

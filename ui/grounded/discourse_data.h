@@ -11,17 +11,16 @@
 // file and line.
 //
 // decodeWithTrees is core's decodeSocialCorpus with its trees kept (each string's Viterbi tree
-// with the node of every utterance's Sentence subtree), its progress reported to a function that
-// can also stop it.
+// with the node of every utterance's Sentence subtree), run by core's batch service (threads,
+// progress and cancel in `control`), as a model row.
 #pragma once
 
-#include <atomic>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "gwb/common/batch.h"
 #include "gwb/common/diagnostic.h"
 #include "gwb/earley/compiled_grammar.h"
 #include "gwb/earley/grammar.h"
@@ -104,14 +103,11 @@ class DiscourseData {
   std::vector<DiscourseRow> rows_;
 };
 
-// Called after each parsed string; return false to stop (the result is then `cancelled`).
-using DecodeProgress = std::function<bool(std::size_t done, std::size_t total)>;
-
-// See the header comment. `threads` strings are parsed at a time.
+// See the header comment. A cancelled decoding comes back `cancelled`.
 ModelDecoding decodeWithTrees(const CompiledGrammar& grammar, const SocialCorpus& corpus,
                               const std::vector<Recording>& recordings, bool discourse,
-                              const std::vector<std::string>& cues, int threads = 1,
-                              const DecodeProgress& progress = {});
+                              const std::vector<std::string>& cues,
+                              const BatchControl& control = {});
 
 // isDiscourseGrammar and grammarCues (social_grammar.h), sentenceNodes (topic_decoding.h) and
 // subtree (parse_tree.h) are core's.

@@ -6,7 +6,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QElapsedTimer>
@@ -26,7 +25,6 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QThread>
-#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -215,24 +213,18 @@ DiscourseView::DiscourseView(QWidget* parent) : QWidget(parent) {
     metrics_->setRecording(all ? SegmentationMetricsModel::kAllRecordings : recording());
   });
 
-  poll_ = new QTimer(this);
-  poll_->setInterval(100);
-  connect(poll_, &QTimer::timeout, this, [this] {
-    progress_->setMaximum(static_cast<int>(std::max<std::size_t>(1, total_.load())));
-    progress_->setValue(static_cast<int>(done_.load()));
+  connect(&worker_, &BackgroundJob::progress, this, [this](qint64 done, qint64 total) {
+    progress_->setMaximum(static_cast<int>(std::max<qint64>(1, total)));
+    progress_->setValue(static_cast<int>(done));
   });
+  connect(&worker_, &BackgroundJob::finished, this, &DiscourseView::onDecodingDone);
   setConvention(SegmentationMetricsModel::Convention::Agreement);
   showMessage(
       tr("Open a corpus (Corpus\u2026) with its gold topics and recordings, then add "
          "annotation files or decode with a grammar."));
 }
 
-DiscourseView::~DiscourseView() {
-  if (worker_) {
-    cancel_ = true;
-    worker_->wait();
-  }
-}
+DiscourseView::~DiscourseView() = default;  // worker_ cancels the decoding and waits
 
 bool DiscourseView::loadCorpus(const QString& corpusPath, const QString& goldPath,
                                const QString& recordingsPath, QString* error) {
@@ -258,11 +250,7 @@ bool DiscourseView::loadCorpus(const QString& corpusPath, const QString& goldPat
 }
 
 void DiscourseView::setData(DiscourseData data) {
-  if (worker_) {
-    cancel_ = true;
-    worker_->wait();
-    onDecodingDone();
-  }
+  if (worker_.isBusy()) worker_.cancelAndFinish();
   data_ = std::move(data);
   // Colours kept apart within each recording's gold topics (the rows compared with them use the
   // same topics).
@@ -315,10 +303,7 @@ bool DiscourseView::addAnnotationFile(const QString& path, QString* error) {
 }
 
 bool DiscourseView::decodeGrammar(const QString& grammarPath, const QString& root) {
-  if (worker_ || data_.empty()) return false;
-  cancel_ = false;
-  done_ = 0;
-  total_ = 0;
+  if (worker_.isBusy() || data_.empty()) return false;
   decodeError_.clear();
   result_ = std::make_shared<ModelDecoding>();
   const std::string path = grammarPath.toStdString();
@@ -327,62 +312,54 @@ bool DiscourseView::decodeGrammar(const QString& grammarPath, const QString& roo
   std::shared_ptr<ModelDecoding> result = result_;
   const DiscourseData* data = &data_;
   // The worker reads data_ only; the view changes it only after cancelling and waiting.
-  worker_ = QThread::create([this, path, rootName, threads, result, data] {
-    gwb::GrammarReadOptions options;
-    options.root = rootName;
-    options.runChecks = false;
-    const gwb::GrammarLoad load = gwb::loadGrammarFile(path, options);
-    if (!load.ok()) {
-      decodeError_ = diagnosticsText(load.diagnostics);
-      return;
-    }
-    gwb::Diagnostics diagnostics;
-    const auto compiled = gwb::CompiledGrammar::compile(load.grammar, diagnostics, path);
-    if (!compiled) {
-      decodeError_ = diagnosticsText(diagnostics);
-      return;
-    }
-    const bool discourse = isDiscourseGrammar(load.grammar);
-    const std::vector<std::string> cues = grammarCues(load.grammar, data->corpus().cueOrder);
-    total_ = discourse ? data->recordings().size() : data->utteranceCount();
-    *result = decodeWithTrees(*compiled, data->corpus(), data->recordings(), discourse, cues,
-                              threads, [this](std::size_t done, std::size_t) {
-                                done_ = done;
-                                return !cancel_.load();
-                              });
-    result->grammarPath = path;
-    result->grammarName = QFileInfo(QString::fromStdString(path)).fileName().toStdString();
-    result->root =
-        load.grammar.start() ? load.grammar.symbols().name(*load.grammar.start()) : std::string();
-  });
-  connect(worker_, &QThread::finished, this, &DiscourseView::onDecodingDone);
+  const bool started =
+      worker_.start([this, path, rootName, threads, result, data](JobContext& context) {
+        gwb::GrammarReadOptions options;
+        options.root = rootName;
+        options.runChecks = false;
+        const gwb::GrammarLoad load = gwb::loadGrammarFile(path, options);
+        if (!load.ok()) {
+          decodeError_ = diagnosticsText(load.diagnostics);
+          return;
+        }
+        gwb::Diagnostics diagnostics;
+        const auto compiled = gwb::CompiledGrammar::compile(load.grammar, diagnostics, path);
+        if (!compiled) {
+          decodeError_ = diagnosticsText(diagnostics);
+          return;
+        }
+        const bool discourse = isDiscourseGrammar(load.grammar);
+        const std::vector<std::string> cues = grammarCues(load.grammar, data->corpus().cueOrder);
+        const auto total =
+            static_cast<qint64>(discourse ? data->recordings().size() : data->utteranceCount());
+        context.setProgress(0, total);
+        const BatchRelay batch(context, threads);
+        *result = decodeWithTrees(*compiled, data->corpus(), data->recordings(), discourse, cues,
+                                  batch.control());
+        result->grammarPath = path;
+        result->grammarName = QFileInfo(QString::fromStdString(path)).fileName().toStdString();
+        result->root = load.grammar.start() ? load.grammar.symbols().name(*load.grammar.start())
+                                            : std::string();
+      });
+  if (!started) return false;
   progress_->setValue(0);
   progress_->setVisible(true);
   cancelButton_->setVisible(true);
   decodeButton_->setEnabled(false);
-  poll_->start();
   showMessage(tr("Decoding with %1\u2026").arg(QFileInfo(grammarPath).fileName()));
-  worker_->start();
   return true;
 }
 
-bool DiscourseView::isDecoding() const { return worker_ != nullptr; }
+bool DiscourseView::isDecoding() const { return worker_.isBusy(); }
 
-void DiscourseView::cancelDecoding() { cancel_ = true; }
+void DiscourseView::cancelDecoding() { worker_.cancel(); }
 
 bool DiscourseView::waitForDecoding(int milliseconds) {
-  if (!worker_) return true;
-  if (!worker_->wait(QDeadlineTimer(milliseconds))) return false;
-  onDecodingDone();
-  return true;
+  return worker_.waitAndFinish(milliseconds);
 }
 
 void DiscourseView::onDecodingDone() {
-  if (!worker_) return;
-  worker_->wait();
-  worker_->deleteLater();
-  worker_ = nullptr;
-  poll_->stop();
+  if (decodeError_.isEmpty()) decodeError_ = worker_.errorText();
   progress_->setVisible(false);
   cancelButton_->setVisible(false);
   decodeButton_->setEnabled(true);
@@ -415,7 +392,7 @@ void DiscourseView::onDecodingDone() {
 }
 
 void DiscourseView::removeRow(int row) {
-  if (row < 0 || worker_) return;
+  if (row < 0 || worker_.isBusy()) return;
   data_.removeRow(static_cast<std::size_t>(row));
   dataChanged();
 }

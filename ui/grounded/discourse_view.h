@@ -23,7 +23,6 @@
 // reads) keeps what it could and says what it could not in the status line (restoreNotice()).
 #pragma once
 
-#include <atomic>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -34,6 +33,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include "ui/common/background_job.h"
 #include "ui/grounded/discourse_data.h"
 #include "ui/grounded/segmentation_table.h"
 #include "ui/grounded/topic_palette.h"
@@ -47,8 +47,6 @@ class QPushButton;
 class QSlider;
 class QSpinBox;
 class QTableView;
-class QThread;
-class QTimer;
 
 namespace gwb::ui {
 
@@ -161,12 +159,7 @@ class DiscourseView : public QWidget {
   QPointer<QDialog> parseDialog_;
   ParseTreeView* parseTree_ = nullptr;
 
-  // The running decoding.
-  QThread* worker_ = nullptr;
-  QTimer* poll_ = nullptr;
-  std::atomic<std::size_t> done_{0};
-  std::atomic<std::size_t> total_{0};
-  std::atomic<bool> cancel_{false};
+  // The running decoding (worker_ is the last member: it reads data_ and is joined first).
   std::shared_ptr<ModelDecoding> result_;
   QString decodeError_;
 
@@ -176,6 +169,7 @@ class DiscourseView : public QWidget {
   bool restoring_ = false;
   QStringList restoreProblems_;
   QString notice_;
+  BackgroundJob worker_{QStringLiteral("gwb-decode")};  // last: cancelled and joined first
 };
 
 }  // namespace gwb::ui

@@ -19,7 +19,7 @@ constexpr auto kProgressInterval = std::chrono::milliseconds(40);
 
 class JobObserver : public gwb::InductionObserver {
  public:
-  explicit JobObserver(ExperimentJob* job) : job_(job) {}
+  JobObserver(ExperimentJob* job, JobContext& context) : job_(job), context_(context) {}
   void setSeedIndex(int index) { seedIndex_ = index; }
 
   void onProgress(int iteration, std::size_t done, std::size_t total) override {
@@ -27,24 +27,19 @@ class JobObserver : public gwb::InductionObserver {
     if (done < total && iteration == lastIteration_ && now - lastSent_ < kProgressInterval) return;
     lastIteration_ = iteration;
     lastSent_ = now;
-    QMetaObject::invokeMethod(
-        job_,
-        [job = job_, seed = seedIndex_, iteration, done, total] {
-          emit job->progress(seed, iteration, static_cast<qint64>(done),
-                             static_cast<qint64>(total));
-        },
-        Qt::QueuedConnection);
+    context_.post([job = job_, seed = seedIndex_, iteration, done, total] {
+      emit job->progress(seed, iteration, static_cast<qint64>(done), static_cast<qint64>(total));
+    });
   }
 
   void onIteration(const gwb::IterationRecord& record, const gwb::Grammar& /*grammar*/) override {
-    QMetaObject::invokeMethod(
-        job_,
-        [job = job_, seed = seedIndex_, record] { emit job->iterationFinished(seed, record); },
-        Qt::QueuedConnection);
+    context_.post(
+        [job = job_, seed = seedIndex_, record] { emit job->iterationFinished(seed, record); });
   }
 
  private:
   ExperimentJob* job_;
+  JobContext& context_;
   int seedIndex_ = 0;
   int lastIteration_ = 0;
   std::chrono::steady_clock::time_point lastSent_{};
@@ -252,22 +247,26 @@ bool applyExperimentSpec(ExperimentSpec* spec, const QString& text, QString* err
 }
 
 ExperimentJob::ExperimentJob(ExperimentSpec spec, QObject* parent)
-    : QObject(parent), spec_(std::move(spec)) {}
-
-ExperimentJob::~ExperimentJob() { cancel(); }
-
-void ExperimentJob::start() {
-  worker_.start(
-      this, QStringLiteral("gwb-experiment"), [this] { run(); }, [this] { emit finished(); });
+    : QObject(parent), spec_(std::move(spec)) {
+  connect(&worker_, &BackgroundJob::finished, this, [this] {
+    if (!worker_.errorText().isEmpty()) error_ = worker_.errorText();
+    emit finished();
+  });
 }
 
-void ExperimentJob::cancel() { cancel_.store(true); }
+ExperimentJob::~ExperimentJob() = default;  // worker_ cancels and waits
+
+void ExperimentJob::start() {
+  worker_.start([this](JobContext& context) { run(context); });
+}
+
+void ExperimentJob::cancel() { worker_.cancel(); }
 
 bool ExperimentJob::isRunning() const { return worker_.isRunning(); }
 
 bool ExperimentJob::wait(int milliseconds) { return worker_.wait(milliseconds); }
 
-void ExperimentJob::run() {
+void ExperimentJob::run(JobContext& context) {
   gwb::SocialCorpusLoad corpus = gwb::loadSocialCorpusFile(toNativePath(spec_.corpusPath));
   if (!corpus.ok()) {
     error_ = firstError(corpus.diagnostics);
@@ -304,12 +303,10 @@ void ExperimentJob::run() {
   }
   const auto utterances = static_cast<qint64>(corpus.corpus.utterances.size());
   const auto recordingCount = static_cast<qint64>(recordings.size());
-  QMetaObject::invokeMethod(
-      this, [this, utterances, recordingCount] { emit loaded(utterances, recordingCount); },
-      Qt::QueuedConnection);
+  context.post([this, utterances, recordingCount] { emit loaded(utterances, recordingCount); });
 
-  JobObserver observer(this);
-  for (std::size_t k = 0; k < spec_.seeds.size() && !cancel_.load(); ++k) {
+  JobObserver observer(this, context);
+  for (std::size_t k = 0; k < spec_.seeds.size() && !context.cancelRequested(); ++k) {
     observer.setSeedIndex(static_cast<int>(k));
     gwb::SocialExperimentOptions options;
     options.model = spec_.model;
@@ -320,10 +317,10 @@ void ExperimentJob::run() {
     options.seed = spec_.seeds[k];
     options.threads = spec_.threads;
     options.observer = &observer;
-    options.cancel = &cancel_;
+    options.cancel = &context.cancelFlag();
     const gwb::SocialExperimentResult r =
         gwb::runSocialExperiment(corpus.corpus, gold.gold, dictionary, recordings, options);
-    if (cancel_.load()) break;
+    if (context.cancelRequested()) break;
     if (!r.ok()) {
       error_ = firstError(r.diagnostics);
       return;
@@ -335,8 +332,7 @@ void ExperimentJob::run() {
     outcome.iterations = static_cast<int>(r.records.size());
     outcome.seconds = r.seconds;
     outcome.stopMessage = toQString(r.stopMessage);
-    QMetaObject::invokeMethod(
-        this, [this, outcome] { emit seedFinished(outcome); }, Qt::QueuedConnection);
+    context.post([this, outcome] { emit seedFinished(outcome); });
   }
 }
 

@@ -10,13 +10,13 @@
 // the gold annotation), then calls runSocialExperiment once per seed and reports each seed's
 // ExperimentOutcome: the paper's metric row (percentages) and the final free energy.
 //
-// Threading as InductionJob: core's observer posts queued calls to the job, so every signal is
-// emitted on the job's (UI) thread in order; cancel() sets the flag the training driver polls
-// between sentences; the seed under way then ends without an outcome and no later seed starts.
+// Threading as InductionJob (a BackgroundJob): core's observer posts its reports through the
+// job's context, so every signal is emitted on the job's (UI) thread in order; cancel() sets the
+// flag the training driver polls between sentences; the seed under way then ends without an outcome
+// and no later seed starts.
 #pragma once
 
 #include <array>
-#include <atomic>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -26,7 +26,7 @@
 
 #include "gwb/earley/induction.h"
 #include "gwb/grounded/social_experiment.h"
-#include "ui/common/worker_thread.h"
+#include "ui/common/background_job.h"
 
 namespace gwb::ui {
 
@@ -110,7 +110,7 @@ class ExperimentJob : public QObject {
   void start();
   void cancel();
   bool isRunning() const;
-  bool wasCancelled() const { return cancel_.load(); }
+  bool wasCancelled() const { return worker_.isCancelRequested(); }
   bool wait(int milliseconds);
   // After finished(): what went wrong (file, line, message), empty if nothing did.
   const QString& error() const { return error_; }
@@ -125,12 +125,12 @@ class ExperimentJob : public QObject {
   void finished();
 
  private:
-  void run();
+  void run(JobContext& context);  // on the worker
 
   ExperimentSpec spec_;
-  std::atomic<bool> cancel_{false};
   QString error_;
-  WorkerThread worker_;  // last: joined before the members above are destroyed
+  BackgroundJob worker_{QStringLiteral("gwb-experiment")};  // last: joined before the members
+                                                            // above are destroyed
 };
 
 }  // namespace gwb::ui

@@ -26,8 +26,8 @@
 
 #include "gwb/common/atomic_file.h"
 #include "gwb/grounded/social_grammar.h"
+#include "ui/common/background_job.h"
 #include "ui/common/qt_conversions.h"
-#include "ui/common/worker_thread.h"
 #include "ui/grounded/experiment_table.h"
 
 namespace gwb::ui {

@@ -1,13 +1,10 @@
 #include "ui/grounded/transition_matrix.h"
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <limits>
 #include <numeric>
 #include <sstream>
-
-#include "gwb/common/batch.h"
 
 namespace gwb::ui {
 
@@ -30,23 +27,6 @@ std::string shortest(double value) {
 }
 
 }  // namespace
-
-TransitionCounts expectedTransitionCounts(const CompiledGrammar& compiled,
-                                          const TopicTransitions& transitions,
-                                          const SocialCorpus& corpus,
-                                          const std::vector<Recording>& recordings,
-                                          const std::vector<std::string>& cues, int threads,
-                                          const CountProgress& progress) {
-  std::atomic<bool> stop{false};
-  BatchProgressFunction observer([&](std::size_t, std::size_t finished, std::size_t total) {
-    if (progress && !progress(finished, total)) stop = true;
-  });
-  BatchControl control;
-  control.threads = threads;
-  control.observer = &observer;
-  control.cancel = &stop;
-  return gwb::expectedTransitionCounts(compiled, transitions, corpus, recordings, cues, control);
-}
 
 Eigen::MatrixXd transitionValues(const TopicTransitions& transitions, TransitionValues values,
                                  const TransitionCounts* counts) {

@@ -24,7 +24,6 @@
 // 0 there. The difference is first − second, cell by cell.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,18 +39,6 @@ namespace gwb::ui {
 
 enum class TransitionValues { RuleProbabilities, RescaledRows, ExpectedCounts };
 enum class TopicOrder { Grammar, Frequency, Clustering };
-
-// Called after each recording; return false to stop.
-using CountProgress = std::function<bool(std::size_t done, std::size_t total)>;
-
-// Core's expectedTransitionCounts (transition_counts.h), its progress reported to a function
-// that can also stop it.
-TransitionCounts expectedTransitionCounts(const CompiledGrammar& compiled,
-                                          const TopicTransitions& transitions,
-                                          const SocialCorpus& corpus,
-                                          const std::vector<Recording>& recordings,
-                                          const std::vector<std::string>& cues, int threads = 1,
-                                          const CountProgress& progress = {});
 
 // The values of the heatmap (topics in the transitions' order); counts needed for
 // ExpectedCounts (a zero matrix without them).

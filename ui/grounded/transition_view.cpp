@@ -6,7 +6,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDeadlineTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -17,7 +16,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QThread>
-#include <QTimer>
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -177,22 +175,16 @@ TransitionView::TransitionView(QWidget* parent) : QWidget(parent) {
           [this](int index) { setOrder(static_cast<TopicOrder>(index)); });
   connect(cancelButton_, &QPushButton::clicked, this, &TransitionView::cancelCounting);
   connect(plot_, &QCustomPlot::mouseMove, this, &TransitionView::onMouseMove);
-  poll_ = new QTimer(this);
-  poll_->setInterval(100);
-  connect(poll_, &QTimer::timeout, this, [this] {
-    progress_->setMaximum(static_cast<int>(std::max<std::size_t>(1, total_.load())));
-    progress_->setValue(static_cast<int>(done_.load()));
+  connect(&worker_, &BackgroundJob::progress, this, [this](qint64 done, qint64 total) {
+    progress_->setMaximum(static_cast<int>(std::max<qint64>(1, total)));
+    progress_->setValue(static_cast<int>(done));
   });
+  connect(&worker_, &BackgroundJob::finished, this, &TransitionView::onCountingDone);
   rebuild();
   status_->setText(tr("Open a discourse grammar (Grammar\u2026). Hover a cell for its numbers."));
 }
 
-TransitionView::~TransitionView() {
-  if (worker_) {
-    cancel_ = true;
-    worker_->wait();
-  }
-}
+TransitionView::~TransitionView() = default;  // worker_ cancels the count and waits
 
 bool TransitionView::setSource(Source& source, std::shared_ptr<const gwb::Grammar> grammar,
                                const QString& name, QString* error) {
@@ -204,11 +196,7 @@ bool TransitionView::setSource(Source& source, std::shared_ptr<const gwb::Gramma
     status_->setText(text);
     return false;
   }
-  if (worker_) {
-    cancel_ = true;
-    worker_->wait();
-    onCountingDone();
-  }
+  if (worker_.isBusy()) worker_.cancelAndFinish();
   source.grammar = std::move(grammar);
   source.name = name;
   source.transitions = std::move(transitions);
@@ -305,11 +293,7 @@ bool TransitionView::setCorpus(const QString& corpusPath, const QString& recordi
     status_->setText(tr("Could not read the corpus:\n%1").arg(text));
     return false;
   }
-  if (worker_) {
-    cancel_ = true;
-    worker_->wait();
-    onCountingDone();
-  }
+  if (worker_.isBusy()) worker_.cancelAndFinish();
   if (recordings.empty()) recordings = gwb::wholeCorpusRecording(corpus.corpus);
   corpus_ = std::move(corpus.corpus);
   recordings_ = std::move(recordings);
@@ -321,10 +305,7 @@ bool TransitionView::setCorpus(const QString& corpusPath, const QString& recordi
 }
 
 void TransitionView::startCounting() {
-  if (worker_ || !haveCorpus_ || !first_.transitions) return;
-  cancel_ = false;
-  done_ = 0;
-  total_ = recordings_.size() * (second_.transitions ? 2 : 1);
+  if (worker_.isBusy() || !haveCorpus_ || !first_.transitions) return;
   countError_.clear();
   firstCounts_ = std::make_shared<TransitionCounts>();
   secondCounts_ = second_.transitions ? std::make_shared<TransitionCounts>() : nullptr;
@@ -336,7 +317,9 @@ void TransitionView::startCounting() {
   std::vector<Job> jobs{{first_.grammar, *first_.transitions, firstCounts_}};
   if (secondCounts_) jobs.push_back({second_.grammar, *second_.transitions, secondCounts_});
   const int threads = std::max(1, QThread::idealThreadCount());
-  worker_ = QThread::create([this, jobs, threads] {
+  const auto total = static_cast<qint64>(recordings_.size() * jobs.size());
+  worker_.start([this, jobs, threads, total](JobContext& context) {
+    context.setProgress(0, total);
     std::size_t before = 0;
     for (const Job& job : jobs) {
       gwb::Diagnostics diagnostics;
@@ -346,40 +329,26 @@ void TransitionView::startCounting() {
         return;
       }
       const std::vector<std::string> cues = grammarCues(*job.grammar, corpus_.cueOrder);
-      *job.out = expectedTransitionCounts(*compiled, job.transitions, corpus_, recordings_, cues,
-                                          threads, [this, before](std::size_t done, std::size_t) {
-                                            done_ = before + done;
-                                            return !cancel_.load();
-                                          });
+      const BatchRelay batch(context, threads, static_cast<qint64>(before), total);
+      *job.out = gwb::expectedTransitionCounts(*compiled, job.transitions, corpus_, recordings_,
+                                               cues, batch.control());
       before += recordings_.size();
       if (job.out->cancelled) return;
     }
   });
-  connect(worker_, &QThread::finished, this, &TransitionView::onCountingDone);
   progress_->setValue(0);
   progress_->setVisible(true);
   cancelButton_->setVisible(true);
-  poll_->start();
   status_->setText(tr("Counting expected transitions over %n recording(s)\u2026", nullptr,
                       static_cast<int>(recordings_.size())));
-  worker_->start();
 }
 
-bool TransitionView::waitForCounts(int milliseconds) {
-  if (!worker_) return true;
-  if (!worker_->wait(QDeadlineTimer(milliseconds))) return false;
-  onCountingDone();
-  return true;
-}
+bool TransitionView::waitForCounts(int milliseconds) { return worker_.waitAndFinish(milliseconds); }
 
-void TransitionView::cancelCounting() { cancel_ = true; }
+void TransitionView::cancelCounting() { worker_.cancel(); }
 
 void TransitionView::onCountingDone() {
-  if (!worker_) return;
-  worker_->wait();
-  worker_->deleteLater();
-  worker_ = nullptr;
-  poll_->stop();
+  if (countError_.isEmpty()) countError_ = worker_.errorText();
   progress_->setVisible(false);
   cancelButton_->setVisible(false);
   if (!countError_.isEmpty()) {

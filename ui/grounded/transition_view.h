@@ -24,7 +24,6 @@
 // position j, row position i of `order()`), and cellValue reads the QCPColorMap back.
 #pragma once
 
-#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -34,6 +33,7 @@
 #include "gwb/earley/grammar.h"
 #include "gwb/grounded/social_corpus.h"
 #include "gwb/grounded/topic_transitions.h"
+#include "ui/common/background_job.h"
 #include "ui/grounded/transition_matrix.h"
 
 class QCheckBox;
@@ -47,8 +47,6 @@ class QLabel;
 class QMouseEvent;
 class QProgressBar;
 class QPushButton;
-class QThread;
-class QTimer;
 
 namespace gwb::ui {
 
@@ -78,7 +76,7 @@ class TransitionView : public QWidget {
   // Expected counts: reads the corpus and recordings and starts counting on a worker thread.
   bool setCorpus(const QString& corpusPath, const QString& recordingsPath,
                  QString* error = nullptr);
-  bool isCounting() const { return worker_ != nullptr; }
+  bool isCounting() const { return worker_.isBusy(); }
   bool waitForCounts(int milliseconds);
   void cancelCounting();
   bool hasCounts() const { return static_cast<bool>(first_.counts); }
@@ -174,14 +172,11 @@ class TransitionView : public QWidget {
   QProgressBar* progress_ = nullptr;
   QPushButton* cancelButton_ = nullptr;
 
-  QThread* worker_ = nullptr;
-  QTimer* poll_ = nullptr;
-  std::atomic<std::size_t> done_{0};
-  std::atomic<std::size_t> total_{0};
-  std::atomic<bool> cancel_{false};
   std::shared_ptr<TransitionCounts> firstCounts_;
   std::shared_ptr<TransitionCounts> secondCounts_;
   QString countError_;
+  // Last: it reads corpus_ and recordings_, and is cancelled and joined first.
+  BackgroundJob worker_{QStringLiteral("gwb-transitions")};
 };
 
 }  // namespace gwb::ui

@@ -1,0 +1,136 @@
+// BackgroundJob: the one way the workbench runs a long computation off the UI thread — an
+// induction run, an experiment, a parse, a DS parse, a decoding, a count of transitions.
+//
+// The owner (a view or a job object living on the UI thread) starts a callable; it runs on a
+// worker thread of its own and sees a JobContext: the cancel flag to poll (or hand to core as a
+// `const std::atomic<bool>*`), setProgress() for "done of total", and post() for per-step
+// results. Everything reaches the owner's thread in the order the work made it, and finished()
+// comes after all of it:
+//   - progress(done, total) is coalesced: at most one is queued at a time and it carries the
+//     latest values, so a work reporting a million steps never floods the event queue; the last
+//     values reported are always delivered before finished();
+//   - each post()ed callable runs on the owner's thread, in order;
+//   - finished() is emitted once per start(), after the work returned (or threw: errorText()
+//     then holds what it threw, and the job is finished, not crashed).
+//
+// Lifetime: destroying a job cancels it and waits for the work to return; nothing is emitted
+// and queued reports are dropped. The work may therefore use whatever its owner holds, as long
+// as the owner declares the job after those members (members are destroyed in reverse order) or
+// destroys it first. One job runs one work at a time; start() again once finished() was emitted.
+#pragma once
+
+#include <atomic>
+#include <functional>
+
+#include <QObject>
+#include <QString>
+
+#include "gwb/common/batch.h"
+
+class QThread;
+
+namespace gwb::ui {
+
+class BackgroundJob;
+
+// What the running work sees. Use it only on the work's thread, while the work runs.
+class JobContext {
+ public:
+  // True once the owner called cancel(): the work should return soon.
+  bool cancelRequested() const;
+  // The flag itself, for core functions that poll one.
+  const std::atomic<bool>& cancelFlag() const;
+  // `done` of `total` steps are finished (see the header comment for how it is delivered).
+  void setProgress(qint64 done, qint64 total);
+  // Runs `report` on the owner's thread, after every report posted before it.
+  void post(std::function<void()> report);
+
+ private:
+  friend class BackgroundJob;
+  explicit JobContext(BackgroundJob* job) : job_(job) {}
+  BackgroundJob* job_;
+};
+
+class BackgroundJob : public QObject {
+  Q_OBJECT
+  Q_DISABLE_COPY_MOVE(BackgroundJob)
+
+ public:
+  using Work = std::function<void(JobContext&)>;
+
+  // `name` names the worker thread (debuggers, profilers).
+  explicit BackgroundJob(QString name, QObject* parent = nullptr);
+  ~BackgroundJob() override;  // cancels, waits for the work; emits nothing
+
+  // Runs `work` on a new worker thread. False (and nothing happens) while the job is busy.
+  bool start(Work work);
+  void cancel();
+  bool isCancelRequested() const { return cancel_.load(); }
+  // From start() until the work has returned.
+  bool isRunning() const;
+  // From start() until finished() has been emitted.
+  bool isBusy() const { return busy_; }
+  // The progress the work reported last (0 of 0 before it reports).
+  qint64 done() const { return done_.load(); }
+  qint64 total() const { return total_.load(); }
+  // After finished(): what the work threw, empty when it returned normally.
+  const QString& errorText() const { return errorText_; }
+
+  // Blocks until the work has returned (or none runs); false if still running after
+  // `milliseconds` (negative: no limit). Delivers nothing: the reports and finished() still come
+  // through the event loop.
+  bool wait(int milliseconds);
+  // Like wait(), then delivers the queued reports and finished() right here, so that the owner
+  // is done with the job when this returns true (for shutdown, a new input, and tests).
+  bool waitAndFinish(int milliseconds);
+  // cancel(), then waitAndFinish() without a time limit: the owner can change what the work
+  // reads once this returns.
+  void cancelAndFinish();
+
+ signals:
+  void progress(qint64 done, qint64 total);
+  void finished();
+
+ private:
+  friend class JobContext;
+  void postProgress();
+  void deliverProgress();
+  void deliverFinished(quint64 run);
+
+  QString name_;
+  QThread* thread_ = nullptr;
+  quint64 run_ = 0;  // counts start()s; a finished notice of an older run is ignored
+  bool busy_ = false;
+  QString errorText_;
+  std::atomic<bool> cancel_{false};
+  std::atomic<qint64> done_{0};
+  std::atomic<qint64> total_{0};
+  std::atomic<bool> progressQueued_{false};
+  qint64 deliveredDone_ = -1;
+  qint64 deliveredTotal_ = -1;
+};
+
+// Core's batch service (gwb/common/batch.h) run inside a job: control() gives the batch
+// `threads` threads and the job's cancel flag, and each finished item becomes the job's
+// progress — `offset + finished` of `total` (of the batch's own total when `total` < 0), for a
+// job that runs several batches in a row. Lives on the work's thread, for one batch call.
+class BatchRelay : public gwb::BatchObserver {
+ public:
+  BatchRelay(JobContext& context, int threads, qint64 offset = 0, qint64 total = -1);
+  const gwb::BatchControl& control() const { return control_; }
+  void onItemFinished(std::size_t item, std::size_t finished, std::size_t total) override;
+
+ private:
+  JobContext& context_;
+  qint64 offset_;
+  qint64 total_;
+  gwb::BatchControl control_;
+};
+
+// For a panel that runs jobs one after another: processes the UI thread's events (the jobs'
+// reports and finished notices) while `busy()` holds, calling `waitOnJob()` between rounds to
+// give the running job's thread a moment. False if still busy after `milliseconds`.
+bool processEventsWhileBusy(const std::function<bool()>& busy,
+                            const std::function<void()>& waitOnJob, int milliseconds);
+
+}  // namespace gwb::ui
