@@ -15,6 +15,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # fuzzing (scripts/fuzz.sh, CI): Clang with libFuzzer and the sanitizer runtimes
   clang libclang-rt-14-dev
+  # style checks (scripts/lint.sh, CI)
+  clang-format clang-tidy
   # screenshots under a virtual X server
   xvfb xauth x11-apps fonts-dejavu-core
 )
