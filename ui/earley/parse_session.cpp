@@ -256,4 +256,6 @@ bool ParseJob::isRunning() const { return worker_.isRunning(); }
 
 bool ParseJob::wait(int milliseconds) { return worker_.wait(milliseconds); }
 
+QString ParseJob::errorText() const { return worker_.errorText(); }
+
 }  // namespace gwb::ui

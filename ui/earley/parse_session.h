@@ -158,6 +158,8 @@ class ParseJob : public QObject {
   int total() const { return total_; }
   // Blocks until the worker is done (for tests and shutdown); true if it finished in time.
   bool wait(int milliseconds);
+  // Why the parse ended without a session (it threw, e.g. ran out of memory); empty otherwise.
+  QString errorText() const;
 
  signals:
   // Emitted on the job's thread once the worker is done (also after a cancel).
