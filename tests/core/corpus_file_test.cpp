@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "gwb/earley/earley_parser.h"
+#include "gwb/earley/tokenize.h"
 #include "shared_data.h"
 
 namespace gwb {
