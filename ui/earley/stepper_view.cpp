@@ -658,8 +658,9 @@ void StepperView::onParseFinished(std::shared_ptr<const ParseSession> session) {
     stepper_->setSession(nullptr);
     plot_->setSession(nullptr);
     strip_->setWords({});
-    QString why = tr("<p><b>This grammar cannot be used for parsing.</b></p><p>%1</p>")
-                      .arg(session ? session->errorText().toHtmlEscaped() : jobError.toHtmlEscaped());
+    QString why =
+        tr("<p><b>This grammar cannot be used for parsing.</b></p><p>%1</p>")
+            .arg(session ? session->errorText().toHtmlEscaped() : jobError.toHtmlEscaped());
     if (grammar_ && grammar_->ruleCount() > 0 && !grammar_->start())
       why += tr("<p>Pick one in the <b>start-symbol box</b> at the right of the status bar.</p>");
     explanation_->setHtml(why);
