@@ -246,7 +246,8 @@ void addParseCommand(CLI::App& app, int& exitStatus) {
   parse->add_flag("--bits", s->bits, "surprisal in bits");
   parse->add_flag("--prefix", s->prefix, "per-word prefix probability");
   parse->add_flag("--stringprob", s->stringProbability,
-                  "probability that each prefix is a whole sentence (completes at every word)");
+                  "probability that each prefix is a whole sentence (linear in the length, also on "
+                  "whole discourses)");
   parse->add_flag("--viterbi", s->viterbi, "the most probable tree (PTB brackets)");
   parse
       ->add_option("--kbest", s->kbest,
