@@ -1,8 +1,10 @@
 // Probabilistic Earley parsing on the paper's grammars (issue: Earley parser benchmark).
 //
-//   EarleyPrefix/wsj500unk/text10-lineK/MODE   surprisal (prefix probabilities) of line K of
-//                                              text.10 with the dense WSJ grammar; parse only
-//                                              (the grammar is loaded and compiled outside).
+//   EarleyPrefix/wsj500unk/text10-lineK/MODE   surprisal (prefix probabilities) and the string
+//                                              probability of every prefix of line K of text.10
+//                                              with the dense WSJ grammar, as Earleyx's figures
+//                                              (-obj surprisal,stringprob); parse only (the
+//                                              grammar is loaded and compiled outside).
 //   EarleyViterbi/wsj500unk/text10-lineK       the same with the Viterbi tree built.
 //   KBest/wsj500unk/text10-line5/k:10          the 10 best trees of that 18-word line, read
 //                                              lazily off one parse's chart (the parse itself
@@ -114,6 +116,7 @@ void wsjLine(benchmark::State& state, int line, gwb::NumericMode mode, bool vite
   gwb::ParseOptions options;
   options.mode = mode;
   options.viterbi = viterbi;
+  options.prefixStringProbabilities = !viterbi;
   runParse(state, *grammar, words, options);
 }
 
