@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "gwb/ds/ds_grammar.h"
+#include "gwb/ds/ds_tree.h"
 #include "gwb/ds/lexicon_em.h"
 #include "gwb/ds/record_type.h"
 #include "gwb/ds/semantic_corpus.h"
@@ -42,6 +43,10 @@ struct HypothesisSearchOptions {
   std::size_t maxTuples = 300;        // hypothesis tuples per item (DyLan: 300 sequences)
   int maxSteps = 40;                  // actions on one path
 };
+
+// The search's axiom for a target: a root requiring ty(t), or ty(e) when the target is headed by
+// an entity (a noun-phrase fragment such as "more juice").
+DsTree axiomFor(const RecordType& target);
 
 class HypothesisSearch {
  public:
@@ -63,6 +68,7 @@ class HypothesisSearch {
   std::vector<const DsAction*> optional_;
   std::vector<const DsAction*> nonOptional_;
   std::vector<const DsAction*> treeBuilding_;
+  std::vector<std::string> treeBuildingText_;  // their texts, as word hypotheses hold them
 };
 
 }  // namespace gwb::ds
