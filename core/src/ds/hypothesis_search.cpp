@@ -51,6 +51,23 @@ std::string roleFiller(const RecordType& target, const std::string& event, const
   return {};
 }
 
+// The e>cn content blocks for a restrictor's one-place predicates of its entity.
+std::vector<std::string> restrictorPredicates(const RecordType& restrictor) {
+  std::vector<std::string> out;
+  const Field* head = restrictor.find("head");
+  if (head == nullptr || !head->value || head->value->kind() != FormulaKind::Symbol) return out;
+  for (const Field& p : restrictor.fields()) {
+    if (!isPlainField(p, "t") || !p.value || p.value->kind() != FormulaKind::Apply ||
+        p.value->args().size() != 1)
+      continue;
+    const FormulaPtr& a = p.value->args()[0];
+    if (a->kind() != FormulaKind::Symbol || a->name() != head->value->name()) continue;
+    out.push_back(contentBlock("e>cn", "R1^(R1 ++ [head==R1.head : e|" + p.label +
+                                           "==" + p.value->name() + "(R1.head) : t])"));
+  }
+  return out;
+}
+
 bool fillsRole(const std::string& label, const std::string& filler) {
   return filler.empty() || filler == label;
 }
@@ -72,7 +89,8 @@ DsTree axiomFor(const RecordType& target) {
 HypothesisSearch::HypothesisSearch(const DsGrammar& seed)
     : seed_(seed), optional_(seed.optionalActions()), nonOptional_(seed.nonOptionalActions()) {
   for (const DsAction& a : seed.computational)
-    if (a.hypothesis) {
+    // hyp-adj-cn-e only comes with its e>cn content (see contentActions).
+    if (a.hypothesis && a.name != "hyp-adj-cn-e") {
       treeBuilding_.push_back(&a);
       treeBuildingText_.push_back(a.toString());
     }
@@ -153,39 +171,31 @@ std::vector<std::string> HypothesisSearch::contentActions(const DsType& required
                                              args + ") : e|head==" + f.label + " : e]"));
     }
   } else if (type == "cn") {
-    // A noun: the record type of a restrictor, or only its entity (`[x : e|head==x : e]`, the
-    // authors' nouns), whose predicates then come from LINKed e>cn content (hyp-adj-cn-e).
+    // A noun: the record type of a restrictor; or, as the authors' nouns are, only its entity
+    // (`[x : e|head==x : e]`) followed by a LINKed cn tree (hyp-adj-cn-e) whose e>cn content
+    // adds one of the restrictor's predicates — one word's action of three IF blocks.
+    const DsAction* adjunction = seed_.findAction("hyp-adj-cn-e");
     for (const Field& f : target.fields()) {
       if (f.dsType || !f.value || !f.value->isRecord()) continue;
       out.push_back(contentBlock("cn", f.value->text()));
       const RecordType& restrictor = f.value->recordType();
       const Field* head = restrictor.find("head");
-      if (head == nullptr || !head->value || head->value->kind() != FormulaKind::Symbol) continue;
-      const std::string bare =
-          "[" + head->value->name() + " : e|head==" + head->value->name() + " : e]";
-      if (bare != f.value->text()) out.push_back(contentBlock("cn", bare));
+      if (adjunction == nullptr || head == nullptr || !head->value ||
+          head->value->kind() != FormulaKind::Symbol)
+        continue;
+      const std::string bare = contentBlock(
+          "cn", "[" + head->value->name() + " : e|head==" + head->value->name() + " : e]");
+      for (const std::string& predicate : restrictorPredicates(restrictor))
+        out.push_back(bare + "\n" + adjunction->toString() + "\n" + predicate);
     }
   } else if (type == "e>cn") {
     // An adjective or a noun on a LINKed cn tree: `R1^(R1 ++ [head==R1.head : e|p==f(R1.head) :
     // t])` for each one-place predicate of a restrictor's entity.
     std::set<std::string> seen;
-    for (const Field& f : target.fields()) {
-      if (f.dsType || !f.value || !f.value->isRecord()) continue;
-      const RecordType& restrictor = f.value->recordType();
-      const Field* head = restrictor.find("head");
-      if (head == nullptr || !head->value || head->value->kind() != FormulaKind::Symbol) continue;
-      for (const Field& p : restrictor.fields()) {
-        if (!isPlainField(p, "t") || !p.value || p.value->kind() != FormulaKind::Apply ||
-            p.value->args().size() != 1)
-          continue;
-        const FormulaPtr& a = p.value->args()[0];
-        if (a->kind() != FormulaKind::Symbol || a->name() != head->value->name()) continue;
-        const std::string block =
-            contentBlock("e>cn", "R1^(R1 ++ [head==R1.head : e|" + p.label +
-                                     "==" + p.value->name() + "(R1.head) : t])");
-        if (seen.insert(block).second) out.push_back(block);
-      }
-    }
+    for (const Field& f : target.fields())
+      if (!f.dsType && f.value && f.value->isRecord())
+        for (const std::string& block : restrictorPredicates(f.value->recordType()))
+          if (seen.insert(block).second) out.push_back(block);
   } else if (type == "e>(e>(e>t))") {
     // A ditransitive verb: `R3^R2^R1^(R3 ++ (R2 ++ (R1 ++ [...])))`, the innermost argument
     // (R3) and the object (R2) each in a two-place predicate with the event, R1 the subject.
@@ -317,7 +327,7 @@ std::vector<std::vector<PathStep>> HypothesisSearch::paths(const SemanticExample
 
   // Content actions, parsed once per example and type.
   std::map<std::string, std::vector<std::pair<std::string, DsAction>>> content;
-  for (const char* type : {"e", "e>t", "t", "cn>e", "cn", "e>cn", "e>(e>t)", "e>(e>(e>t))"}) {
+  for (const char* type : {"e", "e>t", "t", "cn>e", "cn", "e>(e>t)", "e>(e>(e>t))"}) {
     const std::optional<DsType> t = DsType::parse(type);
     if (!t) continue;
     for (const std::string& block : contentActions(*t, target)) {
@@ -329,11 +339,19 @@ std::vector<std::vector<PathStep>> HypothesisSearch::paths(const SemanticExample
     }
   }
 
-  // Content steps: one per word, except that a noun's or adjective's e>cn content on its LINKed
-  // cn tree comes with the word's other content (the authors' nouns: a bare restrictor and its
-  // predicate); each e>cn block adds one to the bound.
-  const auto ecn = content.find("e>cn");
-  const int maxContents = n + (ecn == content.end() ? 0 : static_cast<int>(ecn->second.size()));
+  // A further adjective or noun on a cn node that has its content: a LINKed cn tree
+  // (hyp-adj-cn-e) with e>cn content, one word's action of two IF blocks, one content step.
+  std::vector<std::pair<std::string, DsAction>> linkedCn;
+  if (const DsAction* adjunction = seed_.findAction("hyp-adj-cn-e"))
+    for (const std::string& block : contentActions(DsType::parse("e>cn").value(), target)) {
+      const std::string text = adjunction->toString() + "\n" + block;
+      Diagnostics diagnostics;
+      std::vector<LexicalEntry> parsed =
+          parseLearnedLexicon("[1,0]\nw\n" + text + "\n", "<content hypothesis>", diagnostics);
+      if (parsed.size() == 1 && !diagnostics.hasErrors())
+        linkedCn.emplace_back(text, std::move(parsed[0].action));
+    }
+  const int maxContents = n;
 
   // The successful part of the search space, as a DAG: every state from which the target can
   // be reached is expanded once and keeps its successful steps, so a state met again by another
@@ -377,7 +395,6 @@ std::vector<std::vector<PathStep>> HypothesisSearch::paths(const SemanticExample
     for (std::size_t i = 0; i < tree.size(); ++i) {
       const DsNode& node = tree.node(i);
       if (!node.requiredType().valid() || node.formula()) continue;
-      if (node.requiredType().toString() == "e>cn") continue;  // see maxContents
       if (tree.contains(node.address.down("0")) || tree.contains(node.address.down("1"))) continue;
       ++open;
     }
@@ -468,6 +485,10 @@ std::vector<std::vector<PathStep>> HypothesisSearch::paths(const SemanticExample
           for (const DsTree& child : applyAction(action, tree))
             tryChild(child, {true, block}, contents + 1);
     }
+    if (contents < maxContents)
+      for (const auto& [text, action] : linkedCn)
+        for (const DsTree& child : applyAction(action, tree))
+          tryChild(child, {true, text}, contents + 1);
     if (contents < maxContents)
       for (std::size_t b = 0; b < treeBuilding_.size(); ++b)
         for (const DsTree& child : applyAction(*treeBuilding_[b], tree))
