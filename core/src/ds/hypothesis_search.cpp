@@ -426,7 +426,7 @@ std::vector<std::vector<PathStep>> HypothesisSearch::paths(const SemanticExample
     return isSubtype(targetContent, kept);
   };
 
-  std::unordered_map<std::string, bool> compatibleTrees;  // tree key -> compatible(tree)
+  std::unordered_map<std::string, bool> compatibleTrees;  // pointer-free key -> compatible
 
   // Returns the state's node in `dag` if some success lies below, else -1.
   std::function<int(const DsTree&, int, int, bool)> search =
@@ -463,8 +463,10 @@ std::vector<std::vector<PathStep>> HypothesisSearch::paths(const SemanticExample
       const std::string childKey = closed.key();
       if (childKey == key) return;
       if (openLeaves(closed) > maxContents - newContents) return;
-      // The same tree is met along many orders of the same steps: its check is kept.
-      auto [known, fresh] = compatibleTrees.emplace(childKey, false);
+      // The same tree is met along many orders of the same steps, and with the pointer at
+      // different nodes (the maximal semantics does not depend on it): its check is kept, by
+      // the key without the pointer (the key's first field).
+      auto [known, fresh] = compatibleTrees.emplace(childKey.substr(childKey.find('|')), false);
       if (fresh) known->second = compatible(closed);
       if (!known->second) return;
       const bool lexical = step.lexical;
