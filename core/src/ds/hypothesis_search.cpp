@@ -51,6 +51,25 @@ std::string roleFiller(const RecordType& target, const std::string& event, const
   return {};
 }
 
+// Whether the action surely does nothing on `tree` because its first IF's first condition, a
+// plain type or type requirement of the pointed node (`?ty(e>t)`, `ty(cn)`), is missing and
+// its ELSE aborts: a quick test that spares the general condition solver most tree-building
+// actions, which all start so.
+bool firstConditionFails(const DsAction& action, const DsTree& tree) {
+  if (action.effects.empty() || action.effects.front().kind != EffectKind::IfThenElse) return false;
+  const IfThenElse& block = *action.effects.front().branch;
+  if (block.conditions.empty() || block.elseEffects.size() != 1 ||
+      block.elseEffects.front().kind != EffectKind::Abort)
+    return false;
+  const LabelPtr& c = block.conditions.front();
+  const Label* type = c->kind() == LabelKind::Requirement ? c->child().get() : c.get();
+  if (type->kind() != LabelKind::Type || type->isWildcard() || !type->dsType().valid())
+    return false;
+  for (const char ch : c->text())
+    if (ch >= 'A' && ch <= 'Z') return false;  // a type variable
+  return tree.pointedNode().find(c->text()) == nullptr;
+}
+
 // The e>cn content blocks for a restrictor's one-place predicates of its entity.
 std::vector<std::string> restrictorPredicates(const RecordType& restrictor) {
   std::vector<std::string> out;
@@ -478,23 +497,28 @@ std::vector<std::vector<PathStep>> HypothesisSearch::paths(const SemanticExample
       if (below >= 0) children.emplace_back(std::move(step), below);
     };
     for (const DsAction* a : optional_)
-      for (const DsTree& child : applyAction(*a, tree)) tryChild(child, {false, a->name}, contents);
+      if (!firstConditionFails(*a, tree))
+        for (const DsTree& child : applyAction(*a, tree))
+          tryChild(child, {false, a->name}, contents);
     const DsType required = tree.pointedNode().requiredType();
     if (contents < maxContents && required.valid()) {
       const auto it = content.find(required.toString());
       if (it != content.end())
         for (const auto& [block, action] : it->second)
-          for (const DsTree& child : applyAction(action, tree))
-            tryChild(child, {true, block}, contents + 1);
+          if (!firstConditionFails(action, tree))
+            for (const DsTree& child : applyAction(action, tree))
+              tryChild(child, {true, block}, contents + 1);
     }
     if (contents < maxContents)
       for (const auto& [text, action] : linkedCn)
-        for (const DsTree& child : applyAction(action, tree))
-          tryChild(child, {true, text}, contents + 1);
+        if (!firstConditionFails(action, tree))
+          for (const DsTree& child : applyAction(action, tree))
+            tryChild(child, {true, text}, contents + 1);
     if (contents < maxContents)
       for (std::size_t b = 0; b < treeBuilding_.size(); ++b)
-        for (const DsTree& child : applyAction(*treeBuilding_[b], tree))
-          tryChild(child, {true, treeBuildingText_[b]}, contents);
+        if (!firstConditionFails(*treeBuilding_[b], tree))
+          for (const DsTree& child : applyAction(*treeBuilding_[b], tree))
+            tryChild(child, {true, treeBuildingText_[b]}, contents);
     onPath.erase(key);
     if (children.empty()) {
       if (!budgetHit) dead[key].push_back({contents, runs, lastLexical});
