@@ -45,10 +45,10 @@
 namespace gwb::ds {
 
 struct HypothesisSearchOptions {
-  std::size_t maxExpansions = 5000;  // trees expanded per item
-  std::size_t maxPaths = 200;        // successful paths kept per item
-  std::size_t maxTuples = 300;       // hypothesis tuples per item (DyLan: 300 sequences)
-  int maxSteps = 40;                 // actions on one path
+  std::size_t maxExpansions = 10000;  // trees expanded per item
+  std::size_t maxPaths = 200;         // successful paths kept per item
+  std::size_t maxTuples = 300;        // hypothesis tuples per item (DyLan: 300 sequences)
+  int maxSteps = 40;                  // actions on one path
 };
 
 // The search's axiom for a target: a root requiring ty(t), or ty(e) when the target is headed by
