@@ -117,7 +117,7 @@ struct DsLearnSettings {
   int top = 5;
   int threads = 1;
   double heldOut = 0.1;
-  std::size_t maxTrees = 20000;
+  std::size_t maxTrees = 10000;
   std::size_t maxTuples = 300;
   bool quiet = false;
 };

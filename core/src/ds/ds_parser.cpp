@@ -155,7 +155,8 @@ class Search {
 
   DsParseResult run() {
     std::vector<std::string> closure;
-    DsTree axiom = applyClosure(nonOptional_, DsTree(), &closure, 1000, &actionReport_);
+    DsTree axiom = applyClosure(nonOptional_, options_.axiom ? *options_.axiom : DsTree(), &closure,
+                                1000, &actionReport_);
     DagNode root;
     root.tree = std::make_shared<const DsTree>(std::move(axiom));
     root.complete = root.tree->isComplete();

@@ -1,12 +1,12 @@
 #include "gwb/ds/hypothesis_search.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
 #include <set>
-#include <string>
-#include <utility>
-#include <vector>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "gwb/ds/action.h"
 #include "gwb/ds/ds_parser.h"
@@ -33,49 +33,86 @@ bool isPlainField(const Field& f, const char* type) {
   return f.label != "head" && f.dsType && f.dsType->toString() == type;
 }
 
-// How a t-field p(args…) of `target` reads in the content of a verb whose event field is
-// `event`, with the role fields `roles` (label → the path that stands for it, "R1.head") bound.
-struct PredicateReading {
-  bool aboutEvent = false;     // an argument is the event
-  bool onlyRoles = true;       // no argument names a field other than the event and the roles
-  std::vector<char> roleUsed;  // per role: an argument is it
-  std::string args;            // the arguments, the roles rewritten to their paths
-};
-
-PredicateReading readPredicate(const Field& p, const RecordType& target, const std::string& event,
-                               const std::vector<std::pair<std::string, std::string>>& roles) {
-  PredicateReading reading;
-  reading.roleUsed.assign(roles.size(), 0);
-  for (const FormulaPtr& a : p.value->args()) {
-    const bool symbol = a->kind() == FormulaKind::Symbol;
-    const bool isEvent = symbol && a->name() == event;
-    const std::string* path = nullptr;
-    for (std::size_t k = 0; k < roles.size() && path == nullptr; ++k) {
-      if (symbol && a->name() == roles[k].first) {
-        path = &roles[k].second;
-        reading.roleUsed[k] = 1;
-      }
-    }
-    reading.aboutEvent = reading.aboutEvent || isEvent;
-    const bool refersToField =
-        (symbol || a->kind() == FormulaKind::Path) && target.hasLabel(a->name());
-    if (!isEvent && path == nullptr && refersToField) reading.onlyRoles = false;
-    reading.args += (reading.args.empty() ? "" : ", ") + (path != nullptr ? *path : a->text());
+// The entity that fills `role` (`subj`, `obj`, `ind_obj`) of `event` in the target, if a field
+// `p==role(event, x)` says so; empty otherwise. A functor's arguments follow the tree: the
+// subject is the outermost (R1, or R of an e>t), the object the next (R2), the indirect object
+// the innermost (R3) — the authors' learned verbs all have this shape, and the other orders only
+// add spurious hypotheses that reach the same record type.
+std::string roleFiller(const RecordType& target, const std::string& event, const char* role) {
+  for (const Field& p : target.fields()) {
+    if (!p.value || p.value->kind() != FormulaKind::Apply || p.value->name() != role ||
+        p.value->args().size() != 2)
+      continue;
+    const FormulaPtr& e = p.value->args()[0];
+    const FormulaPtr& x = p.value->args()[1];
+    if (e->kind() == FormulaKind::Symbol && e->name() == event && x->kind() == FormulaKind::Symbol)
+      return x->name();
   }
-  return reading;
+  return {};
 }
 
-// A t-field that is a predicate application (the candidates for a verb's content).
-bool isPredicateField(const Field& p) {
-  return isPlainField(p, "t") && p.value && p.value->kind() == FormulaKind::Apply;
+// Whether the action surely does nothing on `tree` because its first IF's first condition, a
+// plain type or type requirement of the pointed node (`?ty(e>t)`, `ty(cn)`), is missing and
+// its ELSE aborts: a quick test that spares the general condition solver most tree-building
+// actions, which all start so.
+bool firstConditionFails(const DsAction& action, const DsTree& tree) {
+  if (action.effects.empty() || action.effects.front().kind != EffectKind::IfThenElse) return false;
+  const IfThenElse& block = *action.effects.front().branch;
+  if (block.conditions.empty() || block.elseEffects.size() != 1 ||
+      block.elseEffects.front().kind != EffectKind::Abort)
+    return false;
+  const LabelPtr& c = block.conditions.front();
+  const Label* type = c->kind() == LabelKind::Requirement ? c->child().get() : c.get();
+  if (type->kind() != LabelKind::Type || type->isWildcard() || !type->dsType().valid())
+    return false;
+  for (const char ch : c->text())
+    if (ch >= 'A' && ch <= 'Z') return false;  // a type variable
+  return tree.pointedNode().find(c->text()) == nullptr;
+}
+
+// The e>cn content blocks for a restrictor's one-place predicates of its entity.
+std::vector<std::string> restrictorPredicates(const RecordType& restrictor) {
+  std::vector<std::string> out;
+  const Field* head = restrictor.find("head");
+  if (head == nullptr || !head->value || head->value->kind() != FormulaKind::Symbol) return out;
+  for (const Field& p : restrictor.fields()) {
+    if (!isPlainField(p, "t") || !p.value || p.value->kind() != FormulaKind::Apply ||
+        p.value->args().size() != 1)
+      continue;
+    const FormulaPtr& a = p.value->args()[0];
+    if (a->kind() != FormulaKind::Symbol || a->name() != head->value->name()) continue;
+    out.push_back(contentBlock("e>cn", "R1^(R1 ++ [head==R1.head : e|" + p.label +
+                                           "==" + p.value->name() + "(R1.head) : t])"));
+  }
+  return out;
+}
+
+bool fillsRole(const std::string& label, const std::string& filler) {
+  return filler.empty() || filler == label;
 }
 
 }  // namespace
 
+DsTree axiomFor(const RecordType& target) {
+  DsTree axiom;
+  const Field* head = target.find("head");
+  if (head != nullptr && head->dsType && head->dsType->toString() == "e") {
+    // A noun-phrase fragment ("more juice", "Eve"): its record type is headed by an entity, so
+    // no tree of type t has it at the root; the search starts from ?ty(e).
+    axiom.removeLabel(NodeAddress(), Label::requirement(Label::type(DsType::basic("t")))->text());
+    axiom.addLabel(NodeAddress(), Label::requirement(Label::type(DsType::basic("e"))));
+  }
+  return axiom;
+}
+
 HypothesisSearch::HypothesisSearch(const DsGrammar& seed)
     : seed_(seed), optional_(seed.optionalActions()), nonOptional_(seed.nonOptionalActions()) {
   for (const DsAction& a : seed.computational)
-    if (a.hypothesis) treeBuilding_.push_back(&a);
+    // hyp-adj-cn-e only comes with its e>cn content (see contentActions).
+    if (a.hypothesis && a.name != "hyp-adj-cn-e") {
+      treeBuilding_.push_back(&a);
+      treeBuildingText_.push_back(a.toString());
+    }
 }
 
 std::vector<std::string> HypothesisSearch::contentActions(const DsType& required,
@@ -95,26 +132,39 @@ std::vector<std::string> HypothesisSearch::contentActions(const DsType& required
   } else if (type == "e>t") {
     for (const Field& event : target.fields()) {
       if (!isPlainField(event, "es")) continue;
+      const std::string subjectRole = roleFiller(target, event.label, "subj");
       for (const Field& entity : target.fields()) {
-        if (!isPlainField(entity, "e")) continue;
+        if (!isPlainField(entity, "e") || !fillsRole(entity.label, subjectRole)) continue;
         // Two variants: with the event's one-place features (tense, aspect, negation: t-fields
         // about the event alone), or without them (left to LINKed content of other words).
-        for (const bool withFeatures : {true, false}) {
+        for (const bool withFeatures : {false, true}) {
           std::string fields = event.toString();
           bool hasFeature = false;
           for (const Field& p : target.fields()) {
-            if (!isPredicateField(p)) continue;
-            const PredicateReading reading =
-                readPredicate(p, target, event.label, {{entity.label, "R.head"}});
-            if (!reading.aboutEvent || !reading.onlyRoles) continue;
+            if (!isPlainField(p, "t") || !p.value || p.value->kind() != FormulaKind::Apply)
+              continue;
+            bool aboutEvent = false;
+            bool onlyThese = true;
+            std::string args;
+            for (const FormulaPtr& a : p.value->args()) {
+              const bool symbol = a->kind() == FormulaKind::Symbol;
+              const bool isEvent = symbol && a->name() == event.label;
+              const bool isEntity = symbol && a->name() == entity.label;
+              aboutEvent = aboutEvent || isEvent;
+              const bool refersToField =
+                  (symbol || a->kind() == FormulaKind::Path) && target.hasLabel(a->name());
+              if (!isEvent && !isEntity && refersToField) onlyThese = false;
+              args += (args.empty() ? "" : ", ") + (isEntity ? std::string("R.head") : a->text());
+            }
+            if (!aboutEvent || !onlyThese) continue;
             const bool feature = p.value->args().size() == 1;
             hasFeature = hasFeature || feature;
             if (feature && !withFeatures) continue;
-            fields += "|" + p.label + "==" + p.value->name() + "(" + reading.args + ") : t";
+            fields += "|" + p.label + "==" + p.value->name() + "(" + args + ") : t";
           }
+          if (withFeatures && !hasFeature) break;
           out.push_back(
               contentBlock("e>t", "R^(R ++ [" + fields + "|head==" + event.label + " : es])"));
-          if (!hasFeature) break;
         }
       }
     }
@@ -140,32 +190,133 @@ std::vector<std::string> HypothesisSearch::contentActions(const DsType& required
                                              args + ") : e|head==" + f.label + " : e]"));
     }
   } else if (type == "cn") {
-    // A noun: the record type of a restrictor.
+    // A noun: the record type of a restrictor; or, as the authors' nouns are, only its entity
+    // (`[x : e|head==x : e]`) followed by a LINKed cn tree (hyp-adj-cn-e) whose e>cn content
+    // adds one of the restrictor's predicates — one word's action of three IF blocks.
+    const DsAction* adjunction = seed_.findAction("hyp-adj-cn-e");
+    for (const Field& f : target.fields()) {
+      if (f.dsType || !f.value || !f.value->isRecord()) continue;
+      out.push_back(contentBlock("cn", f.value->text()));
+      const RecordType& restrictor = f.value->recordType();
+      const Field* head = restrictor.find("head");
+      if (adjunction == nullptr || head == nullptr || !head->value ||
+          head->value->kind() != FormulaKind::Symbol)
+        continue;
+      const std::string bare = contentBlock(
+          "cn", "[" + head->value->name() + " : e|head==" + head->value->name() + " : e]");
+      for (const std::string& predicate : restrictorPredicates(restrictor))
+        out.push_back(bare + "\n" + adjunction->toString() + "\n" + predicate);
+    }
+  } else if (type == "e>cn") {
+    // An adjective or a noun on a LINKed cn tree: `R1^(R1 ++ [head==R1.head : e|p==f(R1.head) :
+    // t])` for each one-place predicate of a restrictor's entity.
+    std::set<std::string> seen;
     for (const Field& f : target.fields())
       if (!f.dsType && f.value && f.value->isRecord())
-        out.push_back(contentBlock("cn", f.value->text()));
+        for (const std::string& block : restrictorPredicates(f.value->recordType()))
+          if (seen.insert(block).second) out.push_back(block);
+  } else if (type == "e>(e>(e>t))") {
+    // A ditransitive verb: `R3^R2^R1^(R3 ++ (R2 ++ (R1 ++ [...])))`, the innermost argument
+    // (R3) and the object (R2) each in a two-place predicate with the event, R1 the subject.
+    for (const Field& event : target.fields()) {
+      if (!isPlainField(event, "es")) continue;
+      std::vector<const Field*> entities;
+      for (const Field& e : target.fields())
+        if (isPlainField(e, "e")) entities.push_back(&e);
+      const std::string subjectRole = roleFiller(target, event.label, "subj");
+      const std::string objectRole = roleFiller(target, event.label, "obj");
+      const std::string thirdRole = roleFiller(target, event.label, "ind_obj");
+      for (const Field* third : entities)
+        for (const Field* object : entities)
+          for (const Field* subject : entities) {
+            if (third == object || third == subject || object == subject) continue;
+            if (!fillsRole(subject->label, subjectRole) || !fillsRole(object->label, objectRole) ||
+                !fillsRole(third->label, thirdRole))
+              continue;
+            std::string fields = event.toString();
+            bool usesThird = false;
+            bool usesObject = false;
+            for (const Field& p : target.fields()) {
+              if (!isPlainField(p, "t") || !p.value || p.value->kind() != FormulaKind::Apply)
+                continue;
+              bool aboutEvent = false;
+              bool onlyThese = true;
+              std::string args;
+              for (const FormulaPtr& a : p.value->args()) {
+                const bool symbol = a->kind() == FormulaKind::Symbol;
+                const bool isEvent = symbol && a->name() == event.label;
+                const bool isThird = symbol && a->name() == third->label;
+                const bool isObject = symbol && a->name() == object->label;
+                const bool isSubject = symbol && a->name() == subject->label;
+                aboutEvent = aboutEvent || isEvent;
+                usesThird = usesThird || isThird;
+                usesObject = usesObject || isObject;
+                const bool refersToField =
+                    (symbol || a->kind() == FormulaKind::Path) && target.hasLabel(a->name());
+                if (!isEvent && !isThird && !isObject && !isSubject && refersToField)
+                  onlyThese = false;
+                args += (args.empty() ? "" : ", ") + (isThird     ? std::string("R3.head")
+                                                      : isObject  ? std::string("R2.head")
+                                                      : isSubject ? std::string("R1.head")
+                                                                  : a->text());
+              }
+              if (aboutEvent && onlyThese)
+                fields += "|" + p.label + "==" + p.value->name() + "(" + args + ") : t";
+            }
+            if (usesThird && usesObject)
+              out.push_back(contentBlock("e>(e>(e>t))", "R3^R2^R1^(R3 ++ (R2 ++ (R1 ++ [" + fields +
+                                                            "|head==" + event.label + " : es])))"));
+          }
+    }
   } else if (type == "e>(e>t)") {
     // A transitive verb: `R2^R1^(R2 ++ (R1 ++ [event | its t-fields, the object as R2.head and
     // the subject as R1.head | head==event]))` for each event and ordered pair of entities.
     for (const Field& event : target.fields()) {
       if (!isPlainField(event, "es")) continue;
+      const std::string subjectRole = roleFiller(target, event.label, "subj");
+      const std::string objectRole = roleFiller(target, event.label, "obj");
       for (const Field& object : target.fields()) {
-        if (!isPlainField(object, "e")) continue;
+        if (!isPlainField(object, "e") || !fillsRole(object.label, objectRole)) continue;
         for (const Field& subject : target.fields()) {
-          if (!isPlainField(subject, "e") || subject.label == object.label) continue;
-          std::string fields = event.toString();
-          bool usesObject = false;
-          for (const Field& p : target.fields()) {
-            if (!isPredicateField(p)) continue;
-            const PredicateReading reading = readPredicate(
-                p, target, event.label, {{object.label, "R2.head"}, {subject.label, "R1.head"}});
-            usesObject = usesObject || reading.roleUsed[0] != 0;
-            if (reading.aboutEvent && reading.onlyRoles)
-              fields += "|" + p.label + "==" + p.value->name() + "(" + reading.args + ") : t";
+          if (!isPlainField(subject, "e") || subject.label == object.label ||
+              !fillsRole(subject.label, subjectRole))
+            continue;
+          // Without the event's one-place features (left to LINKed content), then with them.
+          for (const bool withFeatures : {false, true}) {
+            std::string fields = event.toString();
+            bool usesObject = false;
+            bool hasFeature = false;
+            for (const Field& p : target.fields()) {
+              if (!isPlainField(p, "t") || !p.value || p.value->kind() != FormulaKind::Apply)
+                continue;
+              bool aboutEvent = false;
+              bool onlyThese = true;
+              std::string args;
+              for (const FormulaPtr& a : p.value->args()) {
+                const bool symbol = a->kind() == FormulaKind::Symbol;
+                const bool isEvent = symbol && a->name() == event.label;
+                const bool isObject = symbol && a->name() == object.label;
+                const bool isSubject = symbol && a->name() == subject.label;
+                aboutEvent = aboutEvent || isEvent;
+                usesObject = usesObject || isObject;
+                const bool refersToField =
+                    (symbol || a->kind() == FormulaKind::Path) && target.hasLabel(a->name());
+                if (!isEvent && !isObject && !isSubject && refersToField) onlyThese = false;
+                args += (args.empty() ? "" : ", ") + (isObject    ? std::string("R2.head")
+                                                      : isSubject ? std::string("R1.head")
+                                                                  : a->text());
+              }
+              if (!aboutEvent || !onlyThese) continue;
+              const bool feature = p.value->args().size() == 1;
+              hasFeature = hasFeature || feature;
+              if (feature && !withFeatures) continue;
+              fields += "|" + p.label + "==" + p.value->name() + "(" + args + ") : t";
+            }
+            if (withFeatures && !hasFeature) break;
+            if (usesObject)
+              out.push_back(contentBlock("e>(e>t)", "R2^R1^(R2 ++ (R1 ++ [" + fields +
+                                                        "|head==" + event.label + " : es]))"));
           }
-          if (usesObject)
-            out.push_back(contentBlock("e>(e>t)", "R2^R1^(R2 ++ (R1 ++ [" + fields +
-                                                      "|head==" + event.label + " : es]))"));
         }
       }
     }
@@ -195,7 +346,7 @@ std::vector<std::vector<PathStep>> HypothesisSearch::paths(const SemanticExample
 
   // Content actions, parsed once per example and type.
   std::map<std::string, std::vector<std::pair<std::string, DsAction>>> content;
-  for (const char* type : {"e", "e>t", "t", "cn>e", "cn", "e>(e>t)"}) {
+  for (const char* type : {"e", "e>t", "t", "cn>e", "cn", "e>(e>t)", "e>(e>(e>t))"}) {
     const std::optional<DsType> t = DsType::parse(type);
     if (!t) continue;
     for (const std::string& block : contentActions(*t, target)) {
@@ -207,12 +358,53 @@ std::vector<std::vector<PathStep>> HypothesisSearch::paths(const SemanticExample
     }
   }
 
-  std::vector<std::vector<PathStep>> found;
-  std::vector<PathStep> path;
-  std::set<std::string> onPath;
-  std::set<std::string> dead;  // states known to lead nowhere
+  // A further adjective or noun on a cn node that has its content: a LINKed cn tree
+  // (hyp-adj-cn-e) with e>cn content, one word's action of two IF blocks, one content step.
+  std::vector<std::pair<std::string, DsAction>> linkedCn;
+  if (const DsAction* adjunction = seed_.findAction("hyp-adj-cn-e"))
+    for (const std::string& block : contentActions(DsType::parse("e>cn").value(), target)) {
+      const std::string text = adjunction->toString() + "\n" + block;
+      Diagnostics diagnostics;
+      std::vector<LexicalEntry> parsed =
+          parseLearnedLexicon("[1,0]\nw\n" + text + "\n", "<content hypothesis>", diagnostics);
+      if (parsed.size() == 1 && !diagnostics.hasErrors())
+        linkedCn.emplace_back(text, std::move(parsed[0].action));
+    }
+  const int maxContents = n;
+
+  // The successful part of the search space, as a DAG: every state from which the target can
+  // be reached is expanded once and keeps its successful steps, so a state met again by another
+  // order of the same steps is not searched again. The paths are read off the DAG at the end,
+  // in the order a plain depth-first search would have found them.
+  struct SuccessNode {
+    bool terminal = false;                           // a complete tree with the target at its root
+    std::vector<std::pair<PathStep, int>> children;  // successful steps and the states they reach
+    std::size_t paths = 0;                           // paths below (saturating at maxPaths)
+  };
+  std::vector<SuccessNode> dag;
+  std::unordered_map<std::string, int> succeeded;  // state -> node in `dag`
+  // Trees known to lead nowhere, each with the (content steps, lexical runs, last step
+  // lexical) it was met with: a tree met again with no fewer content steps and runs used
+  // (and not newly able to extend a lexical run) leads nowhere either.
+  struct DeadMark {
+    int contents;
+    int runs;
+    bool lastLexical;
+  };
+  std::unordered_map<std::string, std::vector<DeadMark>> dead;
+  auto knownDead = [&](const std::string& key, int contents, int runs, bool lastLexical) {
+    const auto it = dead.find(key);
+    if (it == dead.end()) return false;
+    for (const DeadMark& m : it->second)
+      if (contents >= m.contents && runs >= m.runs && (m.lastLexical || !lastLexical)) return true;
+    return false;
+  };
+  std::unordered_set<std::string> onPath;
   std::size_t expansions = 0;
+  std::size_t pathsSoFar = 0;  // paths a plain depth-first search would have found by now
+  int depth = 0;
   bool budgetHit = false;
+  const std::size_t pathCap = std::max<std::size_t>(1, options.maxPaths);
 
   const RecordType targetContent = target.withoutHead();
   // Nodes that still need a content step of their own: a type requirement, no formula, no
@@ -253,61 +445,112 @@ std::vector<std::vector<PathStep>> HypothesisSearch::paths(const SemanticExample
     return isSubtype(targetContent, kept);
   };
 
-  // Returns whether some success lies below.
-  std::function<bool(const DsTree&, int, int, bool)> search =
-      [&](const DsTree& tree, int contents, int runs, bool lastLexical) -> bool {
-    if (found.size() >= options.maxPaths || expansions >= options.maxExpansions) {
+  std::unordered_map<std::string, bool> compatibleTrees;  // pointer-free key -> compatible
+
+  // Returns the state's node in `dag` if some success lies below, else -1.
+  std::function<int(const DsTree&, int, int, bool)> search =
+      [&](const DsTree& tree, int contents, int runs, bool lastLexical) -> int {
+    if (pathsSoFar >= pathCap || expansions >= options.maxExpansions) {
       budgetHit = true;
-      return false;
+      return -1;
     }
     if (tree.isComplete()) {
       const DsNode* root = tree.find(NodeAddress());
       const FormulaPtr f = root != nullptr ? root->formula() : nullptr;
-      if (f && f->isRecord() && contents <= n && runs <= n &&
+      if (f && f->isRecord() && contents <= maxContents && runs <= n &&
           equalUpToRelabelling(f->recordType(), target)) {
-        found.push_back(path);
-        return true;
+        dag.push_back({true, {}, 1});
+        ++pathsSoFar;
+        return static_cast<int>(dag.size()) - 1;
       }
-      return false;
+      return -1;
     }
-    if (static_cast<int>(path.size()) >= options.maxSteps) return false;
+    if (depth >= options.maxSteps) return -1;
     const std::string key = tree.key();
-    const std::string state = key + "#" + std::to_string(contents) + "#" + std::to_string(runs) +
-                              (lastLexical ? "L" : "C");
-    if (dead.count(state) > 0 || onPath.count(key) > 0) return false;
+    std::string state = key + "#" + std::to_string(contents) + "#" + std::to_string(runs) +
+                        (lastLexical ? "L" : "C");
+    if (const auto it = succeeded.find(state); it != succeeded.end()) {
+      pathsSoFar += dag[static_cast<std::size_t>(it->second)].paths;
+      return it->second;
+    }
+    if (knownDead(key, contents, runs, lastLexical) || onPath.count(key) > 0) return -1;
     ++expansions;
     onPath.insert(key);
-    bool success = false;
+    std::vector<std::pair<PathStep, int>> children;
     auto tryChild = [&](const DsTree& child, PathStep step, int newContents) {
       DsTree closed = applyClosure(nonOptional_, child);
-      if (closed.key() == key) return;
-      if (openLeaves(closed) > n - newContents || !compatible(closed)) return;
+      const std::string childKey = closed.key();
+      if (childKey == key) return;
+      if (openLeaves(closed) > maxContents - newContents) return;
+      // The same tree is met along many orders of the same steps, and with the pointer at
+      // different nodes (the maximal semantics does not depend on it): its check is kept, by
+      // the key without the pointer (the key's first field).
+      auto [known, fresh] = compatibleTrees.emplace(childKey.substr(childKey.find('|')), false);
+      if (fresh) known->second = compatible(closed);
+      if (!known->second) return;
       const bool lexical = step.lexical;
       const int newRuns = runs + (lexical && !lastLexical ? 1 : 0);
       if (newRuns > n) return;
-      path.push_back(std::move(step));
-      if (search(closed, newContents, newRuns, lexical)) success = true;
-      path.pop_back();
+      ++depth;
+      const int below = search(closed, newContents, newRuns, lexical);
+      --depth;
+      if (below >= 0) children.emplace_back(std::move(step), below);
     };
     for (const DsAction* a : optional_)
-      for (const DsTree& child : applyAction(*a, tree)) tryChild(child, {false, a->name}, contents);
+      if (!firstConditionFails(*a, tree))
+        for (const DsTree& child : applyAction(*a, tree))
+          tryChild(child, {false, a->name}, contents);
     const DsType required = tree.pointedNode().requiredType();
-    if (contents < n && required.valid()) {
+    if (contents < maxContents && required.valid()) {
       const auto it = content.find(required.toString());
       if (it != content.end())
         for (const auto& [block, action] : it->second)
-          for (const DsTree& child : applyAction(action, tree))
-            tryChild(child, {true, block}, contents + 1);
+          if (!firstConditionFails(action, tree))
+            for (const DsTree& child : applyAction(action, tree))
+              tryChild(child, {true, block}, contents + 1);
     }
-    if (contents < n)
-      for (const DsAction* a : treeBuilding_)
-        for (const DsTree& child : applyAction(*a, tree))
-          tryChild(child, {true, a->toString()}, contents);
+    if (contents < maxContents)
+      for (const auto& [text, action] : linkedCn)
+        if (!firstConditionFails(action, tree))
+          for (const DsTree& child : applyAction(action, tree))
+            tryChild(child, {true, text}, contents + 1);
+    if (contents < maxContents)
+      for (std::size_t b = 0; b < treeBuilding_.size(); ++b)
+        if (!firstConditionFails(*treeBuilding_[b], tree))
+          for (const DsTree& child : applyAction(*treeBuilding_[b], tree))
+            tryChild(child, {true, treeBuildingText_[b]}, contents);
     onPath.erase(key);
-    if (!success && !budgetHit) dead.insert(state);
-    return success;
+    if (children.empty()) {
+      if (!budgetHit) dead[key].push_back({contents, runs, lastLexical});
+      return -1;
+    }
+    SuccessNode node;
+    for (const auto& [step, below] : children)
+      node.paths = std::min(pathCap, node.paths + dag[static_cast<std::size_t>(below)].paths);
+    node.children = std::move(children);
+    dag.push_back(std::move(node));
+    const int index = static_cast<int>(dag.size()) - 1;
+    // A state cut short by the budget may have more successes: it is not reused.
+    if (!budgetHit) succeeded.emplace(std::move(state), index);
+    return index;
   };
-  search(DsTree(), 0, 0, false);
+  const int root = search(axiomFor(target), 0, 0, false);
+
+  // The paths, depth first in the search's order, at most maxPaths of them.
+  std::vector<std::vector<PathStep>> found;
+  std::vector<PathStep> path;
+  std::function<void(int)> collect = [&](int index) {
+    if (found.size() >= pathCap) return;
+    const SuccessNode& node = dag[static_cast<std::size_t>(index)];
+    if (node.terminal) found.push_back(path);
+    for (const auto& [step, below] : node.children) {
+      if (found.size() >= pathCap) return;
+      path.push_back(step);
+      collect(below);
+      path.pop_back();
+    }
+  };
+  if (root >= 0) collect(root);
   if (note != nullptr) {
     note->clear();
     if (budgetHit)

@@ -5,6 +5,7 @@
 
 #include "gwb/ds/ds_parser.h"
 #include "gwb/ds/hypothesis_search.h"
+#include "gwb/ds/lexicon_learner.h"
 #include "shared_data.h"
 
 namespace gwb::ds {
@@ -64,8 +65,9 @@ TEST(DsHypothesisSearchTest, FindsLinkedFeatureActionsForAuxiliaries) {
   for (const auto& t : h.tuples)
     found = found || h.hypotheses[t[1]].key == canonicalHypothesisKey(can);
   EXPECT_TRUE(found);
-  // A target no content can build says why it has no tuple.
-  const ExampleHypotheses none = search.hypotheses(item("Eve", "[x==eve : e|head==x : e]"), {});
+  // A target no content can build (an event with no entity and no feature) says why it has no
+  // tuple.
+  const ExampleHypotheses none = search.hypotheses(item("Eve", "[e1==go : es|head==e1 : es]"), {});
   EXPECT_TRUE(none.tuples.empty());
   EXPECT_EQ(none.note, "no action sequence reaches the target record type");
 }
@@ -110,6 +112,183 @@ TEST(DsHypothesisSearchTest, TuplesForDeterminersNounsAndTransitiveVerbsParseBac
     if (reproduced) break;
   }
   EXPECT_TRUE(reproduced);
+}
+
+std::string folderOf(const std::string& file) { return file.substr(0, file.rfind('/')); }
+
+// Whether some tuple of `h`, loaded as a lexicon of its own, parses the sentence back to its
+// target record type (a complete tree).
+bool someTupleParsesBack(const std::string& folder, const SemanticExample& ex,
+                         const ExampleHypotheses& h) {
+  const std::vector<std::string> words = splitWords(ex.sentence);
+  for (const auto& tuple : h.tuples) {
+    DsGrammarLoad g = loadDsGrammar(folder);
+    std::vector<LexicalEntry> entries;
+    for (std::size_t i = 0; i < tuple.size(); ++i) {
+      Diagnostics diagnostics;
+      std::vector<LexicalEntry> e =
+          parseLearnedLexicon("[1,0]\n" + words[i] + "\n" + h.hypotheses[tuple[i]].action + "\n",
+                              "<test>", diagnostics);
+      entries.insert(entries.end(), e.begin(), e.end());
+    }
+    useLearnedLexicon(g.grammar, std::move(entries));
+    DsParseOptions options;
+    options.axiom = std::make_shared<const DsTree>(axiomFor(ex.semantics));
+    const DsParseResult t = DsParser(g.grammar).parse(ex.sentence, options);
+    if (t.outcome == ParseOutcome::Parsed && t.rootFormula && t.rootFormula->isRecord() &&
+        equalUpToRelabelling(t.rootFormula->recordType(), ex.semantics))
+      return true;
+  }
+  return false;
+}
+
+// Whether some tuple gives word `w` the hypothesis `action` (compared up to relabelling).
+bool someTupleHas(const ExampleHypotheses& h, std::size_t w, const std::string& action) {
+  for (const auto& t : h.tuples)
+    if (h.hypotheses[t[w]].key == canonicalHypothesisKey(action)) return true;
+  return false;
+}
+
+std::string allTuples(const ExampleHypotheses& h) {
+  std::string all;
+  for (const auto& t : h.tuples) {
+    all += "\n===";
+    for (std::size_t w : t) all += "\n--- " + h.hypotheses[w].action;
+  }
+  return all;
+}
+
+// A noun-phrase fragment ("Eve", "more juice": a record type headed by an entity) is searched
+// from a ?ty(e) axiom; the proper noun gets the authors' learned action.
+TEST(DsHypothesisSearchTest, NounPhraseFragmentsStartFromATypeEAxiom) {
+  GWB_REQUIRE_SHARED(seedFile,
+                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
+  const DsGrammarLoad seed = loadDsGrammar(folderOf(seedFile));
+  ASSERT_TRUE(seed.ok());
+  const HypothesisSearch search(seed.grammar);
+  EXPECT_EQ(axiomFor(RecordType::parse("[x==eve : e|head==x : e]").value())
+                .pointedNode()
+                .requiredType()
+                .toString(),
+            "e");
+  const ExampleHypotheses eve = search.hypotheses(item("Eve", "[x==eve : e|head==x : e]"), {});
+  ASSERT_FALSE(eve.tuples.empty()) << eve.note;
+  EXPECT_TRUE(someTupleHas(
+      eve, 0,
+      "IF    ?Ty(e)\nTHEN  put(Ty(e))\n      ttrput([x1==eve : e|head==x1 : e])\nELSE  abort"))
+      << allTuples(eve);
+  const SemanticExample juice =
+      item("more juice",
+           "[r : [x : e|p2==juice(x) : t|head==x : e]|x1==more(r.head, r) : e|head==x1 : e]");
+  const ExampleHypotheses h = search.hypotheses(juice, {});
+  ASSERT_FALSE(h.tuples.empty()) << h.note;
+  EXPECT_TRUE(someTupleParsesBack(folderOf(seedFile), juice, h));
+}
+
+// Adjectives and nouns as LINKed e>cn content (hyp-adj-cn-e): "grape" gets the authors' shape
+// `R1^(R1 ++ [head==R1.head : e|p==grape(R1.head) : t])`, on a bare restrictor `[x : e|head==x
+// : e]`, and the tuple parses back.
+TEST(DsHypothesisSearchTest, FindsAdjectivesAsLinkedEToCnContent) {
+  GWB_REQUIRE_SHARED(seedFile,
+                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
+  const DsGrammarLoad seed = loadDsGrammar(folderOf(seedFile));
+  ASSERT_TRUE(seed.ok());
+  const HypothesisSearch search(seed.grammar);
+  const SemanticExample ex =
+      item("more grape juice",
+           "[r : [x : e|p1==juice(x) : t|p==grape(x) : t|head==x : e]|x1==more(r.head, r) : "
+           "e|head==x1 : e]");
+  const ExampleHypotheses h = search.hypotheses(ex, {});
+  ASSERT_FALSE(h.tuples.empty()) << h.note;
+  bool adjective = false;
+  for (const auto& t : h.tuples) {
+    const std::string& grape = h.hypotheses[t[1]].action;
+    adjective =
+        adjective || (grape.find("ttrput([x : e|head==x : e])") != std::string::npos &&
+                      grape.find("hyp") == std::string::npos &&
+                      grape.find("ttrput(R1^(R1 ++ [head==R1.head : e|p==grape(R1.head) : t]))") !=
+                          std::string::npos);
+  }
+  EXPECT_TRUE(adjective) << allTuples(h);
+  EXPECT_TRUE(someTupleParsesBack(folderOf(seedFile), ex, h));
+}
+
+// Three-place verbs: e>(e>(e>t)) content under hyp-build-eet-*, the subject as R1, the object
+// as R2 and the indirect object as R3 (the authors' "give"), and the tuple parses back.
+TEST(DsHypothesisSearchTest, FindsThreePlaceVerbs) {
+  GWB_REQUIRE_SHARED(seedFile,
+                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
+  const DsGrammarLoad seed = loadDsGrammar(folderOf(seedFile));
+  ASSERT_TRUE(seed.ok());
+  const HypothesisSearch search(seed.grammar);
+  const SemanticExample ex =
+      item("Mommy gives you it",
+           "[x==mommy : e|x1==you : e|x2==it : e|e1==give : es|p1==subj(e1, x) : t|p2==obj(e1, "
+           "x2) : t|p3==ind_obj(e1, x1) : t|head==e1 : es]");
+  const ExampleHypotheses h = search.hypotheses(ex, {});
+  ASSERT_FALSE(h.tuples.empty()) << h.note;
+  const std::string give =
+      seed.grammar.findAction("hyp-build-et-1")->toString() + "\n" +
+      seed.grammar.findAction("hyp-build-eet-1")->toString() +
+      "\nIF    ?Ty(e>(e>(e>t)))\nTHEN  put(Ty(e>(e>(e>t))))\n      ttrput(R3^R2^R1^(R3 ++ (R2 ++ "
+      "(R1 ++ [e4==give : es|p1==subj(e4, R1.head) : t|p2==obj(e4, R2.head) : t|p3==ind_obj(e4, "
+      "R3.head) : t|head==e4 : es]))))\nELSE  abort";
+  EXPECT_TRUE(someTupleHas(h, 1, give)) << allTuples(h);
+  EXPECT_TRUE(someTupleParsesBack(folderOf(seedFile), ex, h));
+}
+
+// Subject and object follow the tree: a transitive verb's R1 is the entity in subj(...), R2 the
+// one in obj(...); the swapped reading (which also reaches the target) is not proposed.
+TEST(DsHypothesisSearchTest, VerbArgumentsFollowTheirRoles) {
+  GWB_REQUIRE_SHARED(seedFile,
+                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
+  const DsGrammarLoad seed = loadDsGrammar(folderOf(seedFile));
+  const HypothesisSearch search(seed.grammar);
+  const RecordType target =
+      RecordType::parse(
+          "[x1==it : e|x==i : e|e1==take : es|p2==subj(e1, x) : t|p3==obj(e1, x1) : "
+          "t|head==e1 : es]")
+          .value();
+  const std::vector<std::string> verbs =
+      search.contentActions(DsType::parse("e>(e>t)").value(), target);
+  ASSERT_EQ(verbs.size(), 1u);
+  EXPECT_NE(verbs[0].find("p2==subj(e1, R1.head) : t|p3==obj(e1, R2.head)"), std::string::npos)
+      << verbs[0];
+  const std::vector<std::string> intransitive =
+      search.contentActions(DsType::parse("e>t").value(), target);
+  for (const std::string& v : intransitive)
+    EXPECT_NE(v.find("subj(e1, R.head)"), std::string::npos) << v;
+}
+
+// Learning with the real search gives the same lexicon for any thread count.
+TEST(DsHypothesisSearchTest, SameLearnedLexiconForAnyThreadCount) {
+  GWB_REQUIRE_SHARED(seedFile,
+                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
+  const DsGrammarLoad seed = loadDsGrammar(folderOf(seedFile));
+  const HypothesisSearch search(seed.grammar);
+  const std::vector<SemanticExample> corpus = {
+      item("you go", "[x==you : e|e1==go : es|p1==subj(e1, x) : t|head==e1 : es]"),
+      item("Eve", "[x==eve : e|head==x : e]"),
+      item("more juice",
+           "[r : [x : e|p2==juice(x) : t|head==x : e]|x1==more(r.head, r) : e|head==x1 : e]"),
+      item("here", "[head : es|p1==here(head) : t]"),
+      item("Eve go", "[x==eve : e|e1==go : es|p1==subj(e1, x) : t|head==e1 : es]"),
+      item("more grape juice",
+           "[r : [x : e|p1==juice(x) : t|p==grape(x) : t|head==x : e]|x1==more(r.head, r) : "
+           "e|head==x1 : e]")};
+  HypothesisSearchOptions searchOptions;
+  const HypothesisGenerator generate = [&](const SemanticExample& ex, std::size_t) {
+    return search.hypotheses(ex, searchOptions);
+  };
+  LearningOptions options;
+  options.threads = 1;
+  const LearningResult serial = learnLexicon(corpus, generate, options);
+  EXPECT_EQ(serial.progress.itemsWithoutTuples, 0u);
+  options.threads = 2;
+  options.batch = 3;
+  const LearningResult parallel = learnLexicon(corpus, generate, options);
+  EXPECT_EQ(losslessLexiconText(parallel.em), losslessLexiconText(serial.em));
+  EXPECT_EQ(learnedLexiconText(parallel.em, 3), learnedLexiconText(serial.em, 3));
 }
 
 // The per-item budget: a tiny one stops the search, and the note says so.

@@ -56,6 +56,9 @@ struct DsParseOptions {
   // Set it (from any thread) to stop the search at the next tree; the result then holds the DAG
   // built so far, with `cancelled` set.
   const std::atomic<bool>* cancel = nullptr;
+  // The tree the parse starts from; null: the axiom, a root requiring ty(t). (A noun-phrase
+  // fragment learned from a ?ty(e) root parses back from one.)
+  std::shared_ptr<const DsTree> axiom;
 };
 
 struct DagEdge {

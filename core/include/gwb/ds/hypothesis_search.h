@@ -1,27 +1,34 @@
-// Hypothesis construction for DS lexicon induction (Eshghi, Hough & Purver 2013, section 3.3),
-// in a restricted form: from the axiom, a depth-first search over monotonic tree extensions by
+// Hypothesis construction for DS lexicon induction (Eshghi, Hough & Purver 2013, section 3.3):
+// from the axiom (a root requiring ty(t), or ty(e) for a target headed by an entity, a
+// noun-phrase fragment), a depth-first search over monotonic tree extensions by
 //   - the seed grammar's optional computational actions (introduction, completion,
 //     anticipation, star-adjunction, merge, ...), each followed by the non-optional closure —
 //     computational steps, applied by the parser, never part of a word's action;
 //   - the seed grammar's tree-building hypotheses (`hyp-*` actions) — lexical steps;
-//   - content decorations of the pointed node — lexical steps: for a requirement ?ty(e), a
-//     record type made of one e-field of the target (with the restrictor its value uses) and a
-//     head pointing at it; for ?ty(e>t), `R^(R ++ [...])` made of one es-field of the target
-//     and the t-fields about it, with one e-field of the target abstracted as R.head (with the
-//     event's one-place features, or without them); for ?ty(t) (a LINKed tree, built by
-//     `hyp-adj-t-*`), one one-place feature of an event, `[head : es|p==f(head) : t]`; for
-//     ?ty(cn>e) a determiner `R1^[r : R1|x==det(r.head, r) : e|head==x : e]`, for ?ty(cn) a
-//     restrictor's record type, and for ?ty(e>(e>t)) `R2^R1^(R2 ++ (R1 ++ [...]))` with the
-//     object as R2.head and the subject as R1.head.
+//   - content decorations of the pointed node, built from the target — lexical steps: for
+//     ?ty(e) one e-field (with the restrictor its value uses) as head; for ?ty(e>t)
+//     `R^(R ++ [...])`, an event with its t-fields and its subject as R.head, without and then
+//     with the event's one-place features; for ?ty(e>(e>t)) `R2^R1^(R2 ++ (R1 ++ [...]))` and
+//     for ?ty(e>(e>(e>t))) `R3^R2^R1^(...)`, subject R1, object R2, indirect object R3 (the
+//     fillers of subj/obj/ind_obj when the target names them); for a LINKed or root ?ty(t) one
+//     one-place feature `[head : es|p==f(head) : t]`; for ?ty(cn>e) a determiner
+//     `R1^[r : R1|x==det(r.head, r) : e|head==x : e]`; for ?ty(cn) a restrictor's record type,
+//     or (the authors' nouns) its bare entity `[x : e|head==x : e]` with a LINKed cn tree
+//     (hyp-adj-cn-e) whose e>cn content `R1^(R1 ++ [head==R1.head : e|p==f(R1.head) : t])` adds
+//     one predicate; and on a cn node with content, a further LINKed e>cn predicate (an
+//     adjective). A noun or adjective is one content step, so content steps never outnumber
+//     the words.
 // Every tree on a path must keep a maximal semantics that is a supertype of the target record
 // type, heads aside (a partial tree's head is its subject's until the predicate comes); a path
 // succeeds at a complete tree whose root record type equals the target up to relabelling. The
-// successful paths are split into word hypotheses (word_hypotheses.h).
+// successful states form a DAG (each expanded once; a state met again by another order of the
+// same steps reuses its successes); the paths are read off it in depth-first order and split
+// into word hypotheses (word_hypotheses.h).
 //
-// Not (yet) the paper's full construction: content for other types (cn, e>(e>t), cn>e, es) and the
-// type lattice over record-type increments are missing, so sentences that need them get no tuple
-// (and say so in the note). Budgets: `maxExpansions` trees per item, `maxPaths` successful paths,
-// `maxTuples` tuples; hitting one is noted.
+// Not the paper's full construction: no `es` content (hyp-build-cn-es, es>cn), no LINK
+// adjunction off type e (features of entities such as "not your spoon"), and no type lattice;
+// such items get no tuple and say so in their note. Budgets: `maxExpansions` trees per item,
+// `maxPaths` successful paths, `maxTuples` tuples; hitting one is noted.
 #pragma once
 
 #include <cstddef>
@@ -29,6 +36,7 @@
 #include <vector>
 
 #include "gwb/ds/ds_grammar.h"
+#include "gwb/ds/ds_tree.h"
 #include "gwb/ds/lexicon_em.h"
 #include "gwb/ds/record_type.h"
 #include "gwb/ds/semantic_corpus.h"
@@ -37,11 +45,15 @@
 namespace gwb::ds {
 
 struct HypothesisSearchOptions {
-  std::size_t maxExpansions = 20000;  // trees expanded per item
+  std::size_t maxExpansions = 10000;  // trees expanded per item
   std::size_t maxPaths = 200;         // successful paths kept per item
   std::size_t maxTuples = 300;        // hypothesis tuples per item (DyLan: 300 sequences)
   int maxSteps = 40;                  // actions on one path
 };
+
+// The search's axiom for a target: a root requiring ty(t), or ty(e) when the target is headed by
+// an entity (a noun-phrase fragment such as "more juice").
+DsTree axiomFor(const RecordType& target);
 
 class HypothesisSearch {
  public:
@@ -63,6 +75,7 @@ class HypothesisSearch {
   std::vector<const DsAction*> optional_;
   std::vector<const DsAction*> nonOptional_;
   std::vector<const DsAction*> treeBuilding_;
+  std::vector<std::string> treeBuildingText_;  // their texts, as word hypotheses hold them
 };
 
 }  // namespace gwb::ds
