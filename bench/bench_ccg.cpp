@@ -147,6 +147,7 @@ void parseAll(benchmark::State& state, int beam, bool skipWords, bool expectatio
   options.keepPrunedEntries = false;  // as a learner would parse
   double entries = 0;
   double pruned = 0;
+  double edges = 0;
   double maxEntries = 0;
   int parsed = 0;
   double seconds = 0;
@@ -154,6 +155,7 @@ void parseAll(benchmark::State& state, int beam, bool skipWords, bool expectatio
     const auto start = std::chrono::steady_clock::now();
     entries = 0;
     pruned = 0;
+    edges = 0;
     maxEntries = 0;
     parsed = 0;
     for (const auto& words : setup->sentences) {
@@ -165,6 +167,12 @@ void parseAll(benchmark::State& state, int beam, bool skipWords, bool expectatio
         for (int e = b + 1; e <= chart.length(); ++e) {
           for (const ChartEntry& entry : chart.cell(b, e).entries) pruned += entry.pruned ? 1 : 0;
         }
+      }
+      for (const ChartEvent& event : chart.events()) {
+        edges +=
+            event.kind == ChartEvent::Kind::EntryAdded || event.kind == ChartEvent::Kind::EdgeAdded
+                ? 1
+                : 0;
       }
       if (chart.hasParse()) {
         ++parsed;
@@ -182,6 +190,7 @@ void parseAll(benchmark::State& state, int beam, bool skipWords, bool expectatio
   state.counters["entries/sentence"] = entries / sentences;
   state.counters["max_entries"] = maxEntries;
   state.counters["pruned/sentence"] = pruned / sentences;
+  state.counters["edges/sentence"] = edges / sentences;
   state.counters["parsed"] = parsed;
   state.counters["lexical_entries"] = static_cast<double>(setup->entries);
   gwb::bench::reportPeakRss(state);

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <set>
 #include <utility>
+
+#include "gwb/ccg/term_pool.h"
 
 namespace gwb::ccg {
 
@@ -83,13 +86,140 @@ void collectLogicalFormFeatures(const Term& term, std::set<std::string>* out) {
   for (const Term& child : term->children) collectLogicalFormFeatures(child, out);
 }
 
-struct EntryKeyHash {
-  std::size_t operator()(const Category& category, const Term& key) const {
-    return category->hash * 1000003u ^ key->hash;
+std::size_t mixPointers(const void* a, const void* b, std::uint64_t extra) {
+  std::uint64_t h = reinterpret_cast<std::uintptr_t>(a) * 0x9e3779b97f4a7c15ULL;
+  h ^= (reinterpret_cast<std::uintptr_t>(b) + 0x632be59bd9b4e019ULL + (h << 6) + (h >> 2));
+  h ^= extra * 0xbf58476d1ce4e5b9ULL;
+  return static_cast<std::size_t>(h ^ (h >> 29));
+}
+
+// A combination of two meanings: (f, g) and whether it is application f(g) or composition.
+struct MeaningPair {
+  const TermNode* function;
+  const TermNode* argument;
+  bool composition;
+  bool operator==(const MeaningPair& other) const {
+    return function == other.function && argument == other.argument &&
+           composition == other.composition;
+  }
+};
+struct MeaningPairHash {
+  std::size_t operator()(const MeaningPair& pair) const {
+    return mixPointers(pair.function, pair.argument, pair.composition ? 1 : 0);
+  }
+};
+
+// An entry of a cell: its category id and its meaning's exact-match key (interned).
+struct EntryIdentity {
+  int category;
+  const TermNode* key;
+  bool operator==(const EntryIdentity& other) const {
+    return category == other.category && key == other.key;
+  }
+};
+struct EntryIdentityHash {
+  std::size_t operator()(const EntryIdentity& identity) const {
+    return mixPointers(identity.key, nullptr, static_cast<std::uint64_t>(identity.category));
   }
 };
 
 }  // namespace
+
+// Everything here is a function of structure (interned terms and categories), so memoising
+// changes no result: a combination of two meanings is computed once per chart, not once per
+// pair of entries that carry them.
+struct CkyChart::FillState {
+  explicit FillState(const CombinatorOptions& combinatorOptions) : options(combinatorOptions) {}
+
+  const CombinatorOptions& options;
+  TermPool terms;
+  std::unordered_map<const TermNode*, Term> keyOf;  // interned meaning -> its interned key
+
+  // Interned categories: the representative of each id, and the id of every pointer met (the
+  // pointers are kept alive in `aliases`, so that an address is never reused).
+  std::vector<Category> categories;
+  std::vector<Category> aliases;
+  std::unordered_map<const CategoryNode*, int> categoryIdOf;
+  std::unordered_multimap<std::size_t, int> categoriesByHash;
+
+  struct Rule {
+    Combinator combinator;
+    int category;
+  };
+  std::vector<std::vector<Rule>> ruleSets;
+  // ruleRows[left category][right category]: index into ruleSets, -1 unknown yet.
+  std::vector<std::vector<int>> ruleRows;
+
+  struct Combined {
+    Term semantics;  // interned; null when the combination has no normal form
+    Term key;
+  };
+  std::unordered_map<MeaningPair, Combined, MeaningPairHash> combined;
+
+  std::vector<std::vector<int>> entryCategories;  // per cell, per entry; -1 when pruned
+  std::unordered_map<EntryIdentity, int, EntryIdentityHash> cellEntries;  // the open cell
+
+  int categoryId(const Category& category) {
+    auto found = categoryIdOf.find(category.get());
+    if (found != categoryIdOf.end()) return found->second;
+    int id = -1;
+    auto range = categoriesByHash.equal_range(category->hash);
+    for (auto it = range.first; it != range.second && id < 0; ++it) {
+      if (sameCategory(categories[it->second], category)) id = it->second;
+    }
+    if (id < 0) {
+      id = static_cast<int>(categories.size());
+      categories.push_back(category);
+      categoriesByHash.emplace(category->hash, id);
+    }
+    aliases.push_back(category);
+    categoryIdOf.emplace(category.get(), id);
+    return id;
+  }
+
+  const std::vector<Rule>& rules(int left, int right) {
+    if (ruleRows.size() <= static_cast<std::size_t>(left)) ruleRows.resize(left + 1);
+    if (ruleRows[left].size() <= static_cast<std::size_t>(right)) {
+      ruleRows[left].resize(categories.size(), -1);
+    }
+    int set = ruleRows[left][right];
+    if (set < 0) {
+      std::vector<Rule> made;
+      for (const CombinationRule& rule :
+           combinationRules(categories[left], categories[right], options)) {
+        made.push_back({rule.combinator, categoryId(rule.category)});
+      }
+      set = static_cast<int>(ruleSets.size());
+      ruleSets.push_back(std::move(made));
+      ruleRows[left][right] = set;
+    }
+    return ruleSets[set];
+  }
+
+  const Term& keyFor(const Term& semantics) {
+    auto found = keyOf.find(semantics.get());
+    if (found != keyOf.end()) return found->second;
+    Term key = terms.intern(exactMatchKey(semantics));
+    return keyOf.emplace(semantics.get(), std::move(key)).first->second;
+  }
+
+  const Combined& combine(Combinator combinator, const Term& left, const Term& right) {
+    const bool backward = combinator == Combinator::BackwardApplication ||
+                          combinator == Combinator::BackwardComposition;
+    const bool composition = combinator == Combinator::ForwardComposition ||
+                             combinator == Combinator::BackwardComposition;
+    const MeaningPair pair{backward ? right.get() : left.get(), backward ? left.get() : right.get(),
+                           composition};
+    auto found = combined.find(pair);
+    if (found != combined.end()) return found->second;
+    Combined made;
+    if (Term semantics = combineSemantics(combinator, left, right, options.maxBetaSteps)) {
+      made.semantics = terms.intern(semantics);
+      made.key = keyFor(made.semantics);
+    }
+    return combined.emplace(pair, std::move(made)).first->second;
+  }
+};
 
 FeatureCounts logicalFormFeatures(const Term& term) {
   std::set<std::string> names;
@@ -131,34 +261,30 @@ std::size_t CkyChart::entryCount() const {
   return count;
 }
 
-void CkyChart::addEdge(int cellIdx, const Category& category, const Term& semantics, ChartEdge edge,
-                       std::unordered_map<std::size_t, std::vector<int>>* index) {
+void CkyChart::addEdge(int cellIdx, int category, const Term& semantics, const Term& key,
+                       ChartEdge edge, FillState* state) {
   ChartCell& cell = cells_[cellIdx];
-  Term key = exactMatchKey(semantics);
-  const std::size_t hash = EntryKeyHash()(category, key);
-  std::vector<int>& bucket = (*index)[hash];
-  for (int existing : bucket) {
-    ChartEntry& entry = cell.entries[existing];
-    if (sameCategory(entry.category, category) && structurallyEqual(entry.key, key)) {
-      entry.edges.push_back(std::move(edge));
-      events_.push_back({ChartEvent::Kind::EdgeAdded, cellIdx, existing,
-                         static_cast<int>(entry.edges.size()) - 1});
-      return;
-    }
+  const auto [found, added] = state->cellEntries.emplace(EntryIdentity{category, key.get()},
+                                                         static_cast<int>(cell.entries.size()));
+  if (!added) {
+    ChartEntry& entry = cell.entries[found->second];
+    entry.edges.push_back(std::move(edge));
+    events_.push_back({ChartEvent::Kind::EdgeAdded, cellIdx, found->second,
+                       static_cast<int>(entry.edges.size()) - 1});
+    return;
   }
   ChartEntry entry;
-  entry.category = category;
+  entry.category = state->categories[category];
   entry.semantics = semantics;
-  entry.key = std::move(key);
+  entry.key = key;
   entry.edges.push_back(std::move(edge));
   cell.entries.push_back(std::move(entry));
-  const int entryIdx = static_cast<int>(cell.entries.size()) - 1;
-  bucket.push_back(entryIdx);
-  events_.push_back({ChartEvent::Kind::EntryAdded, cellIdx, entryIdx, 0});
+  state->entryCategories[cellIdx].push_back(category);
+  events_.push_back(
+      {ChartEvent::Kind::EntryAdded, cellIdx, static_cast<int>(cell.entries.size()) - 1, 0});
 }
 
-void CkyChart::addLexicalEntries(int begin, int end,
-                                 std::unordered_map<std::size_t, std::vector<int>>* index) {
+void CkyChart::addLexicalEntries(int begin, int end, FillState* state) {
   const int cellIdx = cellIndex(begin, end);
   const int longest = lexicon_.longestLexeme();
   const int skipId = options_.skipWords ? featureId("skip") : -1;
@@ -188,8 +314,9 @@ void CkyChart::addLexicalEntries(int begin, int end,
                          {featureId(pairFeature(lexeme, lexicalTemplate)), 1.0}};
         if (skipped > 0) edge.features.emplace_back(skipId, static_cast<double>(skipped));
         for (const auto& [id, value] : edge.features) edge.score += featureWeights_[id] * value;
-        addEdge(cellIdx, lexical.category, canonicalTerm(lexical.semantics), std::move(edge),
-                index);
+        const Term& semantics = state->terms.intern(canonicalTerm(lexical.semantics));
+        addEdge(cellIdx, state->categoryId(lexical.category), semantics, state->keyFor(semantics),
+                std::move(edge), state);
       }
     }
   }
@@ -204,7 +331,7 @@ double CkyChart::edgeInside(const ChartEdge& edge) const {
   return inside;
 }
 
-void CkyChart::finishCell(int cellIdx) {
+void CkyChart::finishCell(int cellIdx, FillState* state) {
   ChartCell& cell = cells_[cellIdx];
   for (ChartEntry& entry : cell.entries) {
     entry.inside = kNegativeInfinity;
@@ -231,6 +358,7 @@ void CkyChart::finishCell(int cellIdx) {
     for (std::size_t rank = options_.beam; rank < order.size(); ++rank) {
       ChartEntry& entry = cell.entries[order[rank]];
       entry.pruned = true;
+      state->entryCategories[cellIdx][order[rank]] = -1;
       if (!options_.keepPrunedEntries) {
         std::vector<ChartEdge>().swap(entry.edges);
         entry.semantics = nullptr;
@@ -243,42 +371,51 @@ void CkyChart::finishCell(int cellIdx) {
   events_.push_back({ChartEvent::Kind::CellFinished, cellIdx, -1, -1});
 }
 
+void CkyChart::combineCells(int cellIdx, int leftIdx, int rightIdx, FillState* state) {
+  // References stay valid: adding entries grows this cell's list, not the outer vector.
+  const std::vector<int>& leftCategories = state->entryCategories[leftIdx];
+  const std::vector<int>& rightCategories = state->entryCategories[rightIdx];
+  for (std::size_t l = 0; l < leftCategories.size(); ++l) {
+    if (leftCategories[l] < 0) continue;
+    for (std::size_t r = 0; r < rightCategories.size(); ++r) {
+      if (rightCategories[r] < 0) continue;
+      const std::vector<FillState::Rule>& rules =
+          state->rules(leftCategories[l], rightCategories[r]);
+      for (std::size_t k = 0; k < rules.size(); ++k) {
+        const FillState::Rule rule = rules[k];
+        // The entries are re-read each time: adding an edge may grow this cell, never the two
+        // it reads (a span is only combined from shorter ones).
+        const FillState::Combined& combined =
+            state->combine(rule.combinator, cells_[leftIdx].entries[l].semantics,
+                           cells_[rightIdx].entries[r].semantics);
+        if (!combined.semantics) continue;
+        ChartEdge edge;
+        edge.combinator = rule.combinator;
+        edge.leftCell = leftIdx;
+        edge.leftEntry = static_cast<int>(l);
+        edge.rightCell = rightIdx;
+        edge.rightEntry = static_cast<int>(r);
+        addEdge(cellIdx, rule.category, combined.semantics, combined.key, std::move(edge), state);
+      }
+    }
+  }
+}
+
 void CkyChart::fill() {
   const int n = length();
+  FillState state(options_.combinators);
+  state.entryCategories.resize(cells_.size());
   for (int span = 1; span <= n; ++span) {
     for (int begin = 0; begin + span <= n; ++begin) {
       const int end = begin + span;
       const int cellIdx = cellIndex(begin, end);
       events_.push_back({ChartEvent::Kind::CellStarted, cellIdx, -1, -1});
-      std::unordered_map<std::size_t, std::vector<int>> index;
-      addLexicalEntries(begin, end, &index);
+      state.cellEntries.clear();
+      addLexicalEntries(begin, end, &state);
       for (int split = begin + 1; split < end; ++split) {
-        const int leftIdx = cellIndex(begin, split);
-        const int rightIdx = cellIndex(split, end);
-        const ChartCell& left = cells_[leftIdx];
-        const ChartCell& right = cells_[rightIdx];
-        for (std::size_t l = 0; l < left.entries.size(); ++l) {
-          if (left.entries[l].pruned) continue;
-          for (std::size_t r = 0; r < right.entries.size(); ++r) {
-            if (right.entries[r].pruned) continue;
-            const ChartEntry& leftEntry = left.entries[l];
-            const ChartEntry& rightEntry = right.entries[r];
-            for (Combination& combination :
-                 combine(leftEntry.category, leftEntry.semantics, rightEntry.category,
-                         rightEntry.semantics, options_.combinators)) {
-              ChartEdge edge;
-              edge.combinator = combination.combinator;
-              edge.leftCell = leftIdx;
-              edge.leftEntry = static_cast<int>(l);
-              edge.rightCell = rightIdx;
-              edge.rightEntry = static_cast<int>(r);
-              addEdge(cellIdx, combination.category, combination.semantics, std::move(edge),
-                      &index);
-            }
-          }
-        }
+        combineCells(cellIdx, cellIndex(begin, split), cellIndex(split, end), &state);
       }
-      finishCell(cellIdx);
+      finishCell(cellIdx, &state);
     }
   }
   // Roots.

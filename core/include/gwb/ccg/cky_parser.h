@@ -174,12 +174,16 @@ class CkyChart {
   std::vector<std::pair<Term, double>> logicalForms() const;
 
  private:
+  // Pools and memo tables that live while the chart is filled (cky_parser.cpp): interned
+  // meanings and categories, the meaning of each combination of two meanings, the category
+  // rules of each pair of categories.
+  struct FillState;
   void fill();
-  void addLexicalEntries(int begin, int end,
-                         std::unordered_map<std::size_t, std::vector<int>>* index);
-  void addEdge(int cellIdx, const Category& category, const Term& semantics, ChartEdge edge,
-               std::unordered_map<std::size_t, std::vector<int>>* index);
-  void finishCell(int cellIdx);
+  void addLexicalEntries(int begin, int end, FillState* state);
+  void combineCells(int cellIdx, int leftIdx, int rightIdx, FillState* state);
+  void addEdge(int cellIdx, int category, const Term& semantics, const Term& key, ChartEdge edge,
+               FillState* state);
+  void finishCell(int cellIdx, FillState* state);
   int featureId(const std::string& name);
   double edgeInside(const ChartEdge& edge) const;
   void computeOutside(const Term* key, std::vector<std::vector<double>>* outside,
