@@ -7,7 +7,7 @@
 #include <set>
 #include <utility>
 
-#include "gwb/ccg/term_pool.h"
+#include "ccg/term_arena.h"
 
 namespace gwb::ccg {
 
@@ -86,54 +86,33 @@ void collectLogicalFormFeatures(const Term& term, std::set<std::string>* out) {
   for (const Term& child : term->children) collectLogicalFormFeatures(child, out);
 }
 
-std::size_t mixPointers(const void* a, const void* b, std::uint64_t extra) {
-  std::uint64_t h = reinterpret_cast<std::uintptr_t>(a) * 0x9e3779b97f4a7c15ULL;
-  h ^= (reinterpret_cast<std::uintptr_t>(b) + 0x632be59bd9b4e019ULL + (h << 6) + (h >> 2));
-  h ^= extra * 0xbf58476d1ce4e5b9ULL;
-  return static_cast<std::size_t>(h ^ (h >> 29));
+std::uint64_t pairKey(std::int32_t a, std::int32_t b) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
+         static_cast<std::uint32_t>(b);
 }
 
-// A combination of two meanings: (f, g) and whether it is application f(g) or composition.
-struct MeaningPair {
-  const TermNode* function;
-  const TermNode* argument;
-  bool composition;
-  bool operator==(const MeaningPair& other) const {
-    return function == other.function && argument == other.argument &&
-           composition == other.composition;
-  }
-};
-struct MeaningPairHash {
-  std::size_t operator()(const MeaningPair& pair) const {
-    return mixPointers(pair.function, pair.argument, pair.composition ? 1 : 0);
-  }
-};
-
-// An entry of a cell: its category id and its meaning's exact-match key (interned).
-struct EntryIdentity {
-  int category;
-  const TermNode* key;
-  bool operator==(const EntryIdentity& other) const {
-    return category == other.category && key == other.key;
-  }
-};
-struct EntryIdentityHash {
-  std::size_t operator()(const EntryIdentity& identity) const {
-    return mixPointers(identity.key, nullptr, static_cast<std::uint64_t>(identity.category));
+struct PairKeyHash {
+  std::size_t operator()(std::uint64_t key) const {
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    key ^= key >> 33;
+    return static_cast<std::size_t>(key);
   }
 };
 
 }  // namespace
 
-// Everything here is a function of structure (interned terms and categories), so memoising
-// changes no result: a combination of two meanings is computed once per chart, not once per
-// pair of entries that carry them.
+// Everything here is a function of structure (meanings as ids of a hash-consed arena,
+// term_arena.h; interned categories), so memoising changes no result: a combination of two
+// meanings is computed once per chart, not once per pair of entries that carry them, and the
+// meanings of entries become Terms only when the cell is finished, for the entries the beam
+// keeps.
 struct CkyChart::FillState {
+  using Id = detail::TermArena::Id;
   explicit FillState(const CombinatorOptions& combinatorOptions) : options(combinatorOptions) {}
 
   const CombinatorOptions& options;
-  TermPool terms;
-  std::unordered_map<const TermNode*, Term> keyOf;  // interned meaning -> its interned key
+  detail::TermArena terms;
 
   // Interned categories: the representative of each id, and the id of every pointer met (the
   // pointers are kept alive in `aliases`, so that an address is never reused).
@@ -151,13 +130,18 @@ struct CkyChart::FillState {
   std::vector<std::vector<int>> ruleRows;
 
   struct Combined {
-    Term semantics;  // interned; null when the combination has no normal form
-    Term key;
+    Id semantics = detail::TermArena::kNone;  // kNone: no normal form within the budget
+    Id key = detail::TermArena::kNone;
   };
-  std::unordered_map<MeaningPair, Combined, MeaningPairHash> combined;
+  // By (function, argument) meaning ids, one table for application and one for composition.
+  std::unordered_map<std::uint64_t, Combined, PairKeyHash> applied;
+  std::unordered_map<std::uint64_t, Combined, PairKeyHash> composed;
 
-  std::vector<std::vector<int>> entryCategories;  // per cell, per entry; -1 when pruned
-  std::unordered_map<EntryIdentity, int, EntryIdentityHash> cellEntries;  // the open cell
+  // Per cell, per entry: the category id (-1 once pruned) and the meaning id.
+  std::vector<std::vector<int>> entryCategories;
+  std::vector<std::vector<Id>> entryMeanings;
+  // The open cell's entries by (category id, key id).
+  std::unordered_map<std::uint64_t, int, PairKeyHash> cellEntries;
 
   int categoryId(const Category& category) {
     auto found = categoryIdOf.find(category.get());
@@ -196,28 +180,24 @@ struct CkyChart::FillState {
     return ruleSets[set];
   }
 
-  const Term& keyFor(const Term& semantics) {
-    auto found = keyOf.find(semantics.get());
-    if (found != keyOf.end()) return found->second;
-    Term key = terms.intern(exactMatchKey(semantics));
-    return keyOf.emplace(semantics.get(), std::move(key)).first->second;
-  }
-
-  const Combined& combine(Combinator combinator, const Term& left, const Term& right) {
+  // combineSemantics (category.h) on meaning ids.
+  Combined combine(Combinator combinator, Id left, Id right) {
     const bool backward = combinator == Combinator::BackwardApplication ||
                           combinator == Combinator::BackwardComposition;
     const bool composition = combinator == Combinator::ForwardComposition ||
                              combinator == Combinator::BackwardComposition;
-    const MeaningPair pair{backward ? right.get() : left.get(), backward ? left.get() : right.get(),
-                           composition};
-    auto found = combined.find(pair);
-    if (found != combined.end()) return found->second;
+    const Id function = backward ? right : left;
+    const Id argument = backward ? left : right;
+    auto& memo = composition ? composed : applied;
+    const std::uint64_t pair = pairKey(function, argument);
+    auto found = memo.find(pair);
+    if (found != memo.end()) return found->second;
     Combined made;
-    if (Term semantics = combineSemantics(combinator, left, right, options.maxBetaSteps)) {
-      made.semantics = terms.intern(semantics);
-      made.key = keyFor(made.semantics);
-    }
-    return combined.emplace(pair, std::move(made)).first->second;
+    made.semantics = composition ? terms.compose(function, argument, options.maxBetaSteps)
+                                 : terms.apply(function, argument, options.maxBetaSteps);
+    if (made.semantics != detail::TermArena::kNone) made.key = terms.exactMatchKey(made.semantics);
+    memo.emplace(pair, made);
+    return made;
   }
 };
 
@@ -261,11 +241,11 @@ std::size_t CkyChart::entryCount() const {
   return count;
 }
 
-void CkyChart::addEdge(int cellIdx, int category, const Term& semantics, const Term& key,
-                       ChartEdge edge, FillState* state) {
+void CkyChart::addEdge(int cellIdx, int category, int meaning, int key, ChartEdge edge,
+                       FillState* state) {
   ChartCell& cell = cells_[cellIdx];
-  const auto [found, added] = state->cellEntries.emplace(EntryIdentity{category, key.get()},
-                                                         static_cast<int>(cell.entries.size()));
+  const auto [found, added] =
+      state->cellEntries.emplace(pairKey(category, key), static_cast<int>(cell.entries.size()));
   if (!added) {
     ChartEntry& entry = cell.entries[found->second];
     entry.edges.push_back(std::move(edge));
@@ -275,11 +255,10 @@ void CkyChart::addEdge(int cellIdx, int category, const Term& semantics, const T
   }
   ChartEntry entry;
   entry.category = state->categories[category];
-  entry.semantics = semantics;
-  entry.key = key;
   entry.edges.push_back(std::move(edge));
   cell.entries.push_back(std::move(entry));
   state->entryCategories[cellIdx].push_back(category);
+  state->entryMeanings[cellIdx].push_back(meaning);
   events_.push_back(
       {ChartEvent::Kind::EntryAdded, cellIdx, static_cast<int>(cell.entries.size()) - 1, 0});
 }
@@ -314,9 +293,9 @@ void CkyChart::addLexicalEntries(int begin, int end, FillState* state) {
                          {featureId(pairFeature(lexeme, lexicalTemplate)), 1.0}};
         if (skipped > 0) edge.features.emplace_back(skipId, static_cast<double>(skipped));
         for (const auto& [id, value] : edge.features) edge.score += featureWeights_[id] * value;
-        const Term& semantics = state->terms.intern(canonicalTerm(lexical.semantics));
-        addEdge(cellIdx, state->categoryId(lexical.category), semantics, state->keyFor(semantics),
-                std::move(edge), state);
+        const int meaning = state->terms.fromTerm(lexical.semantics);
+        addEdge(cellIdx, state->categoryId(lexical.category), meaning,
+                state->terms.exactMatchKey(meaning), std::move(edge), state);
       }
     }
   }
@@ -361,20 +340,27 @@ void CkyChart::finishCell(int cellIdx, FillState* state) {
       state->entryCategories[cellIdx][order[rank]] = -1;
       if (!options_.keepPrunedEntries) {
         std::vector<ChartEdge>().swap(entry.edges);
-        entry.semantics = nullptr;
-        entry.key = nullptr;
         entry.bestEdge = -1;
       }
       events_.push_back({ChartEvent::Kind::EntryPruned, cellIdx, order[rank], -1});
     }
   }
+  // Meanings as Terms, for the entries that keep them.
+  for (std::size_t e = 0; e < cell.entries.size(); ++e) {
+    ChartEntry& entry = cell.entries[e];
+    if (entry.pruned && !options_.keepPrunedEntries) continue;
+    entry.semantics = state->terms.toTerm(state->entryMeanings[cellIdx][e]);
+    entry.key = exactMatchKey(entry.semantics);
+  }
   events_.push_back({ChartEvent::Kind::CellFinished, cellIdx, -1, -1});
 }
 
 void CkyChart::combineCells(int cellIdx, int leftIdx, int rightIdx, FillState* state) {
-  // References stay valid: adding entries grows this cell's list, not the outer vector.
+  // References stay valid: adding entries grows this cell's lists, not the outer vectors.
   const std::vector<int>& leftCategories = state->entryCategories[leftIdx];
   const std::vector<int>& rightCategories = state->entryCategories[rightIdx];
+  const std::vector<FillState::Id>& leftMeanings = state->entryMeanings[leftIdx];
+  const std::vector<FillState::Id>& rightMeanings = state->entryMeanings[rightIdx];
   for (std::size_t l = 0; l < leftCategories.size(); ++l) {
     if (leftCategories[l] < 0) continue;
     for (std::size_t r = 0; r < rightCategories.size(); ++r) {
@@ -383,12 +369,9 @@ void CkyChart::combineCells(int cellIdx, int leftIdx, int rightIdx, FillState* s
           state->rules(leftCategories[l], rightCategories[r]);
       for (std::size_t k = 0; k < rules.size(); ++k) {
         const FillState::Rule rule = rules[k];
-        // The entries are re-read each time: adding an edge may grow this cell, never the two
-        // it reads (a span is only combined from shorter ones).
-        const FillState::Combined& combined =
-            state->combine(rule.combinator, cells_[leftIdx].entries[l].semantics,
-                           cells_[rightIdx].entries[r].semantics);
-        if (!combined.semantics) continue;
+        const FillState::Combined combined =
+            state->combine(rule.combinator, leftMeanings[l], rightMeanings[r]);
+        if (combined.semantics == detail::TermArena::kNone) continue;
         ChartEdge edge;
         edge.combinator = rule.combinator;
         edge.leftCell = leftIdx;
@@ -405,6 +388,7 @@ void CkyChart::fill() {
   const int n = length();
   FillState state(options_.combinators);
   state.entryCategories.resize(cells_.size());
+  state.entryMeanings.resize(cells_.size());
   for (int span = 1; span <= n; ++span) {
     for (int begin = 0; begin + span <= n; ++begin) {
       const int end = begin + span;

@@ -181,8 +181,7 @@ class CkyChart {
   void fill();
   void addLexicalEntries(int begin, int end, FillState* state);
   void combineCells(int cellIdx, int leftIdx, int rightIdx, FillState* state);
-  void addEdge(int cellIdx, int category, const Term& semantics, const Term& key, ChartEdge edge,
-               FillState* state);
+  void addEdge(int cellIdx, int category, int meaning, int key, ChartEdge edge, FillState* state);
   void finishCell(int cellIdx, FillState* state);
   int featureId(const std::string& name);
   double edgeInside(const ChartEdge& edge) const;
