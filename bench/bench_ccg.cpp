@@ -200,7 +200,7 @@ void parseAll(benchmark::State& state, int beam, bool skipWords, bool expectatio
   benchmark::RegisterBenchmark("CcgLexicon/geo880", lexiconBuild)
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
-  for (int beam : {10, 20, 50}) {
+  for (int beam : {10, 20, 50, 200}) {
     benchmark::RegisterBenchmark(("CcgParse/geo280/beam" + std::to_string(beam)).c_str(), parseAll,
                                  beam, false, false)
         ->Unit(benchmark::kMillisecond)

@@ -100,6 +100,59 @@ struct PairKeyHash {
   }
 };
 
+// A hash map from 64-bit pair keys (never all ones) to small values: open addressing, linear
+// probing, no node per entry (the fill looks one up per combination).
+template <class Value>
+class PairMap {
+ public:
+  PairMap() : keys_(256, kEmpty), values_(256) {}
+  // The value of `key`, or null.
+  const Value* find(std::uint64_t key) const {
+    for (std::size_t slot = PairKeyHash()(key) & (keys_.size() - 1);;
+         slot = (slot + 1) & (keys_.size() - 1)) {
+      if (keys_[slot] == key) return &values_[slot];
+      if (keys_[slot] == kEmpty) return nullptr;
+    }
+  }
+  // Inserts (key, value) unless the key is there; returns the stored value and whether it was
+  // inserted.
+  std::pair<Value*, bool> emplace(std::uint64_t key, const Value& value) {
+    if (2 * (size_ + 1) > keys_.size()) grow();
+    std::size_t slot = PairKeyHash()(key) & (keys_.size() - 1);
+    for (; keys_[slot] != kEmpty; slot = (slot + 1) & (keys_.size() - 1)) {
+      if (keys_[slot] == key) return {&values_[slot], false};
+    }
+    keys_[slot] = key;
+    values_[slot] = value;
+    ++size_;
+    return {&values_[slot], true};
+  }
+  void clear() {
+    if (size_ == 0) return;
+    std::fill(keys_.begin(), keys_.end(), kEmpty);
+    size_ = 0;
+  }
+
+ private:
+  static constexpr std::uint64_t kEmpty = ~0ULL;
+  void grow() {
+    std::vector<std::uint64_t> keys(keys_.size() * 2, kEmpty);
+    std::vector<Value> values(keys.size());
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+      if (keys_[i] == kEmpty) continue;
+      std::size_t slot = PairKeyHash()(keys_[i]) & (keys.size() - 1);
+      while (keys[slot] != kEmpty) slot = (slot + 1) & (keys.size() - 1);
+      keys[slot] = keys_[i];
+      values[slot] = values_[i];
+    }
+    keys_.swap(keys);
+    values_.swap(values);
+  }
+  std::vector<std::uint64_t> keys_;
+  std::vector<Value> values_;
+  std::size_t size_ = 0;
+};
+
 }  // namespace
 
 // Everything here is a function of structure (meanings as ids of a hash-consed arena,
@@ -134,14 +187,14 @@ struct CkyChart::FillState {
     Id key = detail::TermArena::kNone;
   };
   // By (function, argument) meaning ids, one table for application and one for composition.
-  std::unordered_map<std::uint64_t, Combined, PairKeyHash> applied;
-  std::unordered_map<std::uint64_t, Combined, PairKeyHash> composed;
+  PairMap<Combined> applied;
+  PairMap<Combined> composed;
 
   // Per cell, per entry: the category id (-1 once pruned) and the meaning id.
   std::vector<std::vector<int>> entryCategories;
   std::vector<std::vector<Id>> entryMeanings;
   // The open cell's entries by (category id, key id).
-  std::unordered_map<std::uint64_t, int, PairKeyHash> cellEntries;
+  PairMap<int> cellEntries;
 
   int categoryId(const Category& category) {
     auto found = categoryIdOf.find(category.get());
@@ -161,7 +214,8 @@ struct CkyChart::FillState {
     return id;
   }
 
-  const std::vector<Rule>& rules(int left, int right) {
+  // The index in ruleSets of the rules of (left, right), computed on first use.
+  int ruleSet(int left, int right) {
     if (ruleRows.size() <= static_cast<std::size_t>(left)) ruleRows.resize(left + 1);
     if (ruleRows[left].size() <= static_cast<std::size_t>(right)) {
       ruleRows[left].resize(categories.size(), -1);
@@ -177,7 +231,7 @@ struct CkyChart::FillState {
       ruleSets.push_back(std::move(made));
       ruleRows[left][right] = set;
     }
-    return ruleSets[set];
+    return set;
   }
 
   // combineSemantics (category.h) on meaning ids.
@@ -190,8 +244,7 @@ struct CkyChart::FillState {
     const Id argument = backward ? left : right;
     auto& memo = composition ? composed : applied;
     const std::uint64_t pair = pairKey(function, argument);
-    auto found = memo.find(pair);
-    if (found != memo.end()) return found->second;
+    if (const Combined* found = memo.find(pair)) return *found;
     Combined made;
     made.semantics = composition ? terms.compose(function, argument, options.maxBetaSteps)
                                  : terms.apply(function, argument, options.maxBetaSteps);
@@ -247,10 +300,10 @@ void CkyChart::addEdge(int cellIdx, int category, int meaning, int key, ChartEdg
   const auto [found, added] =
       state->cellEntries.emplace(pairKey(category, key), static_cast<int>(cell.entries.size()));
   if (!added) {
-    ChartEntry& entry = cell.entries[found->second];
+    ChartEntry& entry = cell.entries[*found];
     entry.edges.push_back(std::move(edge));
-    events_.push_back({ChartEvent::Kind::EdgeAdded, cellIdx, found->second,
-                       static_cast<int>(entry.edges.size()) - 1});
+    events_.push_back(
+        {ChartEvent::Kind::EdgeAdded, cellIdx, *found, static_cast<int>(entry.edges.size()) - 1});
     return;
   }
   ChartEntry entry;
@@ -361,14 +414,22 @@ void CkyChart::combineCells(int cellIdx, int leftIdx, int rightIdx, FillState* s
   const std::vector<int>& rightCategories = state->entryCategories[rightIdx];
   const std::vector<FillState::Id>& leftMeanings = state->entryMeanings[leftIdx];
   const std::vector<FillState::Id>& rightMeanings = state->entryMeanings[rightIdx];
+  // The largest category id on the right, so that a row of the rule table covers it.
+  int rightMax = -1;
+  for (int category : rightCategories) rightMax = std::max(rightMax, category);
   for (std::size_t l = 0; l < leftCategories.size(); ++l) {
-    if (leftCategories[l] < 0) continue;
+    const int leftCategory = leftCategories[l];
+    if (leftCategory < 0) continue;
+    if (rightMax >= 0) state->ruleSet(leftCategory, rightMax);  // sizes the row
     for (std::size_t r = 0; r < rightCategories.size(); ++r) {
-      if (rightCategories[r] < 0) continue;
-      const std::vector<FillState::Rule>& rules =
-          state->rules(leftCategories[l], rightCategories[r]);
-      for (std::size_t k = 0; k < rules.size(); ++k) {
-        const FillState::Rule rule = rules[k];
+      const int rightCategory = rightCategories[r];
+      if (rightCategory < 0) continue;
+      int set = state->ruleRows[leftCategory][rightCategory];
+      if (set < 0) set = state->ruleSet(leftCategory, rightCategory);
+      const std::size_t ruleCount = state->ruleSets[set].size();
+      for (std::size_t k = 0; k < ruleCount; ++k) {
+        // Copied: adding an edge may add rule sets (never to this one) and move the vector.
+        const FillState::Rule rule = state->ruleSets[set][k];
         const FillState::Combined combined =
             state->combine(rule.combinator, leftMeanings[l], rightMeanings[r]);
         if (combined.semantics == detail::TermArena::kNone) continue;

@@ -18,20 +18,26 @@ std::uint64_t mixHash(std::uint64_t h, std::uint64_t value) {
 
 TermArena::TermArena() : table_(4096, kNone) {}
 
-TermArena::Id TermArena::make(TermKind kind, std::int32_t value, const std::vector<Id>& children) {
+TermArena::Id TermArena::make(TermKind kind, std::int32_t value, const Id* children,
+                              std::size_t count) {
   std::uint64_t h =
       mixHash(static_cast<std::uint64_t>(kind) + 1, static_cast<std::uint32_t>(value));
-  for (Id child : children) h = mixHash(h, static_cast<std::uint32_t>(child));
-  h ^= h >> 29;
+  for (std::size_t c = 0; c < count; ++c) h = mixHash(h, static_cast<std::uint32_t>(children[c]));
+  // MurmurHash3's finaliser: the low bits (the slot) depend on every bit.
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
   const std::size_t mask = table_.size() - 1;
   std::size_t slot = h & mask;
   for (; table_[slot] != kNone; slot = (slot + 1) & mask) {
     const Node& node = nodes_[table_[slot]];
     if (node.hash != h || node.kind != kind || node.value != value ||
-        node.count != static_cast<std::int32_t>(children.size())) {
+        node.count != static_cast<std::int32_t>(count)) {
       continue;
     }
-    if (std::equal(children.begin(), children.end(), children_.begin() + node.first)) {
+    if (std::equal(children, children + count, children_.begin() + node.first)) {
       return table_[slot];
     }
   }
@@ -39,13 +45,13 @@ TermArena::Id TermArena::make(TermKind kind, std::int32_t value, const std::vect
   node.kind = kind;
   node.value = value;
   node.first = static_cast<std::int32_t>(children_.size());
-  node.count = static_cast<std::int32_t>(children.size());
+  node.count = static_cast<std::int32_t>(count);
   node.hash = h;
-  bool normal = !(kind == TermKind::Application && !children.empty() &&
-                  nodes_[children.front()].kind == TermKind::Lambda);
+  bool normal =
+      !(kind == TermKind::Application && count > 0 && nodes_[children[0]].kind == TermKind::Lambda);
   std::int32_t freeDepth = kind == TermKind::Variable ? value + 1 : 0;
-  for (Id child : children) {
-    const Node& c = nodes_[child];
+  for (std::size_t i = 0; i < count; ++i) {
+    const Node& c = nodes_[children[i]];
     normal = normal && c.normal && !(isConnective(kind) && c.kind == kind);
     freeDepth = std::max(freeDepth, c.freeDepth);
   }
@@ -54,7 +60,7 @@ TermArena::Id TermArena::make(TermKind kind, std::int32_t value, const std::vect
   node.freeDepth = freeDepth;
   const Id id = static_cast<Id>(nodes_.size());
   nodes_.push_back(node);
-  children_.insert(children_.end(), children.begin(), children.end());
+  children_.insert(children_.end(), children, children + count);
   keys_.push_back(kNone);
   table_[slot] = id;
   if (2 * nodes_.size() > table_.size()) grow();
@@ -75,13 +81,13 @@ void TermArena::grow() {
 // ((f a) b) is (f a b), as term.h's makeApplication makes it.
 TermArena::Id TermArena::makeApplication(Id head, const Id* arguments, std::size_t count) {
   if (count == 0) return head;
-  std::vector<Id> parts;
+  IdList parts;
   if (nodes_[head].kind == TermKind::Application) {
-    parts.assign(children(head), children(head) + nodes_[head].count);
+    parts.append(children(head), children(head) + nodes_[head].count);
   } else {
     parts.push_back(head);
   }
-  parts.insert(parts.end(), arguments, arguments + count);
+  parts.append(arguments, arguments + count);
   return make(TermKind::Application, 0, parts);
 }
 
@@ -107,7 +113,7 @@ TermArena::Id TermArena::fromTerm(const Term& term) {
 
 TermArena::Id TermArena::fromTerm(const Term& term, std::vector<int>* bound) {
   switch (term->kind) {
-    case TermKind::Constant: return make(TermKind::Constant, nameId(term->name), {});
+    case TermKind::Constant: return make(TermKind::Constant, nameId(term->name), nullptr, 0);
     case TermKind::Variable: {
       const int depth = static_cast<int>(bound->size());
       for (int i = depth - 1; i >= 0; --i) {
@@ -119,8 +125,7 @@ TermArena::Id TermArena::fromTerm(const Term& term, std::vector<int>* bound) {
   }
   const bool binds = isBinder(term->kind);
   if (binds) bound->push_back(term->variable);
-  std::vector<Id> parts;
-  parts.reserve(term->children.size());
+  IdList parts;
   for (const Term& child : term->children) parts.push_back(fromTerm(child, bound));
   if (binds) bound->pop_back();
   const std::int32_t value = term->kind == TermKind::Lambda ? typeId(term->variableType) : 0;
@@ -174,7 +179,7 @@ TermArena::Id TermArena::shift(Id id, int amount, int cutoff) {
   const Node node = nodes_[id];
   if (node.kind == TermKind::Variable) return variable(node.value + amount);
   const int inner = isBinder(node.kind) ? cutoff + 1 : cutoff;
-  std::vector<Id> parts(children(id), children(id) + node.count);
+  IdList parts(children(id), children(id) + node.count);
   for (Id& part : parts) part = shift(part, amount, inner);
   return make(node.kind, node.value, parts);
 }
@@ -188,10 +193,10 @@ TermArena::Id TermArena::substitute(Id id, int index, Id value) {
     return node.value == index ? shift(value, index, 0) : variable(node.value - 1);
   }
   const int inner = isBinder(node.kind) ? index + 1 : index;
-  std::vector<Id> parts(children(id), children(id) + node.count);
+  IdList parts(children(id), children(id) + node.count);
   for (Id& part : parts) part = substitute(part, inner, value);
   if (node.kind == TermKind::Application) {
-    return makeApplication(parts.front(), parts.data() + 1, parts.size() - 1);
+    return makeApplication(parts[0], parts.begin() + 1, parts.size() - 1);
   }
   return make(node.kind, node.value, parts);
 }
@@ -207,7 +212,7 @@ TermArena::Id TermArena::reduce(Id id) {
     case TermKind::Or: return reduceConnective(id);
     default: break;
   }
-  std::vector<Id> parts(children(id), children(id) + node.count);
+  IdList parts(children(id), children(id) + node.count);
   bool changed = false;
   for (Id& part : parts) {
     const Id reduced = reduce(part);
@@ -218,8 +223,8 @@ TermArena::Id TermArena::reduce(Id id) {
 }
 
 TermArena::Id TermArena::reduceApplication(Id id) {
-  const std::vector<Id> parts(children(id), children(id) + nodes_[id].count);
-  Id head = reduce(parts.front());
+  const IdList parts(children(id), children(id) + nodes_[id].count);
+  Id head = reduce(parts[0]);
   std::size_t next = 1;
   while (nodes_[head].kind == TermKind::Lambda && next < parts.size()) {
     if (--stepsLeft_ < 0) {
@@ -230,25 +235,26 @@ TermArena::Id TermArena::reduceApplication(Id id) {
     head = reduce(substitute(body, 0, parts[next++]));
     if (exhausted_) return id;
   }
-  std::vector<Id> rest;
-  bool changed = head != parts.front() || next > 1;
+  IdList rest;
+  bool changed = head != parts[0] || next > 1;
   for (std::size_t i = next; i < parts.size(); ++i) {
-    rest.push_back(reduce(parts[i]));
-    changed = changed || rest.back() != parts[i];
+    const Id reduced = reduce(parts[i]);
+    rest.push_back(reduced);
+    changed = changed || reduced != parts[i];
   }
   if (!changed) return id;
-  return makeApplication(head, rest.data(), rest.size());
+  return makeApplication(head, rest.begin(), rest.size());
 }
 
 TermArena::Id TermArena::reduceConnective(Id id) {
   const Node node = nodes_[id];
-  const std::vector<Id> parts(children(id), children(id) + node.count);
-  std::vector<Id> flat;
+  const IdList parts(children(id), children(id) + node.count);
+  IdList flat;
   bool changed = false;
   for (Id part : parts) {
     const Id reduced = reduce(part);
     if (nodes_[reduced].kind == node.kind) {
-      flat.insert(flat.end(), children(reduced), children(reduced) + nodes_[reduced].count);
+      flat.append(children(reduced), children(reduced) + nodes_[reduced].count);
       changed = true;
     } else {
       changed = changed || reduced != part;
@@ -276,7 +282,7 @@ TermArena::Id TermArena::compose(Id function, Id argument, int maxSteps) {
   const Id x = variable(0);
   const Id inner = makeApplication(shift(argument, 1, 0), &x, 1);
   const Id body = makeApplication(shift(function, 1, 0), &inner, 1);
-  return reduceTop(make(TermKind::Lambda, type, {body}), maxSteps);
+  return reduceTop(make(TermKind::Lambda, type, &body, 1), maxSteps);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -287,7 +293,7 @@ TermArena::Id TermArena::exactMatchKey(Id id) {
   const Node node = nodes_[id];
   Id key = id;
   if (node.count > 0) {
-    std::vector<Id> parts(children(id), children(id) + node.count);
+    IdList parts(children(id), children(id) + node.count);
     bool changed = false;
     for (Id& part : parts) {
       const Id partKey = exactMatchKey(part);
@@ -295,19 +301,21 @@ TermArena::Id TermArena::exactMatchKey(Id id) {
       part = partKey;
     }
     if (isConnective(node.kind)) {
-      std::vector<Id> flat;
+      IdList flat;
       for (Id part : parts) {
         if (nodes_[part].kind == node.kind) {
-          flat.insert(flat.end(), children(part), children(part) + nodes_[part].count);
+          flat.append(children(part), children(part) + nodes_[part].count);
         } else {
           flat.push_back(part);
         }
       }
       std::sort(flat.begin(), flat.end());
-      changed = changed || flat != parts;
-      parts = std::move(flat);
+      changed = changed || flat.size() != parts.size() ||
+                !std::equal(flat.begin(), flat.end(), parts.begin());
+      if (changed) key = make(node.kind, node.value, flat);
+    } else if (changed) {
+      key = make(node.kind, node.value, parts);
     }
-    if (changed) key = make(node.kind, node.value, parts);
   }
   keys_[id] = key;
   return key;

@@ -47,6 +47,46 @@ class TermArena {
   std::size_t size() const { return nodes_.size(); }
 
  private:
+  // A short list of ids, inline up to 8 (most terms have fewer children): the walks below
+  // make one per node visited, and the heap is not what they should spend their time on.
+  class IdList {
+   public:
+    IdList() = default;
+    IdList(const Id* first, const Id* last) { append(first, last); }
+    IdList(const IdList&) = delete;
+    IdList& operator=(const IdList&) = delete;
+    void push_back(Id id) {
+      if (size_ == capacity_) grow();
+      data_[size_++] = id;
+    }
+    void append(const Id* first, const Id* last) {
+      for (; first != last; ++first) push_back(*first);
+    }
+    void clear() { size_ = 0; }
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    Id* begin() { return data_; }
+    Id* end() { return data_ + size_; }
+    const Id* begin() const { return data_; }
+    const Id* end() const { return data_ + size_; }
+    Id& operator[](std::size_t i) { return data_[i]; }
+    Id operator[](std::size_t i) const { return data_[i]; }
+
+   private:
+    void grow() {
+      std::vector<Id> bigger(data_, data_ + size_);
+      bigger.resize(capacity_ * 2);
+      heap_.swap(bigger);
+      data_ = heap_.data();
+      capacity_ *= 2;
+    }
+    Id inline_[8] = {};
+    std::vector<Id> heap_;
+    Id* data_ = inline_;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 8;
+  };
+
   struct Node {
     TermKind kind;
     bool normal;         // no redex and no and/or directly in the same connective, anywhere
@@ -57,9 +97,12 @@ class TermArena {
     std::uint64_t hash;
   };
 
-  Id make(TermKind kind, std::int32_t value, const std::vector<Id>& children);
+  Id make(TermKind kind, std::int32_t value, const Id* children, std::size_t count);
+  Id make(TermKind kind, std::int32_t value, const IdList& children) {
+    return make(kind, value, children.begin(), children.size());
+  }
   Id makeApplication(Id head, const Id* arguments, std::size_t count);
-  Id variable(std::int32_t index) { return make(TermKind::Variable, index, {}); }
+  Id variable(std::int32_t index) { return make(TermKind::Variable, index, nullptr, 0); }
   const Id* children(Id id) const { return children_.data() + nodes_[id].first; }
   void grow();
 
