@@ -276,6 +276,10 @@ CkyChart::CkyChart(const FactoredLexicon& lexicon, std::vector<std::string> word
   fill();
 }
 
+void CkyChart::recordEvent(const ChartEvent& event) {
+  if (options_.recordEvents) events_.push_back(event);
+}
+
 int CkyChart::featureId(const std::string& name) {
   auto [it, inserted] = featureIds_.emplace(name, static_cast<int>(featureNames_.size()));
   if (inserted) {
@@ -297,12 +301,13 @@ std::size_t CkyChart::entryCount() const {
 void CkyChart::addEdge(int cellIdx, int category, int meaning, int key, ChartEdge edge,
                        FillState* state) {
   ChartCell& cell = cells_[cellIdx];
+  ++edgesMade_;
   const auto [found, added] =
       state->cellEntries.emplace(pairKey(category, key), static_cast<int>(cell.entries.size()));
   if (!added) {
     ChartEntry& entry = cell.entries[*found];
     entry.edges.push_back(std::move(edge));
-    events_.push_back(
+    recordEvent(
         {ChartEvent::Kind::EdgeAdded, cellIdx, *found, static_cast<int>(entry.edges.size()) - 1});
     return;
   }
@@ -312,7 +317,7 @@ void CkyChart::addEdge(int cellIdx, int category, int meaning, int key, ChartEdg
   cell.entries.push_back(std::move(entry));
   state->entryCategories[cellIdx].push_back(category);
   state->entryMeanings[cellIdx].push_back(meaning);
-  events_.push_back(
+  recordEvent(
       {ChartEvent::Kind::EntryAdded, cellIdx, static_cast<int>(cell.entries.size()) - 1, 0});
 }
 
@@ -395,7 +400,7 @@ void CkyChart::finishCell(int cellIdx, FillState* state) {
         std::vector<ChartEdge>().swap(entry.edges);
         entry.bestEdge = -1;
       }
-      events_.push_back({ChartEvent::Kind::EntryPruned, cellIdx, order[rank], -1});
+      recordEvent({ChartEvent::Kind::EntryPruned, cellIdx, order[rank], -1});
     }
   }
   // Meanings as Terms, for the entries that keep them.
@@ -405,7 +410,7 @@ void CkyChart::finishCell(int cellIdx, FillState* state) {
     entry.semantics = state->terms.toTerm(state->entryMeanings[cellIdx][e]);
     entry.key = exactMatchKey(entry.semantics);
   }
-  events_.push_back({ChartEvent::Kind::CellFinished, cellIdx, -1, -1});
+  recordEvent({ChartEvent::Kind::CellFinished, cellIdx, -1, -1});
 }
 
 void CkyChart::combineCells(int cellIdx, int leftIdx, int rightIdx, FillState* state) {
@@ -454,7 +459,7 @@ void CkyChart::fill() {
     for (int begin = 0; begin + span <= n; ++begin) {
       const int end = begin + span;
       const int cellIdx = cellIndex(begin, end);
-      events_.push_back({ChartEvent::Kind::CellStarted, cellIdx, -1, -1});
+      recordEvent({ChartEvent::Kind::CellStarted, cellIdx, -1, -1});
       state.cellEntries.clear();
       addLexicalEntries(begin, end, &state);
       for (int split = begin + 1; split < end; ++split) {
