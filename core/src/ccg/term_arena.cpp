@@ -5,6 +5,9 @@
 
 namespace gwb::ccg::detail {
 
+// Ids index flat arrays and child lists are (pointer, count) spans: the hot loop of the parser.
+// NOLINTBEGIN(cppcoreguidelines-pro-bounds-pointer-arithmetic)
+
 namespace {
 
 bool isConnective(TermKind kind) { return kind == TermKind::And || kind == TermKind::Or; }
@@ -85,7 +88,7 @@ TermArena::Id TermArena::makeApplication(Id head, const Id* arguments, std::size
   if (nodes_[head].kind == TermKind::Application) {
     parts.append(children(head), children(head) + nodes_[head].count);
   } else {
-    parts.push_back(head);
+    parts.add(head);
   }
   parts.append(arguments, arguments + count);
   return make(TermKind::Application, 0, parts);
@@ -126,7 +129,7 @@ TermArena::Id TermArena::fromTerm(const Term& term, std::vector<int>* bound) {
   const bool binds = isBinder(term->kind);
   if (binds) bound->push_back(term->variable);
   IdList parts;
-  for (const Term& child : term->children) parts.push_back(fromTerm(child, bound));
+  for (const Term& child : term->children) parts.add(fromTerm(child, bound));
   if (binds) bound->pop_back();
   const std::int32_t value = term->kind == TermKind::Lambda ? typeId(term->variableType) : 0;
   return make(term->kind, value, parts);
@@ -239,7 +242,7 @@ TermArena::Id TermArena::reduceApplication(Id id) {
   bool changed = head != parts[0] || next > 1;
   for (std::size_t i = next; i < parts.size(); ++i) {
     const Id reduced = reduce(parts[i]);
-    rest.push_back(reduced);
+    rest.add(reduced);
     changed = changed || reduced != parts[i];
   }
   if (!changed) return id;
@@ -258,7 +261,7 @@ TermArena::Id TermArena::reduceConnective(Id id) {
       changed = true;
     } else {
       changed = changed || reduced != part;
-      flat.push_back(reduced);
+      flat.add(reduced);
     }
   }
   return changed ? make(node.kind, 0, flat) : id;
@@ -306,7 +309,7 @@ TermArena::Id TermArena::exactMatchKey(Id id) {
         if (nodes_[part].kind == node.kind) {
           flat.append(children(part), children(part) + nodes_[part].count);
         } else {
-          flat.push_back(part);
+          flat.add(part);
         }
       }
       std::sort(flat.begin(), flat.end());
@@ -320,5 +323,7 @@ TermArena::Id TermArena::exactMatchKey(Id id) {
   keys_[id] = key;
   return key;
 }
+
+// NOLINTEND(cppcoreguidelines-pro-bounds-pointer-arithmetic)
 
 }  // namespace gwb::ccg::detail

@@ -15,6 +15,7 @@
 // An arena is used by one thread; ids are valid for its lifetime.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -24,6 +25,8 @@
 
 namespace gwb::ccg::detail {
 
+// Ids index flat arrays and child lists are (pointer, count) spans: the hot loop of the parser.
+// NOLINTBEGIN(cppcoreguidelines-pro-bounds-pointer-arithmetic)
 class TermArena {
  public:
   using Id = std::int32_t;
@@ -55,12 +58,15 @@ class TermArena {
     IdList(const Id* first, const Id* last) { append(first, last); }
     IdList(const IdList&) = delete;
     IdList& operator=(const IdList&) = delete;
-    void push_back(Id id) {
+    IdList(IdList&&) = delete;
+    IdList& operator=(IdList&&) = delete;
+    ~IdList() = default;
+    void add(Id id) {
       if (size_ == capacity_) grow();
       data_[size_++] = id;
     }
     void append(const Id* first, const Id* last) {
-      for (; first != last; ++first) push_back(*first);
+      for (; first != last; ++first) add(*first);
     }
     void clear() { size_ = 0; }
     std::size_t size() const { return size_; }
@@ -80,9 +86,9 @@ class TermArena {
       data_ = heap_.data();
       capacity_ *= 2;
     }
-    Id inline_[8] = {};
+    std::array<Id, 8> inline_ = {};
     std::vector<Id> heap_;
-    Id* data_ = inline_;
+    Id* data_ = inline_.data();
     std::size_t size_ = 0;
     std::size_t capacity_ = 8;
   };
@@ -131,5 +137,7 @@ class TermArena {
   int stepsLeft_ = 0;
   bool exhausted_ = false;
 };
+
+// NOLINTEND(cppcoreguidelines-pro-bounds-pointer-arithmetic)
 
 }  // namespace gwb::ccg::detail
