@@ -175,6 +175,7 @@ void CkyChart::addLexicalEntries(int begin, int end,
         phrase += words_[w];
       }
       for (const LexicalEntry& lexical : lexicon_.entriesFor(phrase)) {
+        if (options_.allowedConstants && !constantsAllowed(lexical.semantics)) continue;
         const Lexeme& lexeme = lexicon_.lexemes()[lexical.lexeme];
         const LexicalTemplate& lexicalTemplate = lexicon_.templates()[lexical.lexicalTemplate];
         ChartEdge edge;
@@ -193,6 +194,13 @@ void CkyChart::addLexicalEntries(int begin, int end,
       }
     }
   }
+}
+
+bool CkyChart::constantsAllowed(const Term& semantics) const {
+  for (const std::string& constant : constantsInOrder(semantics)) {
+    if (options_.allowedConstants->count(constant) == 0) return false;
+  }
+  return true;
 }
 
 double CkyChart::edgeInside(const ChartEdge& edge) const {

@@ -40,8 +40,10 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "gwb/ccg/category.h"
@@ -64,6 +66,11 @@ struct CkyOptions {
   // Off, a pruned entry keeps only its category and scores: a learner or a benchmark saves the
   // memory (with a beam of 50 on Geo880, pruned entries outnumber kept ones five to one).
   bool keepPrunedEntries = true;
+  // When set, a lexical entry enters the chart only if every constant of its logical form is in
+  // this set. A learner parses a sentence with the constants of its known logical form z so: the
+  // combinators never add or drop constants (no vacuous lambdas), so an entry with any other
+  // constant cannot be part of a derivation of z, and the beam is left to those that can.
+  std::shared_ptr<const std::unordered_set<std::string>> allowedConstants;
 };
 
 using FeatureCounts = std::map<std::string, double>;
@@ -181,6 +188,7 @@ class CkyChart {
                std::unordered_map<std::size_t, std::vector<int>>* index);
   void finishCell(int cellIdx);
   int featureId(const std::string& name);
+  bool constantsAllowed(const Term& semantics) const;
   double edgeInside(const ChartEdge& edge) const;
   void computeOutside(const Term* key, std::vector<std::vector<double>>* outside,
                       double* logZ) const;
