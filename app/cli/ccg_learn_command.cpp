@@ -88,6 +88,7 @@ struct TrainSettings {
   double learningRate = 1.0;
   double coolingRate = 1e-5;
   int partFacMinCount = 3;
+  int trainBeam = 50;
   bool noPrune = false;
   bool unconstrained = false;
   bool quiet = false;
@@ -148,6 +149,7 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
   options.coolingRate = s.coolingRate;
   options.parser.beam = s.beam;
   options.partFacMinCount = s.partFacMinCount;
+  options.trainBeam = s.trainBeam;
   options.pruneUnused = !s.noPrune;
   options.constrainCorrectParse = !s.unconstrained;
   out.learner = std::make_unique<ccg::FublLearner>(*out.types, options);
@@ -255,6 +257,7 @@ int runEvaluate(const EvaluateSettings& s) {
     return 1;
   }
   model.lexicon.buildEntries(types.get());
+  model.parser.types = types.get();  // combinations type-checked, as in training
   ccg::EvaluationOptions options;
   options.threads = s.threads;
   options.wordSkipping = !s.noSkipping;
@@ -370,6 +373,10 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
       .add_option("--part-fac-min", s.partFacMinCount,
                   "a PART-FAC template joins once this many examples' best parses gave it")
       ->check(CLI::Range(1, 1000000));
+  command
+      .add_option("--train-beam", s.trainBeam,
+                  "entries per cell in the training parse of the full chart (0: --beam)")
+      ->check(CLI::Range(0, 1000000));
   command.add_flag("--no-prune", s.noPrune,
                    "keep lexemes and templates that no best correct parse of a pass used");
   command.add_flag("--unconstrained", s.unconstrained,

@@ -146,6 +146,7 @@ void CkyChart::addEdge(int cellIdx, const Category& category, const Term& semant
       return;
     }
   }
+  if (edge.leftCell >= 0 && options_.types != nullptr && !wellTyped(category, semantics)) return;
   ChartEntry entry;
   entry.category = category;
   entry.semantics = semantics;
@@ -201,6 +202,12 @@ bool CkyChart::constantsAllowed(const Term& semantics) const {
     if (options_.allowedConstants->count(constant) == 0) return false;
   }
   return true;
+}
+
+bool CkyChart::wellTyped(const Category& category, const Term& semantics) const {
+  Diagnostics ignored;
+  const TypePtr type = typeCheck(semantics, *options_.types, "", 0, 0, &ignored);
+  return type != nullptr && typeFitsCategory(type, category, *options_.types);
 }
 
 double CkyChart::edgeInside(const ChartEdge& edge) const {

@@ -42,6 +42,7 @@ FublLearner::FublLearner(const TypeSystem& types, FublOptions options)
     : types_(types), options_(std::move(options)) {
   // Training never shows pruned entries: drop what they hold (the numbers are the same).
   options_.parser.keepPrunedEntries = false;
+  options_.parser.types = &types_;
 }
 
 double FublLearner::initialLexemeWeight(const Lexeme& lexeme) const {
@@ -116,12 +117,18 @@ double FublLearner::itemScore(const LexicalItem& item) const {
 }
 
 CkyOptions FublLearner::correctParseOptions(const SemanticExample& example) const {
-  CkyOptions options = options_.parser;
+  CkyOptions options = fullParseOptions();
   if (options_.constrainCorrectParse) {
     const std::vector<std::string> constants = constantsInOrder(example.logicalForm);
     options.allowedConstants =
         std::make_shared<const std::unordered_set<std::string>>(constants.begin(), constants.end());
   }
+  return options;
+}
+
+CkyOptions FublLearner::fullParseOptions() const {
+  CkyOptions options = options_.parser;
+  if (options_.trainBeam > 0) options.beam = options_.trainBeam;
   return options;
 }
 
@@ -256,7 +263,7 @@ void FublLearner::pruneUnused(PassSummary* summary) {
 }
 
 FeatureCounts FublLearner::gradient(const SemanticExample& example) const {
-  const CkyChart chart(lexicon_, example.words, options_.parser);
+  const CkyChart chart(lexicon_, example.words, fullParseOptions());
   const CkyChart correct(lexicon_, example.words, correctParseOptions(example));
   FeatureCounts delta = correct.expectations(&example.logicalForm);
   if (delta.empty()) return delta;
@@ -266,7 +273,7 @@ FeatureCounts FublLearner::gradient(const SemanticExample& example) const {
 }
 
 double FublLearner::logLikelihood(const SemanticExample& example) const {
-  CkyChart chart(lexicon_, example.words, options_.parser);
+  CkyChart chart(lexicon_, example.words, fullParseOptions());
   return chart.logProbability(example.logicalForm);
 }
 
@@ -294,7 +301,7 @@ PassSummary FublLearner::runPass(const std::function<void(const FublProgress&)>&
     const SemanticExample& example = training_[index];
     const auto exampleStart = std::chrono::steady_clock::now();
     ++updates_;
-    auto chart = std::make_unique<CkyChart>(lexicon_, example.words, options_.parser);
+    auto chart = std::make_unique<CkyChart>(lexicon_, example.words, fullParseOptions());
     if (chart->hasParse()) {
       const std::vector<Derivation> top = chart->kBest(1);
       if (!top.empty() && exactMatch(top.front().logicalForm, example.logicalForm)) {
@@ -322,7 +329,7 @@ PassSummary FublLearner::runPass(const std::function<void(const FublProgress&)>&
         if (added > 0 && lexicon_.addEntries(&types_, lexemes, templates) > 0) changed = true;
       }
       if (changed) {
-        chart = std::make_unique<CkyChart>(lexicon_, example.words, options_.parser);
+        chart = std::make_unique<CkyChart>(lexicon_, example.words, fullParseOptions());
         correct = std::make_unique<CkyChart>(lexicon_, example.words, correctParseOptions(example));
       }
       // Step 2: θ += γ (E[φ | x, z] − E[φ | x]).

@@ -147,8 +147,19 @@ TEST(CcgFublTest, GradientMatchesFiniteDifferences) {
   const Language language = makeLanguage();
   FublOptions options;
   options.passes = 2;
+  // Unused lexemes kept (each sentence keeps its whole-sentence lexeme beside its split ones),
+  // and every state name also read as every other state: the charts hold competing
+  // derivations of several logical forms, so the gradient is not zero.
+  options.pruneUnused = false;
+  options.partFacMinCount = 1;
   FublLearner learner(language.types, options);
   learner.train(language.train, language.fixed);
+  for (const char* word : {"texas", "ohio", "utah", "iowa"}) {
+    for (const char* state : {"texas:s", "ohio:s", "utah:s", "iowa:s"}) {
+      learner.lexicon().addLexeme({{word}, {state}});
+    }
+  }
+  learner.lexicon().buildEntries(&language.types);
   int checked = 0;
   for (const SemanticExample& example : language.train) {
     const FeatureCounts gradient = learner.gradient(example);

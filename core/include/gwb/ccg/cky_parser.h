@@ -71,6 +71,11 @@ struct CkyOptions {
   // combinators never add or drop constants (no vacuous lambdas), so an entry with any other
   // constant cannot be part of a derivation of z, and the beam is left to those that can.
   std::shared_ptr<const std::unordered_set<std::string>> allowedConstants;
+  // When set, a combination enters the chart only if its logical form type-checks and its type
+  // fits its category (typeFitsCategory). Categories alone let ill-typed meanings through,
+  // since S holds any type: `S/S : λp.(and p q)` would take the <e,t> of a question's S and
+  // make (and (lambda ...) q). Not owned; must outlive the chart.
+  const TypeSystem* types = nullptr;
 };
 
 using FeatureCounts = std::map<std::string, double>;
@@ -189,6 +194,7 @@ class CkyChart {
   void finishCell(int cellIdx);
   int featureId(const std::string& name);
   bool constantsAllowed(const Term& semantics) const;
+  bool wellTyped(const Category& category, const Term& semantics) const;
   double edgeInside(const ChartEdge& edge) const;
   void computeOutside(const Term* key, std::vector<std::vector<double>>* outside,
                       double* logZ) const;

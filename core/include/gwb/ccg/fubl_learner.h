@@ -61,6 +61,9 @@ struct FublOptions {
   // Find y* and E[φ | x, z] in a chart restricted to entries with z's constants
   // (CkyOptions::allowedConstants), so that the beam cannot push every derivation of z out.
   bool constrainCorrectParse = true;
+  // Entries kept per cell in the training parses (both charts); 0: parser.beam, which testing
+  // uses.
+  int trainBeam = 50;
   CkyOptions parser;
   SplitOptions splitting;
 };
@@ -125,6 +128,7 @@ class FublLearner {
   void addFactoring(const Factoring& factoring);
   double itemScore(const LexicalItem& item) const;
   CkyOptions correctParseOptions(const SemanticExample& example) const;
+  CkyOptions fullParseOptions() const;
   bool newLex(const SemanticExample& example, const Derivation& best);
   int partFac(const DerivationNode& node, const std::vector<std::string>& words, int example);
   void noteUsed(const DerivationNode& node);
