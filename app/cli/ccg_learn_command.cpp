@@ -171,7 +171,8 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
           << summary.correctBeforeUpdate << "/" << summary.examples << "), " << summary.parsable
           << " with a correct parse, log-likelihood " << std::setprecision(2)
           << summary.logLikelihood << ", splits " << summary.splitsAdded << " kept / "
-          << summary.splitsRejected << " rejected, " << summary.partFacTemplates
+          << summary.splitsRejected << " rejected, " << summary.restored
+          << " whole-sentence items restored, " << summary.partFacTemplates
           << " PART-FAC templates; pruned " << summary.lexemesPruned << " lexemes, "
           << summary.templatesPruned << " templates; lexicon " << summary.lexemes << " lexemes, "
           << summary.templates << " templates, " << summary.entries << " entries; "

@@ -312,7 +312,23 @@ PassSummary FublLearner::runPass(const std::function<void(const FublProgress&)>&
     auto correct =
         std::make_unique<CkyChart>(lexicon_, example.words, correctParseOptions(example));
     Derivation best;
-    if (correct->bestDerivation(example.logicalForm, &best)) {
+    bool parsable = correct->bestDerivation(example.logicalForm, &best);
+    if (!parsable && options_.pruneUnused) {
+      // Pruning may have taken the lexemes this example needs (it had no y* in an earlier pass,
+      // or its items were split into ones since dropped): give it back its whole-sentence item,
+      // as at the start, so that no example is lost for good.
+      const int lexemes = static_cast<int>(lexicon_.lexemes().size());
+      const int templates = static_cast<int>(lexicon_.templates().size());
+      addFactoring(
+          maximalFactoringOf({example.words, makeAtomicCategory("S"), example.logicalForm}));
+      if (lexicon_.addEntries(&types_, lexemes, templates) > 0) {
+        ++summary.restored;
+        chart = std::make_unique<CkyChart>(lexicon_, example.words, fullParseOptions());
+        correct = std::make_unique<CkyChart>(lexicon_, example.words, correctParseOptions(example));
+        parsable = correct->bestDerivation(example.logicalForm, &best);
+      }
+    }
+    if (parsable) {
       ++summary.parsable;
       const double fullLogProbability = chart->logProbability(example.logicalForm);
       summary.logLikelihood += std::isfinite(fullLogProbability)

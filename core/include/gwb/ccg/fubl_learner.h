@@ -73,6 +73,7 @@ struct PassSummary {
   int examples = 0;
   int correctBeforeUpdate = 0;  // examples whose best parse was z_i when met (training accuracy)
   int parsable = 0;             // examples with some parse of z_i
+  int restored = 0;             // examples given back their whole-sentence item (no parse of z_i)
   int splitsAdded = 0;          // NEW-LEX splits kept
   int splitsRejected = 0;
   int partFacTemplates = 0;  // PART-FAC templates added
