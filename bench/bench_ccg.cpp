@@ -15,7 +15,8 @@
 //                              machine, so the table stops at 50.)
 //   CcgParse/geo280/beam20/skip     the same with word skipping (each skipped word costs 1).
 //   CcgInsideOutside/geo280/beam20  parse + feature expectations (the learner's per-example work).
-// Counters: ms/sentence, sentences/s, entries/sentence (chart entries kept, mean), max_entries
+// Counters: ms/sentence, sentences/s, entries/sentence (chart entries kept, mean),
+// edges/sentence (derivation steps made, pruned ones included), max_entries
 // (the largest chart), pruned/sentence, parsed (sentences with an S over all words),
 // lexical_entries, peak_rss_MiB.
 #include <chrono>
@@ -145,8 +146,10 @@ void parseAll(benchmark::State& state, int beam, bool skipWords, bool expectatio
   options.beam = beam;
   options.skipWords = skipWords;
   options.keepPrunedEntries = false;  // as a learner would parse
+  options.recordEvents = false;
   double entries = 0;
   double pruned = 0;
+  double edges = 0;
   double maxEntries = 0;
   int parsed = 0;
   double seconds = 0;
@@ -154,6 +157,7 @@ void parseAll(benchmark::State& state, int beam, bool skipWords, bool expectatio
     const auto start = std::chrono::steady_clock::now();
     entries = 0;
     pruned = 0;
+    edges = 0;
     maxEntries = 0;
     parsed = 0;
     for (const auto& words : setup->sentences) {
@@ -166,6 +170,7 @@ void parseAll(benchmark::State& state, int beam, bool skipWords, bool expectatio
           for (const ChartEntry& entry : chart.cell(b, e).entries) pruned += entry.pruned ? 1 : 0;
         }
       }
+      edges += static_cast<double>(chart.edgesMade());
       if (chart.hasParse()) {
         ++parsed;
         benchmark::DoNotOptimize(chart.kBest(1));
@@ -182,6 +187,7 @@ void parseAll(benchmark::State& state, int beam, bool skipWords, bool expectatio
   state.counters["entries/sentence"] = entries / sentences;
   state.counters["max_entries"] = maxEntries;
   state.counters["pruned/sentence"] = pruned / sentences;
+  state.counters["edges/sentence"] = edges / sentences;
   state.counters["parsed"] = parsed;
   state.counters["lexical_entries"] = static_cast<double>(setup->entries);
   gwb::bench::reportPeakRss(state);
@@ -191,7 +197,7 @@ void parseAll(benchmark::State& state, int beam, bool skipWords, bool expectatio
   benchmark::RegisterBenchmark("CcgLexicon/geo880", lexiconBuild)
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
-  for (int beam : {10, 20, 50}) {
+  for (int beam : {10, 20, 50, 200}) {
     benchmark::RegisterBenchmark(("CcgParse/geo280/beam" + std::to_string(beam)).c_str(), parseAll,
                                  beam, false, false)
         ->Unit(benchmark::kMillisecond)

@@ -228,41 +228,59 @@ Term compose(const Term& f, const Term& g, int maxSteps) {
 
 }  // namespace
 
-std::vector<Combination> combine(const Category& leftCategory, const Term& leftSemantics,
-                                 const Category& rightCategory, const Term& rightSemantics,
-                                 const CombinatorOptions& options) {
-  std::vector<Combination> out;
+std::vector<CombinationRule> combinationRules(const Category& leftCategory,
+                                              const Category& rightCategory,
+                                              const CombinatorOptions& options) {
+  std::vector<CombinationRule> out;
   // >  X/Y Y => X
   if (takesRight(leftCategory) && categoriesMatch(leftCategory->argument, rightCategory)) {
-    if (Term semantics = apply(leftSemantics, rightSemantics, options.maxBetaSteps)) {
-      out.push_back({Combinator::ForwardApplication, leftCategory->result, semantics});
-    }
+    out.push_back({Combinator::ForwardApplication, leftCategory->result});
   }
   // <  Y X\Y => X
   if (takesLeft(rightCategory) && categoriesMatch(rightCategory->argument, leftCategory)) {
-    if (Term semantics = apply(rightSemantics, leftSemantics, options.maxBetaSteps)) {
-      out.push_back({Combinator::BackwardApplication, rightCategory->result, semantics});
-    }
+    out.push_back({Combinator::BackwardApplication, rightCategory->result});
   }
   if (!options.composition) return out;
   // >B  X/Y Y/Z => X/Z
   if (takesRight(leftCategory) && takesRight(rightCategory) &&
       categoriesMatch(leftCategory->argument, rightCategory->result)) {
-    if (Term semantics = compose(leftSemantics, rightSemantics, options.maxBetaSteps)) {
-      out.push_back(
-          {Combinator::ForwardComposition,
-           makeComplexCategory(leftCategory->result, rightCategory->slash, rightCategory->argument),
-           semantics});
-    }
+    out.push_back(
+        {Combinator::ForwardComposition,
+         makeComplexCategory(leftCategory->result, rightCategory->slash, rightCategory->argument)});
   }
   // <B  Y\Z X\Y => X\Z
   if (takesLeft(leftCategory) && takesLeft(rightCategory) &&
       categoriesMatch(rightCategory->argument, leftCategory->result)) {
-    if (Term semantics = compose(rightSemantics, leftSemantics, options.maxBetaSteps)) {
-      out.push_back(
-          {Combinator::BackwardComposition,
-           makeComplexCategory(rightCategory->result, leftCategory->slash, leftCategory->argument),
-           semantics});
+    out.push_back(
+        {Combinator::BackwardComposition,
+         makeComplexCategory(rightCategory->result, leftCategory->slash, leftCategory->argument)});
+  }
+  return out;
+}
+
+Term combineSemantics(Combinator combinator, const Term& leftSemantics, const Term& rightSemantics,
+                      int maxBetaSteps) {
+  switch (combinator) {
+    case Combinator::ForwardApplication: return apply(leftSemantics, rightSemantics, maxBetaSteps);
+    case Combinator::BackwardApplication: return apply(rightSemantics, leftSemantics, maxBetaSteps);
+    case Combinator::ForwardComposition:
+      return compose(leftSemantics, rightSemantics, maxBetaSteps);
+    case Combinator::BackwardComposition:
+      return compose(rightSemantics, leftSemantics, maxBetaSteps);
+    case Combinator::Lexical:
+    case Combinator::Skip: break;
+  }
+  return nullptr;
+}
+
+std::vector<Combination> combine(const Category& leftCategory, const Term& leftSemantics,
+                                 const Category& rightCategory, const Term& rightSemantics,
+                                 const CombinatorOptions& options) {
+  std::vector<Combination> out;
+  for (CombinationRule& rule : combinationRules(leftCategory, rightCategory, options)) {
+    if (Term semantics = combineSemantics(rule.combinator, leftSemantics, rightSemantics,
+                                          options.maxBetaSteps)) {
+      out.push_back({rule.combinator, std::move(rule.category), std::move(semantics)});
     }
   }
   return out;

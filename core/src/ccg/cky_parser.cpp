@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <set>
 #include <utility>
+
+#include "ccg/term_arena.h"
 
 namespace gwb::ccg {
 
@@ -83,13 +86,175 @@ void collectLogicalFormFeatures(const Term& term, std::set<std::string>* out) {
   for (const Term& child : term->children) collectLogicalFormFeatures(child, out);
 }
 
-struct EntryKeyHash {
-  std::size_t operator()(const Category& category, const Term& key) const {
-    return category->hash * 1000003u ^ key->hash;
+std::uint64_t pairKey(std::int32_t a, std::int32_t b) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
+         static_cast<std::uint32_t>(b);
+}
+
+struct PairKeyHash {
+  std::size_t operator()(std::uint64_t key) const {
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    key ^= key >> 33;
+    return static_cast<std::size_t>(key);
   }
 };
 
+// A hash map from 64-bit pair keys (never all ones) to small values: open addressing, linear
+// probing, no node per entry (the fill looks one up per combination).
+template <class Value>
+class PairMap {
+ public:
+  PairMap() : keys_(256, kEmpty), values_(256) {}
+  // The value of `key`, or null.
+  const Value* find(std::uint64_t key) const {
+    for (std::size_t slot = PairKeyHash()(key) & (keys_.size() - 1);;
+         slot = (slot + 1) & (keys_.size() - 1)) {
+      if (keys_[slot] == key) return &values_[slot];
+      if (keys_[slot] == kEmpty) return nullptr;
+    }
+  }
+  // Inserts (key, value) unless the key is there; returns the stored value and whether it was
+  // inserted.
+  std::pair<Value*, bool> emplace(std::uint64_t key, const Value& value) {
+    if (2 * (size_ + 1) > keys_.size()) grow();
+    std::size_t slot = PairKeyHash()(key) & (keys_.size() - 1);
+    for (; keys_[slot] != kEmpty; slot = (slot + 1) & (keys_.size() - 1)) {
+      if (keys_[slot] == key) return {&values_[slot], false};
+    }
+    keys_[slot] = key;
+    values_[slot] = value;
+    ++size_;
+    return {&values_[slot], true};
+  }
+  void clear() {
+    if (size_ == 0) return;
+    std::fill(keys_.begin(), keys_.end(), kEmpty);
+    size_ = 0;
+  }
+
+ private:
+  static constexpr std::uint64_t kEmpty = ~0ULL;
+  void grow() {
+    std::vector<std::uint64_t> keys(keys_.size() * 2, kEmpty);
+    std::vector<Value> values(keys.size());
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+      if (keys_[i] == kEmpty) continue;
+      std::size_t slot = PairKeyHash()(keys_[i]) & (keys.size() - 1);
+      while (keys[slot] != kEmpty) slot = (slot + 1) & (keys.size() - 1);
+      keys[slot] = keys_[i];
+      values[slot] = values_[i];
+    }
+    keys_.swap(keys);
+    values_.swap(values);
+  }
+  std::vector<std::uint64_t> keys_;
+  std::vector<Value> values_;
+  std::size_t size_ = 0;
+};
+
 }  // namespace
+
+// Everything here is a function of structure (meanings as ids of a hash-consed arena,
+// term_arena.h; interned categories), so memoising changes no result: a combination of two
+// meanings is computed once per chart, not once per pair of entries that carry them, and the
+// meanings of entries become Terms only when the cell is finished, for the entries the beam
+// keeps.
+struct CkyChart::FillState {
+  using Id = detail::TermArena::Id;
+  explicit FillState(const CombinatorOptions& combinatorOptions) : options(combinatorOptions) {}
+
+  const CombinatorOptions& options;
+  detail::TermArena terms;
+
+  // Interned categories: the representative of each id, and the id of every pointer met (the
+  // pointers are kept alive in `aliases`, so that an address is never reused).
+  std::vector<Category> categories;
+  std::vector<Category> aliases;
+  std::unordered_map<const CategoryNode*, int> categoryIdOf;
+  std::unordered_multimap<std::size_t, int> categoriesByHash;
+
+  struct Rule {
+    Combinator combinator;
+    int category;
+  };
+  std::vector<std::vector<Rule>> ruleSets;
+  // ruleRows[left category][right category]: index into ruleSets, -1 unknown yet.
+  std::vector<std::vector<int>> ruleRows;
+
+  struct Combined {
+    Id semantics = detail::TermArena::kNone;  // kNone: no normal form within the budget
+    Id key = detail::TermArena::kNone;
+  };
+  // By (function, argument) meaning ids, one table for application and one for composition.
+  PairMap<Combined> applied;
+  PairMap<Combined> composed;
+
+  // Per cell, per entry: the category id (-1 once pruned) and the meaning id.
+  std::vector<std::vector<int>> entryCategories;
+  std::vector<std::vector<Id>> entryMeanings;
+  // The open cell's entries by (category id, key id).
+  PairMap<int> cellEntries;
+  // With CkyOptions::types: whether (category id, meaning id) is well typed (1) or not (0).
+  PairMap<int> wellTyped;
+
+  int categoryId(const Category& category) {
+    auto found = categoryIdOf.find(category.get());
+    if (found != categoryIdOf.end()) return found->second;
+    int id = -1;
+    auto range = categoriesByHash.equal_range(category->hash);
+    for (auto it = range.first; it != range.second && id < 0; ++it) {
+      if (sameCategory(categories[it->second], category)) id = it->second;
+    }
+    if (id < 0) {
+      id = static_cast<int>(categories.size());
+      categories.push_back(category);
+      categoriesByHash.emplace(category->hash, id);
+    }
+    aliases.push_back(category);
+    categoryIdOf.emplace(category.get(), id);
+    return id;
+  }
+
+  // The index in ruleSets of the rules of (left, right), computed on first use.
+  int ruleSet(int left, int right) {
+    if (ruleRows.size() <= static_cast<std::size_t>(left)) ruleRows.resize(left + 1);
+    if (ruleRows[left].size() <= static_cast<std::size_t>(right)) {
+      ruleRows[left].resize(categories.size(), -1);
+    }
+    int set = ruleRows[left][right];
+    if (set < 0) {
+      std::vector<Rule> made;
+      for (const CombinationRule& rule :
+           combinationRules(categories[left], categories[right], options)) {
+        made.push_back({rule.combinator, categoryId(rule.category)});
+      }
+      set = static_cast<int>(ruleSets.size());
+      ruleSets.push_back(std::move(made));
+      ruleRows[left][right] = set;
+    }
+    return set;
+  }
+
+  // combineSemantics (category.h) on meaning ids.
+  Combined combine(Combinator combinator, Id left, Id right) {
+    const bool backward = combinator == Combinator::BackwardApplication ||
+                          combinator == Combinator::BackwardComposition;
+    const bool composition = combinator == Combinator::ForwardComposition ||
+                             combinator == Combinator::BackwardComposition;
+    const Id function = backward ? right : left;
+    const Id argument = backward ? left : right;
+    auto& memo = composition ? composed : applied;
+    const std::uint64_t pair = pairKey(function, argument);
+    if (const Combined* found = memo.find(pair)) return *found;
+    Combined made;
+    made.semantics = composition ? terms.compose(function, argument, options.maxBetaSteps)
+                                 : terms.apply(function, argument, options.maxBetaSteps);
+    if (made.semantics != detail::TermArena::kNone) made.key = terms.exactMatchKey(made.semantics);
+    memo.emplace(pair, made);
+    return made;
+  }
+};
 
 FeatureCounts logicalFormFeatures(const Term& term) {
   std::set<std::string> names;
@@ -113,6 +278,10 @@ CkyChart::CkyChart(const FactoredLexicon& lexicon, std::vector<std::string> word
   fill();
 }
 
+void CkyChart::recordEvent(const ChartEvent& event) {
+  if (options_.recordEvents) events_.push_back(event);
+}
+
 int CkyChart::featureId(const std::string& name) {
   auto [it, inserted] = featureIds_.emplace(name, static_cast<int>(featureNames_.size()));
   if (inserted) {
@@ -131,35 +300,37 @@ std::size_t CkyChart::entryCount() const {
   return count;
 }
 
-void CkyChart::addEdge(int cellIdx, const Category& category, const Term& semantics, ChartEdge edge,
-                       std::unordered_map<std::size_t, std::vector<int>>* index) {
+void CkyChart::addEdge(int cellIdx, int category, int meaning, int key, ChartEdge edge,
+                       FillState* state) {
   ChartCell& cell = cells_[cellIdx];
-  Term key = exactMatchKey(semantics);
-  const std::size_t hash = EntryKeyHash()(category, key);
-  std::vector<int>& bucket = (*index)[hash];
-  for (int existing : bucket) {
-    ChartEntry& entry = cell.entries[existing];
-    if (sameCategory(entry.category, category) && structurallyEqual(entry.key, key)) {
-      entry.edges.push_back(std::move(edge));
-      events_.push_back({ChartEvent::Kind::EdgeAdded, cellIdx, existing,
-                         static_cast<int>(entry.edges.size()) - 1});
-      return;
+  ++edgesMade_;
+  if (edge.leftCell >= 0 && options_.types != nullptr) {
+    auto [typed, unseen] = state->wellTyped.emplace(pairKey(category, meaning), 0);
+    if (unseen) {
+      *typed = wellTyped(state->categories[category], state->terms.toTerm(meaning)) ? 1 : 0;
     }
+    if (*typed == 0) return;
   }
-  if (edge.leftCell >= 0 && options_.types != nullptr && !wellTyped(category, semantics)) return;
+  const auto [found, added] =
+      state->cellEntries.emplace(pairKey(category, key), static_cast<int>(cell.entries.size()));
+  if (!added) {
+    ChartEntry& entry = cell.entries[*found];
+    entry.edges.push_back(std::move(edge));
+    recordEvent(
+        {ChartEvent::Kind::EdgeAdded, cellIdx, *found, static_cast<int>(entry.edges.size()) - 1});
+    return;
+  }
   ChartEntry entry;
-  entry.category = category;
-  entry.semantics = semantics;
-  entry.key = std::move(key);
+  entry.category = state->categories[category];
   entry.edges.push_back(std::move(edge));
   cell.entries.push_back(std::move(entry));
-  const int entryIdx = static_cast<int>(cell.entries.size()) - 1;
-  bucket.push_back(entryIdx);
-  events_.push_back({ChartEvent::Kind::EntryAdded, cellIdx, entryIdx, 0});
+  state->entryCategories[cellIdx].push_back(category);
+  state->entryMeanings[cellIdx].push_back(meaning);
+  recordEvent(
+      {ChartEvent::Kind::EntryAdded, cellIdx, static_cast<int>(cell.entries.size()) - 1, 0});
 }
 
-void CkyChart::addLexicalEntries(int begin, int end,
-                                 std::unordered_map<std::size_t, std::vector<int>>* index) {
+void CkyChart::addLexicalEntries(int begin, int end, FillState* state) {
   const int cellIdx = cellIndex(begin, end);
   const int longest = lexicon_.longestLexeme();
   const int skipId = options_.skipWords ? featureId("skip") : -1;
@@ -190,8 +361,9 @@ void CkyChart::addLexicalEntries(int begin, int end,
                          {featureId(pairFeature(lexeme, lexicalTemplate)), 1.0}};
         if (skipped > 0) edge.features.emplace_back(skipId, static_cast<double>(skipped));
         for (const auto& [id, value] : edge.features) edge.score += featureWeights_[id] * value;
-        addEdge(cellIdx, lexical.category, canonicalTerm(lexical.semantics), std::move(edge),
-                index);
+        const int meaning = state->terms.fromTerm(lexical.semantics);
+        addEdge(cellIdx, state->categoryId(lexical.category), meaning,
+                state->terms.exactMatchKey(meaning), std::move(edge), state);
       }
     }
   }
@@ -219,7 +391,7 @@ double CkyChart::edgeInside(const ChartEdge& edge) const {
   return inside;
 }
 
-void CkyChart::finishCell(int cellIdx) {
+void CkyChart::finishCell(int cellIdx, FillState* state) {
   ChartCell& cell = cells_[cellIdx];
   for (ChartEntry& entry : cell.entries) {
     entry.inside = kNegativeInfinity;
@@ -246,54 +418,77 @@ void CkyChart::finishCell(int cellIdx) {
     for (std::size_t rank = options_.beam; rank < order.size(); ++rank) {
       ChartEntry& entry = cell.entries[order[rank]];
       entry.pruned = true;
+      state->entryCategories[cellIdx][order[rank]] = -1;
       if (!options_.keepPrunedEntries) {
         std::vector<ChartEdge>().swap(entry.edges);
-        entry.semantics = nullptr;
-        entry.key = nullptr;
         entry.bestEdge = -1;
       }
-      events_.push_back({ChartEvent::Kind::EntryPruned, cellIdx, order[rank], -1});
+      recordEvent({ChartEvent::Kind::EntryPruned, cellIdx, order[rank], -1});
     }
   }
-  events_.push_back({ChartEvent::Kind::CellFinished, cellIdx, -1, -1});
+  // Meanings as Terms, for the entries that keep them.
+  for (std::size_t e = 0; e < cell.entries.size(); ++e) {
+    ChartEntry& entry = cell.entries[e];
+    if (entry.pruned && !options_.keepPrunedEntries) continue;
+    entry.semantics = state->terms.toTerm(state->entryMeanings[cellIdx][e]);
+    entry.key = exactMatchKey(entry.semantics);
+  }
+  recordEvent({ChartEvent::Kind::CellFinished, cellIdx, -1, -1});
+}
+
+void CkyChart::combineCells(int cellIdx, int leftIdx, int rightIdx, FillState* state) {
+  // References stay valid: adding entries grows this cell's lists, not the outer vectors.
+  const std::vector<int>& leftCategories = state->entryCategories[leftIdx];
+  const std::vector<int>& rightCategories = state->entryCategories[rightIdx];
+  const std::vector<FillState::Id>& leftMeanings = state->entryMeanings[leftIdx];
+  const std::vector<FillState::Id>& rightMeanings = state->entryMeanings[rightIdx];
+  // The largest category id on the right, so that a row of the rule table covers it.
+  int rightMax = -1;
+  for (int category : rightCategories) rightMax = std::max(rightMax, category);
+  for (std::size_t l = 0; l < leftCategories.size(); ++l) {
+    const int leftCategory = leftCategories[l];
+    if (leftCategory < 0) continue;
+    if (rightMax >= 0) state->ruleSet(leftCategory, rightMax);  // sizes the row
+    for (std::size_t r = 0; r < rightCategories.size(); ++r) {
+      const int rightCategory = rightCategories[r];
+      if (rightCategory < 0) continue;
+      int set = state->ruleRows[leftCategory][rightCategory];
+      if (set < 0) set = state->ruleSet(leftCategory, rightCategory);
+      const std::size_t ruleCount = state->ruleSets[set].size();
+      for (std::size_t k = 0; k < ruleCount; ++k) {
+        // Copied: adding an edge may add rule sets (never to this one) and move the vector.
+        const FillState::Rule rule = state->ruleSets[set][k];
+        const FillState::Combined combined =
+            state->combine(rule.combinator, leftMeanings[l], rightMeanings[r]);
+        if (combined.semantics == detail::TermArena::kNone) continue;
+        ChartEdge edge;
+        edge.combinator = rule.combinator;
+        edge.leftCell = leftIdx;
+        edge.leftEntry = static_cast<int>(l);
+        edge.rightCell = rightIdx;
+        edge.rightEntry = static_cast<int>(r);
+        addEdge(cellIdx, rule.category, combined.semantics, combined.key, std::move(edge), state);
+      }
+    }
+  }
 }
 
 void CkyChart::fill() {
   const int n = length();
+  FillState state(options_.combinators);
+  state.entryCategories.resize(cells_.size());
+  state.entryMeanings.resize(cells_.size());
   for (int span = 1; span <= n; ++span) {
     for (int begin = 0; begin + span <= n; ++begin) {
       const int end = begin + span;
       const int cellIdx = cellIndex(begin, end);
-      events_.push_back({ChartEvent::Kind::CellStarted, cellIdx, -1, -1});
-      std::unordered_map<std::size_t, std::vector<int>> index;
-      addLexicalEntries(begin, end, &index);
+      recordEvent({ChartEvent::Kind::CellStarted, cellIdx, -1, -1});
+      state.cellEntries.clear();
+      addLexicalEntries(begin, end, &state);
       for (int split = begin + 1; split < end; ++split) {
-        const int leftIdx = cellIndex(begin, split);
-        const int rightIdx = cellIndex(split, end);
-        const ChartCell& left = cells_[leftIdx];
-        const ChartCell& right = cells_[rightIdx];
-        for (std::size_t l = 0; l < left.entries.size(); ++l) {
-          if (left.entries[l].pruned) continue;
-          for (std::size_t r = 0; r < right.entries.size(); ++r) {
-            if (right.entries[r].pruned) continue;
-            const ChartEntry& leftEntry = left.entries[l];
-            const ChartEntry& rightEntry = right.entries[r];
-            for (Combination& combination :
-                 combine(leftEntry.category, leftEntry.semantics, rightEntry.category,
-                         rightEntry.semantics, options_.combinators)) {
-              ChartEdge edge;
-              edge.combinator = combination.combinator;
-              edge.leftCell = leftIdx;
-              edge.leftEntry = static_cast<int>(l);
-              edge.rightCell = rightIdx;
-              edge.rightEntry = static_cast<int>(r);
-              addEdge(cellIdx, combination.category, combination.semantics, std::move(edge),
-                      &index);
-            }
-          }
-        }
+        combineCells(cellIdx, cellIndex(begin, split), cellIndex(split, end), &state);
       }
-      finishCell(cellIdx);
+      finishCell(cellIdx, &state);
     }
   }
   // Roots.

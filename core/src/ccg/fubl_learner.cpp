@@ -43,6 +43,7 @@ FublLearner::FublLearner(const TypeSystem& types, FublOptions options)
   // Training never shows pruned entries: drop what they hold (the numbers are the same).
   options_.parser.keepPrunedEntries = false;
   options_.parser.types = &types_;
+  options_.parser.recordEvents = false;  // nothing replays a training fill
 }
 
 double FublLearner::initialLexemeWeight(const Lexeme& lexeme) const {

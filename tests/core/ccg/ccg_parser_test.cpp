@@ -470,7 +470,8 @@ TEST(CcgParserTest, PrunedExpectationsAreTheGradientOfLogZ) {
   EXPECT_GT(checked, 50);
 }
 
-// Dropping what pruned entries hold changes none of the numbers.
+// Dropping what pruned entries hold, or not recording the fill's events, changes none of the
+// numbers.
 TEST(CcgParserTest, DroppingPrunedEntriesKeepsEveryResult) {
   int pruned = 0;
   for (unsigned seed = 1; seed <= 60; ++seed) {
@@ -482,7 +483,20 @@ TEST(CcgParserTest, DroppingPrunedEntriesKeepsEveryResult) {
     CkyChart kept(c.lexicon, c.words, options);
     options.keepPrunedEntries = false;
     CkyChart dropped(c.lexicon, c.words, options);
+    options.recordEvents = false;
+    CkyChart silent(c.lexicon, c.words, options);
+    EXPECT_TRUE(silent.events().empty());
+    std::size_t steps = 0;
+    for (const ChartEvent& event : kept.events()) {
+      steps +=
+          event.kind == ChartEvent::Kind::EntryAdded || event.kind == ChartEvent::Kind::EdgeAdded
+              ? 1
+              : 0;
+    }
+    EXPECT_EQ(kept.edgesMade(), steps);
+    EXPECT_EQ(silent.edgesMade(), steps);
     ASSERT_EQ(kept.hasParse(), dropped.hasParse());
+    ASSERT_EQ(kept.hasParse(), silent.hasParse());
     EXPECT_EQ(kept.entryCount(), dropped.entryCount());
     for (int b = 0; b < dropped.length(); ++b) {
       for (int e = b + 1; e <= dropped.length(); ++e) {
@@ -495,7 +509,9 @@ TEST(CcgParserTest, DroppingPrunedEntriesKeepsEveryResult) {
     }
     if (!kept.hasParse()) continue;
     EXPECT_EQ(kept.logPartition(), dropped.logPartition());
+    EXPECT_EQ(kept.logPartition(), silent.logPartition());
     EXPECT_EQ(kept.expectations(), dropped.expectations());
+    EXPECT_EQ(kept.expectations(), silent.expectations());
     const auto a = kept.kBest(5);
     const auto b = dropped.kBest(5);
     ASSERT_EQ(a.size(), b.size());

@@ -86,8 +86,26 @@ struct Combination {
 };
 
 // Every way the combinators combine a left constituent with the right one next to it.
+// The same as combinationRules followed by combineSemantics for each rule (in the same order).
 std::vector<Combination> combine(const Category& leftCategory, const Term& leftSemantics,
                                  const Category& rightCategory, const Term& rightSemantics,
                                  const CombinatorOptions& options = {});
+
+// The categories half of `combine`: every combinator that applies to the two categories, with
+// the category it makes, in the order >, <, >B, <B. A parser can compute this once per pair of
+// categories and the semantics once per pair of meanings.
+struct CombinationRule {
+  Combinator combinator = Combinator::ForwardApplication;
+  Category category;
+};
+std::vector<CombinationRule> combinationRules(const Category& leftCategory,
+                                              const Category& rightCategory,
+                                              const CombinatorOptions& options = {});
+
+// The semantics half: f(g) for > (f the left meaning) and < (f the right one), λx.f(g(x)) for
+// >B and <B, beta-reduced, in canonical variable naming; null when there is no normal form
+// within `maxBetaSteps` reductions.
+Term combineSemantics(Combinator combinator, const Term& leftSemantics, const Term& rightSemantics,
+                      int maxBetaSteps);
 
 }  // namespace gwb::ccg

@@ -1,0 +1,324 @@
+#include "ccg/term_arena.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace gwb::ccg::detail {
+
+namespace {
+
+bool isConnective(TermKind kind) { return kind == TermKind::And || kind == TermKind::Or; }
+
+std::uint64_t mixHash(std::uint64_t h, std::uint64_t value) {
+  h ^= value + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h * 0xbf58476d1ce4e5b9ULL;
+}
+
+}  // namespace
+
+TermArena::TermArena() : table_(4096, kNone) {}
+
+TermArena::Id TermArena::make(TermKind kind, std::int32_t value, const Id* children,
+                              std::size_t count) {
+  std::uint64_t h =
+      mixHash(static_cast<std::uint64_t>(kind) + 1, static_cast<std::uint32_t>(value));
+  for (std::size_t c = 0; c < count; ++c) h = mixHash(h, static_cast<std::uint32_t>(children[c]));
+  // MurmurHash3's finaliser: the low bits (the slot) depend on every bit.
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  const std::size_t mask = table_.size() - 1;
+  std::size_t slot = h & mask;
+  for (; table_[slot] != kNone; slot = (slot + 1) & mask) {
+    const Node& node = nodes_[table_[slot]];
+    if (node.hash != h || node.kind != kind || node.value != value ||
+        node.count != static_cast<std::int32_t>(count)) {
+      continue;
+    }
+    if (std::equal(children, children + count, children_.begin() + node.first)) {
+      return table_[slot];
+    }
+  }
+  Node node{};
+  node.kind = kind;
+  node.value = value;
+  node.first = static_cast<std::int32_t>(children_.size());
+  node.count = static_cast<std::int32_t>(count);
+  node.hash = h;
+  bool normal =
+      !(kind == TermKind::Application && count > 0 && nodes_[children[0]].kind == TermKind::Lambda);
+  std::int32_t freeDepth = kind == TermKind::Variable ? value + 1 : 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const Node& c = nodes_[children[i]];
+    normal = normal && c.normal && !(isConnective(kind) && c.kind == kind);
+    freeDepth = std::max(freeDepth, c.freeDepth);
+  }
+  if (isBinder(kind)) freeDepth = std::max(0, freeDepth - 1);
+  node.normal = normal;
+  node.freeDepth = freeDepth;
+  const Id id = static_cast<Id>(nodes_.size());
+  nodes_.push_back(node);
+  children_.insert(children_.end(), children, children + count);
+  keys_.push_back(kNone);
+  table_[slot] = id;
+  if (2 * nodes_.size() > table_.size()) grow();
+  return id;
+}
+
+void TermArena::grow() {
+  std::vector<Id> table(table_.size() * 2, kNone);
+  const std::size_t mask = table.size() - 1;
+  for (Id id = 0; id < static_cast<Id>(nodes_.size()); ++id) {
+    std::size_t slot = nodes_[id].hash & mask;
+    while (table[slot] != kNone) slot = (slot + 1) & mask;
+    table[slot] = id;
+  }
+  table_.swap(table);
+}
+
+// ((f a) b) is (f a b), as term.h's makeApplication makes it.
+TermArena::Id TermArena::makeApplication(Id head, const Id* arguments, std::size_t count) {
+  if (count == 0) return head;
+  IdList parts;
+  if (nodes_[head].kind == TermKind::Application) {
+    parts.append(children(head), children(head) + nodes_[head].count);
+  } else {
+    parts.push_back(head);
+  }
+  parts.append(arguments, arguments + count);
+  return make(TermKind::Application, 0, parts);
+}
+
+std::int32_t TermArena::nameId(const std::string& name) {
+  auto [it, added] = nameIds_.emplace(name, static_cast<std::int32_t>(names_.size()));
+  if (added) names_.push_back(name);
+  return it->second;
+}
+
+std::int32_t TermArena::typeId(const TypePtr& type) {
+  auto [it, added] = typeIds_.emplace(toString(type), static_cast<std::int32_t>(types_.size()));
+  if (added) types_.push_back(type);
+  return it->second;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Terms in and out
+
+TermArena::Id TermArena::fromTerm(const Term& term) {
+  std::vector<int> bound;
+  return fromTerm(term, &bound);
+}
+
+TermArena::Id TermArena::fromTerm(const Term& term, std::vector<int>* bound) {
+  switch (term->kind) {
+    case TermKind::Constant: return make(TermKind::Constant, nameId(term->name), nullptr, 0);
+    case TermKind::Variable: {
+      const int depth = static_cast<int>(bound->size());
+      for (int i = depth - 1; i >= 0; --i) {
+        if ((*bound)[i] == term->variable) return variable(depth - 1 - i);
+      }
+      return variable(depth + term->variable);
+    }
+    default: break;
+  }
+  const bool binds = isBinder(term->kind);
+  if (binds) bound->push_back(term->variable);
+  IdList parts;
+  for (const Term& child : term->children) parts.push_back(fromTerm(child, bound));
+  if (binds) bound->pop_back();
+  const std::int32_t value = term->kind == TermKind::Lambda ? typeId(term->variableType) : 0;
+  return make(term->kind, value, parts);
+}
+
+Term TermArena::toTerm(Id id) { return toTerm(id, 0, nodes_[id].freeDepth); }
+
+Term TermArena::toTerm(Id id, int depth, int offset) {
+  const std::uint64_t memoKey = (static_cast<std::uint64_t>(id) << 32) |
+                                (static_cast<std::uint64_t>(depth) << 16) |
+                                static_cast<std::uint64_t>(offset);
+  auto found = toTermMemo_.find(memoKey);
+  if (found != toTermMemo_.end()) return found->second;
+  const Node node = nodes_[id];
+  Term out;
+  switch (node.kind) {
+    case TermKind::Constant: out = makeConstant(names_[node.value]); break;
+    case TermKind::Variable:
+      out = makeVariable(node.value < depth ? offset + depth - 1 - node.value : node.value - depth);
+      break;
+    default: {
+      const bool binds = isBinder(node.kind);
+      std::vector<Term> parts;
+      parts.reserve(node.count);
+      for (std::int32_t c = 0; c < node.count; ++c) {
+        parts.push_back(toTerm(children(id)[c], binds ? depth + 1 : depth, offset));
+      }
+      if (node.kind == TermKind::Application) {
+        Term head = std::move(parts.front());
+        parts.erase(parts.begin());
+        out = gwb::ccg::makeApplication(head, std::move(parts));
+      } else if (node.kind == TermKind::Lambda) {
+        out = makeLambda(offset + depth, types_[node.value], std::move(parts.front()));
+      } else if (binds) {
+        out = makeQuantifier(node.kind, offset + depth, std::move(parts));
+      } else {
+        out = makeOperator(node.kind, std::move(parts));
+      }
+    }
+  }
+  toTermMemo_.emplace(memoKey, out);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Substitution and beta-reduction (term.h's BetaReducer, step for step)
+
+TermArena::Id TermArena::shift(Id id, int amount, int cutoff) {
+  if (amount == 0 || nodes_[id].freeDepth <= cutoff) return id;
+  const Node node = nodes_[id];
+  if (node.kind == TermKind::Variable) return variable(node.value + amount);
+  const int inner = isBinder(node.kind) ? cutoff + 1 : cutoff;
+  IdList parts(children(id), children(id) + node.count);
+  for (Id& part : parts) part = shift(part, amount, inner);
+  return make(node.kind, node.value, parts);
+}
+
+// `id` with variable `index` replaced by `value` (which sits `index` binders further out) and
+// the variables above it lowered by one: the body of a lambda after its application.
+TermArena::Id TermArena::substitute(Id id, int index, Id value) {
+  if (nodes_[id].freeDepth <= index) return id;
+  const Node node = nodes_[id];
+  if (node.kind == TermKind::Variable) {
+    return node.value == index ? shift(value, index, 0) : variable(node.value - 1);
+  }
+  const int inner = isBinder(node.kind) ? index + 1 : index;
+  IdList parts(children(id), children(id) + node.count);
+  for (Id& part : parts) part = substitute(part, inner, value);
+  if (node.kind == TermKind::Application) {
+    return makeApplication(parts[0], parts.begin() + 1, parts.size() - 1);
+  }
+  return make(node.kind, node.value, parts);
+}
+
+TermArena::Id TermArena::reduce(Id id) {
+  if (exhausted_ || nodes_[id].normal) return id;
+  const Node node = nodes_[id];
+  switch (node.kind) {
+    case TermKind::Constant:
+    case TermKind::Variable: return id;
+    case TermKind::Application: return reduceApplication(id);
+    case TermKind::And:
+    case TermKind::Or: return reduceConnective(id);
+    default: break;
+  }
+  IdList parts(children(id), children(id) + node.count);
+  bool changed = false;
+  for (Id& part : parts) {
+    const Id reduced = reduce(part);
+    changed = changed || reduced != part;
+    part = reduced;
+  }
+  return changed ? make(node.kind, node.value, parts) : id;
+}
+
+TermArena::Id TermArena::reduceApplication(Id id) {
+  const IdList parts(children(id), children(id) + nodes_[id].count);
+  Id head = reduce(parts[0]);
+  std::size_t next = 1;
+  while (nodes_[head].kind == TermKind::Lambda && next < parts.size()) {
+    if (--stepsLeft_ < 0) {
+      exhausted_ = true;
+      return id;
+    }
+    const Id body = children(head)[0];
+    head = reduce(substitute(body, 0, parts[next++]));
+    if (exhausted_) return id;
+  }
+  IdList rest;
+  bool changed = head != parts[0] || next > 1;
+  for (std::size_t i = next; i < parts.size(); ++i) {
+    const Id reduced = reduce(parts[i]);
+    rest.push_back(reduced);
+    changed = changed || reduced != parts[i];
+  }
+  if (!changed) return id;
+  return makeApplication(head, rest.begin(), rest.size());
+}
+
+TermArena::Id TermArena::reduceConnective(Id id) {
+  const Node node = nodes_[id];
+  const IdList parts(children(id), children(id) + node.count);
+  IdList flat;
+  bool changed = false;
+  for (Id part : parts) {
+    const Id reduced = reduce(part);
+    if (nodes_[reduced].kind == node.kind) {
+      flat.append(children(reduced), children(reduced) + nodes_[reduced].count);
+      changed = true;
+    } else {
+      changed = changed || reduced != part;
+      flat.push_back(reduced);
+    }
+  }
+  return changed ? make(node.kind, 0, flat) : id;
+}
+
+TermArena::Id TermArena::reduceTop(Id id, int maxSteps) {
+  stepsLeft_ = maxSteps;
+  exhausted_ = false;
+  const Id reduced = reduce(id);
+  return exhausted_ ? kNone : reduced;
+}
+
+TermArena::Id TermArena::apply(Id function, Id argument, int maxSteps) {
+  return reduceTop(makeApplication(function, &argument, 1), maxSteps);
+}
+
+TermArena::Id TermArena::compose(Id function, Id argument, int maxSteps) {
+  static const TypePtr kEntity = atomicType("e");
+  const std::int32_t type =
+      nodes_[argument].kind == TermKind::Lambda ? nodes_[argument].value : typeId(kEntity);
+  const Id x = variable(0);
+  const Id inner = makeApplication(shift(argument, 1, 0), &x, 1);
+  const Id body = makeApplication(shift(function, 1, 0), &inner, 1);
+  return reduceTop(make(TermKind::Lambda, type, &body, 1), maxSteps);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exact-match keys
+
+TermArena::Id TermArena::exactMatchKey(Id id) {
+  if (keys_[id] != kNone) return keys_[id];
+  const Node node = nodes_[id];
+  Id key = id;
+  if (node.count > 0) {
+    IdList parts(children(id), children(id) + node.count);
+    bool changed = false;
+    for (Id& part : parts) {
+      const Id partKey = exactMatchKey(part);
+      changed = changed || partKey != part;
+      part = partKey;
+    }
+    if (isConnective(node.kind)) {
+      IdList flat;
+      for (Id part : parts) {
+        if (nodes_[part].kind == node.kind) {
+          flat.append(children(part), children(part) + nodes_[part].count);
+        } else {
+          flat.push_back(part);
+        }
+      }
+      std::sort(flat.begin(), flat.end());
+      changed = changed || flat.size() != parts.size() ||
+                !std::equal(flat.begin(), flat.end(), parts.begin());
+      if (changed) key = make(node.kind, node.value, flat);
+    } else if (changed) {
+      key = make(node.kind, node.value, parts);
+    }
+  }
+  keys_[id] = key;
+  return key;
+}
+
+}  // namespace gwb::ccg::detail

@@ -1,0 +1,96 @@
+// The parser's term arena (core/src/ccg/term_arena.h) against term.h: every combination of a
+// table of terms — lambdas over entities, predicates and functions, applications, nested and/or,
+// quantifiers, free variables, a redex, a term without a normal form — by application and by
+// composition must give what combineSemantics (category.h) gives: the same canonical term (or
+// none), and exact-match keys that agree with exactMatch.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "ccg/term_arena.h"
+#include "gwb/ccg/category.h"
+#include "gwb/ccg/term.h"
+
+namespace gwb::ccg {
+namespace {
+
+const char* kTerms[] = {
+    "texas:s",
+    "(lambda $0 e $0)",
+    "(lambda $0 <e,t> $0)",
+    "(lambda $0 e (state:t $0))",
+    "(lambda $0 e (lambda $1 e (next_to:t $1 $0)))",
+    "(lambda $0 <e,t> (lambda $1 e (and (state:t $1) ($0 $1))))",
+    "(lambda $0 <e,t> (lambda $1 e (and ($0 $1) (city:t $1))))",
+    "(lambda $0 e (lambda $1 <e,t> (lambda $2 e (and ($1 $2) (loc:t $2 $0)))))",
+    "(lambda $5 <e,t> (lambda $2 e (and (river:t $2) (and ($5 $2) (major:t $2)))))",
+    "(lambda $0 <e,t> (count $1 ($0 $1)))",
+    "(lambda $0 <e,t> (argmax $1 ($0 $1) (population:i $1)))",
+    "(lambda $0 e (exists $1 (and (state:t $1) (loc:t $0 $1))))",
+    "(capital:c texas:s)",
+    "(lambda $0 e (foo:t $0 $7))",
+    "(lambda $0 e (lambda $1 e (and (= $0 $1) (not (bar:t $1)))))",
+    "((lambda $0 e (state:t $0)) texas:s)",
+    "(lambda $0 <e,<e,t>> (lambda $1 e ($0 $1 texas:s)))",
+    "(lambda $0 <e,t> ($0 $0))",
+    "(lambda $1 <e,t> (and ($1 austin:c) (or ($1 dallas:c) ($1 $3))))",
+};
+
+TEST(CcgTermArenaTest, CombinationsAgreeWithTermH) {
+  std::vector<Term> terms;
+  for (const char* text : kTerms) {
+    std::string error;
+    terms.push_back(parseTerm(text, &error));
+    ASSERT_TRUE(terms.back()) << text << ": " << error;
+  }
+  detail::TermArena arena;
+  std::vector<detail::TermArena::Id> ids;
+  for (const Term& term : terms) {
+    ids.push_back(arena.fromTerm(term));
+    EXPECT_EQ(toString(arena.toTerm(ids.back())), toString(canonicalTerm(term)));
+  }
+  struct Result {
+    Term expected;
+    detail::TermArena::Id key;
+  };
+  std::vector<Result> results;
+  int made = 0;
+  int none = 0;
+  const Combinator combinators[] = {Combinator::ForwardApplication, Combinator::ForwardComposition};
+  for (std::size_t f = 0; f < terms.size(); ++f) {
+    for (std::size_t g = 0; g < terms.size(); ++g) {
+      for (Combinator combinator : combinators) {
+        SCOPED_TRACE(std::string(kTerms[f]) + " " + combinatorSymbol(combinator) + " " + kTerms[g]);
+        const int steps = 50;
+        const Term expected = combineSemantics(combinator, terms[f], terms[g], steps);
+        const detail::TermArena::Id got = combinator == Combinator::ForwardApplication
+                                              ? arena.apply(ids[f], ids[g], steps)
+                                              : arena.compose(ids[f], ids[g], steps);
+        ASSERT_EQ(got != detail::TermArena::kNone, expected != nullptr);
+        if (!expected) {
+          ++none;
+          continue;
+        }
+        ++made;
+        EXPECT_EQ(toString(arena.toTerm(got)), toString(expected));
+        results.push_back({expected, arena.exactMatchKey(got)});
+      }
+    }
+  }
+  int matches = 0;
+  for (std::size_t a = 0; a < results.size(); ++a) {
+    for (std::size_t b = a + 1; b < results.size(); ++b) {
+      const bool same = exactMatch(results[a].expected, results[b].expected);
+      matches += same && !structurallyEqual(results[a].expected, results[b].expected) ? 1 : 0;
+      EXPECT_EQ(results[a].key == results[b].key, same)
+          << toString(results[a].expected) << " vs " << toString(results[b].expected);
+    }
+  }
+  EXPECT_GT(made, 300);
+  EXPECT_GT(none, 0) << "the self-application runs out of steps";
+  EXPECT_GT(matches, 0) << "some results differ only in conjunct order";
+}
+
+}  // namespace
+}  // namespace gwb::ccg
