@@ -101,7 +101,7 @@ void fublEvaluate(benchmark::State& state) {
   double seconds = 0;
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
-    result = evaluateSemanticParser(learner.lexicon(), options.parser, data.test, {});
+    result = evaluateSemanticParser(learner.lexicon(), learner.options().parser, data.test, {});
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   state.counters["F1"] = result.plain.f1();

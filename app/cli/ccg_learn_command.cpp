@@ -87,6 +87,10 @@ struct TrainSettings {
   int beam = 200;
   double learningRate = 1.0;
   double coolingRate = 1e-5;
+  int partFacMinCount = 3;
+  int trainBeam = 50;
+  bool noPrune = false;
+  bool unconstrained = false;
   bool quiet = false;
 };
 
@@ -144,6 +148,10 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
   options.learningRate = s.learningRate;
   options.coolingRate = s.coolingRate;
   options.parser.beam = s.beam;
+  options.partFacMinCount = s.partFacMinCount;
+  options.trainBeam = s.trainBeam;
+  options.pruneUnused = !s.noPrune;
+  options.constrainCorrectParse = !s.unconstrained;
   out.learner = std::make_unique<ccg::FublLearner>(*out.types, options);
   out.learner->initialise(train.examples, fixed);
   if (!s.quiet) {
@@ -163,7 +171,10 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
           << summary.correctBeforeUpdate << "/" << summary.examples << "), " << summary.parsable
           << " with a correct parse, log-likelihood " << std::setprecision(2)
           << summary.logLikelihood << ", splits " << summary.splitsAdded << " kept / "
-          << summary.splitsRejected << " rejected; lexicon " << summary.lexemes << " lexemes, "
+          << summary.splitsRejected << " rejected, " << summary.restored
+          << " whole-sentence items restored, " << summary.partFacTemplates
+          << " PART-FAC templates; pruned " << summary.lexemesPruned << " lexemes, "
+          << summary.templatesPruned << " templates; lexicon " << summary.lexemes << " lexemes, "
           << summary.templates << " templates, " << summary.entries << " entries; "
           << std::setprecision(1) << summary.seconds << " s (slowest example: line "
           << summary.slowestLine << ", " << std::setprecision(2) << summary.slowestSeconds
@@ -247,6 +258,7 @@ int runEvaluate(const EvaluateSettings& s) {
     return 1;
   }
   model.lexicon.buildEntries(types.get());
+  model.parser.types = types.get();  // combinations type-checked, as in training
   ccg::EvaluationOptions options;
   options.threads = s.threads;
   options.wordSkipping = !s.noSkipping;
@@ -358,6 +370,19 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
       ->check(CLI::Range(1, 256));
   command.add_option("--beam,-b", s.beam, "entries kept per chart cell")
       ->check(CLI::Range(1, 100000));
+  command
+      .add_option("--part-fac-min", s.partFacMinCount,
+                  "a PART-FAC template joins once this many examples' best parses gave it")
+      ->check(CLI::Range(1, 1000000));
+  command
+      .add_option("--train-beam", s.trainBeam,
+                  "entries per cell in the training parse of the full chart (0: --beam)")
+      ->check(CLI::Range(0, 1000000));
+  command.add_flag("--no-prune", s.noPrune,
+                   "keep lexemes and templates that no best correct parse of a pass used");
+  command.add_flag("--unconstrained", s.unconstrained,
+                   "find the best correct parse in the full chart, not one restricted to the "
+                   "logical form's constants");
   command.add_option("--learning-rate", s.learningRate, "alpha0 of alpha0 / (1 + c k)")
       ->check(CLI::PositiveNumber);
   command.add_option("--cooling", s.coolingRate, "c of alpha0 / (1 + c k)")

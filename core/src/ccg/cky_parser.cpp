@@ -195,6 +195,8 @@ struct CkyChart::FillState {
   std::vector<std::vector<Id>> entryMeanings;
   // The open cell's entries by (category id, key id).
   PairMap<int> cellEntries;
+  // With CkyOptions::types: whether (category id, meaning id) is well typed (1) or not (0).
+  PairMap<int> wellTyped;
 
   int categoryId(const Category& category) {
     auto found = categoryIdOf.find(category.get());
@@ -302,6 +304,13 @@ void CkyChart::addEdge(int cellIdx, int category, int meaning, int key, ChartEdg
                        FillState* state) {
   ChartCell& cell = cells_[cellIdx];
   ++edgesMade_;
+  if (edge.leftCell >= 0 && options_.types != nullptr) {
+    auto [typed, unseen] = state->wellTyped.emplace(pairKey(category, meaning), 0);
+    if (unseen) {
+      *typed = wellTyped(state->categories[category], state->terms.toTerm(meaning)) ? 1 : 0;
+    }
+    if (*typed == 0) return;
+  }
   const auto [found, added] =
       state->cellEntries.emplace(pairKey(category, key), static_cast<int>(cell.entries.size()));
   if (!added) {
@@ -338,6 +347,7 @@ void CkyChart::addLexicalEntries(int begin, int end, FillState* state) {
         phrase += words_[w];
       }
       for (const LexicalEntry& lexical : lexicon_.entriesFor(phrase)) {
+        if (options_.allowedConstants && !constantsAllowed(lexical.semantics)) continue;
         const Lexeme& lexeme = lexicon_.lexemes()[lexical.lexeme];
         const LexicalTemplate& lexicalTemplate = lexicon_.templates()[lexical.lexicalTemplate];
         ChartEdge edge;
@@ -357,6 +367,19 @@ void CkyChart::addLexicalEntries(int begin, int end, FillState* state) {
       }
     }
   }
+}
+
+bool CkyChart::constantsAllowed(const Term& semantics) const {
+  for (const std::string& constant : constantsInOrder(semantics)) {
+    if (options_.allowedConstants->count(constant) == 0) return false;
+  }
+  return true;
+}
+
+bool CkyChart::wellTyped(const Category& category, const Term& semantics) const {
+  Diagnostics ignored;
+  const TypePtr type = typeCheck(semantics, *options_.types, "", 0, 0, &ignored);
+  return type != nullptr && typeFitsCategory(type, category, *options_.types);
 }
 
 double CkyChart::edgeInside(const ChartEdge& edge) const {

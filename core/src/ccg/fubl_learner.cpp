@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -41,6 +42,8 @@ FublLearner::FublLearner(const TypeSystem& types, FublOptions options)
     : types_(types), options_(std::move(options)) {
   // Training never shows pruned entries: drop what they hold (the numbers are the same).
   options_.parser.keepPrunedEntries = false;
+  options_.parser.types = &types_;
+  options_.parser.recordEvents = false;  // nothing replays a training fill
 }
 
 double FublLearner::initialLexemeWeight(const Lexeme& lexeme) const {
@@ -58,9 +61,11 @@ void FublLearner::addFactoring(const Factoring& factoring) {
   const std::string lexemeName = lexemeFeature(factoring.lexeme);
   lexicon_.addLexeme(factoring.lexeme, &added);
   if (added) lexicon_.setWeight(lexemeName, lexemeWeight);
+  usedLexemes_.insert(lexemeKey(factoring.lexeme));
   const std::string templateName = templateFeature(factoring.lexicalTemplate);
   lexicon_.addTemplate(factoring.lexicalTemplate, &added);
   if (added) lexicon_.setWeight(templateName, initialTemplateWeight(factoring.lexicalTemplate));
+  usedTemplates_.insert(templateKey(factoring.lexicalTemplate));
 }
 
 void FublLearner::initialise(const std::vector<SemanticExample>& training,
@@ -69,6 +74,9 @@ void FublLearner::initialise(const std::vector<SemanticExample>& training,
   lexicon_ = FactoredLexicon();
   passesDone_ = 0;
   updates_ = 0;
+  partFacSeen_.clear();
+  fixedLexemes_.clear();
+  fixedTemplates_.clear();
   std::vector<AlignmentPair> pairs;
   pairs.reserve(training.size());
   for (const SemanticExample& example : training) {
@@ -82,8 +90,10 @@ void FublLearner::initialise(const std::vector<SemanticExample>& training,
   for (const Lexeme& lexeme : fixedLexicon.lexemes()) {
     lexicon_.addLexeme(lexeme);
     lexicon_.setWeight(lexemeFeature(lexeme), options_.fixedLexemeWeight);
+    fixedLexemes_.insert(lexemeKey(lexeme));
   }
   for (const LexicalTemplate& lexicalTemplate : fixedLexicon.templates()) {
+    fixedTemplates_.insert(templateKey(lexicalTemplate));
     bool added = false;
     lexicon_.addTemplate(lexicalTemplate, &added);
     if (added) {
@@ -107,8 +117,23 @@ double FublLearner::itemScore(const LexicalItem& item) const {
          lexicon_.weight(pairFeature(factoring.lexeme, factoring.lexicalTemplate));
 }
 
-bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
-                         double logProbability) {
+CkyOptions FublLearner::correctParseOptions(const SemanticExample& example) const {
+  CkyOptions options = fullParseOptions();
+  if (options_.constrainCorrectParse) {
+    const std::vector<std::string> constants = constantsInOrder(example.logicalForm);
+    options.allowedConstants =
+        std::make_shared<const std::unordered_set<std::string>>(constants.begin(), constants.end());
+  }
+  return options;
+}
+
+CkyOptions FublLearner::fullParseOptions() const {
+  CkyOptions options = options_.parser;
+  if (options_.trainBeam > 0) options.beam = options_.trainBeam;
+  return options;
+}
+
+bool FublLearner::newLex(const SemanticExample& example, const Derivation& best) {
   std::vector<const DerivationNode*> leaves;
   std::vector<const DerivationNode*> internal;
   collectNodes(best.root, &leaves, &internal);
@@ -129,15 +154,21 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
     }
   }
   if (!found) return false;
+  // UBL's test (Kwiatkowski et al. 2010, section 6): the split is kept only when the best correct
+  // parse with it, y', beats y*: p(y' | x, z) > p(y* | x, z).
+  if (bestDelta <= kLikelihoodTolerance) {
+    ++splitsRejected_;
+    return false;
+  }
   const int lexemes = static_cast<int>(lexicon_.lexemes().size());
   const int templates = static_cast<int>(lexicon_.templates().size());
   addFactoring(maximalFactoringOf(chosen.left));
   addFactoring(maximalFactoringOf(chosen.right));
   if (lexicon_.addEntries(&types_, lexemes, templates) > 0) {
-    CkyChart chart(lexicon_, example.words, options_.parser);
-    // Kept unless it lowers P(z | x): with a single derivation P is already 1, and UBL's
-    // splitting must be able to start from there.
-    if (chart.logProbability(example.logicalForm) >= logProbability - kLikelihoodTolerance) {
+    CkyChart chart(lexicon_, example.words, correctParseOptions(example));
+    Derivation after;
+    if (chart.bestDerivation(example.logicalForm, &after) &&
+        after.score > best.score + kLikelihoodTolerance) {
       ++splitsAdded_;
       return true;
     }
@@ -147,33 +178,103 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
   return false;
 }
 
-void FublLearner::partFac(const DerivationNode& node, const std::vector<std::string>& words) {
-  if (node.children.empty()) return;
+int FublLearner::partFac(const DerivationNode& node, const std::vector<std::string>& words,
+                         int example) {
+  if (node.children.empty()) return 0;
+  int added = 0;
   if (node.end - node.begin == 2) {
     const LexicalItem item{slice(words, node.begin, node.end), node.category, node.semantics};
     for (const Factoring& factoring : partialFactorings(item, 3)) {
       if (factoring.lexeme.constants.size() != 1) continue;
-      bool added = false;
-      lexicon_.addTemplate(factoring.lexicalTemplate, &added);
-      if (added) {
+      const std::string key = templateKey(factoring.lexicalTemplate);
+      std::unordered_set<int>& seen = partFacSeen_[key];
+      seen.insert(example);
+      if (static_cast<int>(seen.size()) < options_.partFacMinCount) continue;
+      bool isNew = false;
+      lexicon_.addTemplate(factoring.lexicalTemplate, &isNew);
+      usedTemplates_.insert(key);
+      if (isNew) {
+        ++added;
         lexicon_.setWeight(templateFeature(factoring.lexicalTemplate),
                            initialTemplateWeight(factoring.lexicalTemplate));
       }
     }
   }
-  for (const DerivationNode& child : node.children) partFac(child, words);
+  for (const DerivationNode& child : node.children) added += partFac(child, words, example);
+  return added;
+}
+
+void FublLearner::noteUsed(const DerivationNode& node) {
+  if (node.children.empty()) {
+    if (node.lexeme >= 0) usedLexemes_.insert(lexemeKey(lexicon_.lexemes()[node.lexeme]));
+    if (node.lexicalTemplate >= 0) {
+      usedTemplates_.insert(templateKey(lexicon_.templates()[node.lexicalTemplate]));
+    }
+    return;
+  }
+  for (const DerivationNode& child : node.children) noteUsed(child);
+}
+
+void FublLearner::pruneUnused(PassSummary* summary) {
+  FactoredLexicon kept;
+  std::unordered_set<std::string> droppedLexemes;
+  std::unordered_set<std::string> droppedTemplates;
+  for (const Lexeme& lexeme : lexicon_.lexemes()) {
+    const std::string key = lexemeKey(lexeme);
+    if (usedLexemes_.count(key) > 0 || fixedLexemes_.count(key) > 0) {
+      kept.addLexeme(lexeme);
+    } else {
+      droppedLexemes.insert(key);
+    }
+  }
+  for (const LexicalTemplate& lexicalTemplate : lexicon_.templates()) {
+    const std::string key = templateKey(lexicalTemplate);
+    if (usedTemplates_.count(key) > 0 || fixedTemplates_.count(key) > 0) {
+      kept.addTemplate(lexicalTemplate);
+    } else {
+      droppedTemplates.insert(key);
+    }
+  }
+  summary->lexemesPruned = static_cast<int>(droppedLexemes.size());
+  summary->templatesPruned = static_cast<int>(droppedTemplates.size());
+  if (droppedLexemes.empty() && droppedTemplates.empty()) return;
+  static const std::string kLexeme = "lexeme:";
+  static const std::string kTemplate = "template:";
+  static const std::string kPair = "pair:";
+  static const std::string kPairSeparator = " || ";
+  // Weights in name order, so that the rebuilt lexicon does not depend on hash order.
+  std::map<std::string, double> weights(lexicon_.weights().begin(), lexicon_.weights().end());
+  for (const auto& [feature, value] : weights) {
+    if (feature.compare(0, kLexeme.size(), kLexeme) == 0) {
+      if (droppedLexemes.count(feature.substr(kLexeme.size())) > 0) continue;
+    } else if (feature.compare(0, kTemplate.size(), kTemplate) == 0) {
+      if (droppedTemplates.count(feature.substr(kTemplate.size())) > 0) continue;
+    } else if (feature.compare(0, kPair.size(), kPair) == 0) {
+      const std::size_t separator = feature.find(kPairSeparator);
+      if (separator != std::string::npos &&
+          (droppedLexemes.count(feature.substr(kPair.size(), separator - kPair.size())) > 0 ||
+           droppedTemplates.count(feature.substr(separator + kPairSeparator.size())) > 0)) {
+        continue;
+      }
+    }
+    kept.setWeight(feature, value);
+  }
+  kept.buildEntries(&types_);
+  lexicon_ = std::move(kept);
 }
 
 FeatureCounts FublLearner::gradient(const SemanticExample& example) const {
-  CkyChart chart(lexicon_, example.words, options_.parser);
-  FeatureCounts correct = chart.expectations(&example.logicalForm);
-  if (correct.empty()) return correct;
-  for (const auto& [feature, value] : chart.expectations()) correct[feature] -= value;
-  return correct;
+  const CkyChart chart(lexicon_, example.words, fullParseOptions());
+  const CkyChart correct(lexicon_, example.words, correctParseOptions(example));
+  FeatureCounts delta = correct.expectations(&example.logicalForm);
+  if (delta.empty()) return delta;
+  const FeatureCounts all = chart.hasParse() ? chart.expectations() : correct.expectations();
+  for (const auto& [feature, value] : all) delta[feature] -= value;
+  return delta;
 }
 
 double FublLearner::logLikelihood(const SemanticExample& example) const {
-  CkyChart chart(lexicon_, example.words, options_.parser);
+  CkyChart chart(lexicon_, example.words, fullParseOptions());
   return chart.logProbability(example.logicalForm);
 }
 
@@ -194,37 +295,66 @@ PassSummary FublLearner::runPass(const std::function<void(const FublProgress&)>&
   }
   splitsAdded_ = 0;
   splitsRejected_ = 0;
+  usedLexemes_.clear();
+  usedTemplates_.clear();
   for (int position = 0; position < n; ++position) {
-    const SemanticExample& example = training_[order[position]];
+    const int index = order[position];
+    const SemanticExample& example = training_[index];
     const auto exampleStart = std::chrono::steady_clock::now();
     ++updates_;
-    auto chart = std::make_unique<CkyChart>(lexicon_, example.words, options_.parser);
+    auto chart = std::make_unique<CkyChart>(lexicon_, example.words, fullParseOptions());
     if (chart->hasParse()) {
       const std::vector<Derivation> top = chart->kBest(1);
       if (!top.empty() && exactMatch(top.front().logicalForm, example.logicalForm)) {
         ++summary.correctBeforeUpdate;
       }
     }
+    // The derivations of z_i: in a chart of the entries with z_i's constants.
+    auto correct =
+        std::make_unique<CkyChart>(lexicon_, example.words, correctParseOptions(example));
     Derivation best;
-    if (chart->bestDerivation(example.logicalForm, &best)) {
+    bool parsable = correct->bestDerivation(example.logicalForm, &best);
+    if (!parsable && options_.pruneUnused) {
+      // Pruning may have taken the lexemes this example needs (it had no y* in an earlier pass,
+      // or its items were split into ones since dropped): give it back its whole-sentence item,
+      // as at the start, so that no example is lost for good.
+      const int lexemes = static_cast<int>(lexicon_.lexemes().size());
+      const int templates = static_cast<int>(lexicon_.templates().size());
+      addFactoring(
+          maximalFactoringOf({example.words, makeAtomicCategory("S"), example.logicalForm}));
+      if (lexicon_.addEntries(&types_, lexemes, templates) > 0) {
+        ++summary.restored;
+        chart = std::make_unique<CkyChart>(lexicon_, example.words, fullParseOptions());
+        correct = std::make_unique<CkyChart>(lexicon_, example.words, correctParseOptions(example));
+        parsable = correct->bestDerivation(example.logicalForm, &best);
+      }
+    }
+    if (parsable) {
       ++summary.parsable;
-      const double before = chart->logProbability(example.logicalForm);
-      summary.logLikelihood += before;
+      const double fullLogProbability = chart->logProbability(example.logicalForm);
+      summary.logLikelihood += std::isfinite(fullLogProbability)
+                                   ? fullLogProbability
+                                   : correct->logProbability(example.logicalForm);
+      noteUsed(best.root);
       bool changed = false;
-      if (options_.newLex) changed = newLex(example, best, before);
+      if (options_.newLex) changed = newLex(example, best);
       if (options_.partFac) {
         const int lexemes = static_cast<int>(lexicon_.lexemes().size());
         const int templates = static_cast<int>(lexicon_.templates().size());
-        partFac(best.root, example.words);
-        if (lexicon_.addEntries(&types_, lexemes, templates) > 0) changed = true;
+        const int added = partFac(best.root, example.words, index);
+        summary.partFacTemplates += added;
+        if (added > 0 && lexicon_.addEntries(&types_, lexemes, templates) > 0) changed = true;
       }
       if (changed) {
-        chart = std::make_unique<CkyChart>(lexicon_, example.words, options_.parser);
+        chart = std::make_unique<CkyChart>(lexicon_, example.words, fullParseOptions());
+        correct = std::make_unique<CkyChart>(lexicon_, example.words, correctParseOptions(example));
       }
       // Step 2: θ += γ (E[φ | x, z] − E[φ | x]).
-      FeatureCounts delta = chart->expectations(&example.logicalForm);
+      FeatureCounts delta = correct->expectations(&example.logicalForm);
       if (!delta.empty()) {
-        for (const auto& [feature, value] : chart->expectations()) delta[feature] -= value;
+        const FeatureCounts all =
+            chart->hasParse() ? chart->expectations() : correct->expectations();
+        for (const auto& [feature, value] : all) delta[feature] -= value;
         const double rate =
             options_.learningRate / (1.0 + options_.coolingRate * static_cast<double>(updates_));
         for (const auto& [feature, value] : delta) {
@@ -241,6 +371,7 @@ PassSummary FublLearner::runPass(const std::function<void(const FublProgress&)>&
     if (progress) progress({summary.pass, position + 1, n});
   }
   ++passesDone_;
+  if (options_.pruneUnused) pruneUnused(&summary);
   summary.splitsAdded = splitsAdded_;
   summary.splitsRejected = splitsRejected_;
   summary.lexemes = lexicon_.lexemes().size();

@@ -1,8 +1,10 @@
 #include <cmath>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -84,6 +86,36 @@ TEST(CcgParserTest, ParsesAGeoQueryQuestion) {
             "      2-3 (S|NP)/NP : (lambda $0 e (lambda $1 e (next_to:t $1 $0)))  [lex \"border\" "
             "border :- next_to:t | (S|NP)/NP : (lambda $0 e (lambda $1 e (#0 $1 $0)))]\n"
             "      3-4 NP : texas:s  [lex \"texas\" texas :- texas:s | NP : #0]\n");
+}
+
+// With a type system, combinations must type-check: categories alone let an <e,t> (a question's
+// S) fill the t slot of `not`, giving the ill-formed (not (lambda $0 e ...)). Entries that keep
+// only the constants of a given set (a learner's chart of one logical form) are the others.
+TEST(CcgParserTest, TypedCombinationsAndAllowedConstants) {
+  LexiconLoad load = readFactoredLexicon(
+      "lexeme 0 states :- state:t\n"
+      "lexeme 0 not :-\n"
+      "lexeme 0 texas :- texas:s\n"
+      "template 0 S : (lambda $0 e (#0 $0))\n"
+      "template 0 S\\S : (lambda $0 t (not $0))\n"
+      "template 0 S : (state:t #0)\n",
+      "typed");
+  ASSERT_TRUE(load.diagnostics.empty());
+  load.lexicon.buildEntries(&geoTypes());
+  CkyOptions untyped;
+  CkyChart loose(load.lexicon, split("states not"), untyped);
+  ASSERT_TRUE(loose.hasParse());
+  EXPECT_EQ(toString(loose.kBest(1).front().logicalForm), "(not (lambda $0 e (state:t $0)))");
+  CkyOptions typed;
+  typed.types = &geoTypes();
+  EXPECT_FALSE(CkyChart(load.lexicon, split("states not"), typed).hasParse());
+  // A well-typed combination still goes through.
+  CkyChart good(load.lexicon, split("texas not"), typed);
+  ASSERT_TRUE(good.hasParse());
+  EXPECT_EQ(toString(good.kBest(1).front().logicalForm), "(not (state:t texas:s))");
+  typed.allowedConstants = std::make_shared<const std::unordered_set<std::string>>(
+      std::unordered_set<std::string>{"state:t"});
+  EXPECT_FALSE(CkyChart(load.lexicon, split("texas not"), typed).hasParse());
 }
 
 TEST(CcgParserTest, EventsReplayTheFill) {

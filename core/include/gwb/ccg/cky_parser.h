@@ -40,8 +40,10 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "gwb/ccg/category.h"
@@ -64,6 +66,16 @@ struct CkyOptions {
   // Off, a pruned entry keeps only its category and scores: a learner or a benchmark saves the
   // memory (with a beam of 50 on Geo880, pruned entries outnumber kept ones five to one).
   bool keepPrunedEntries = true;
+  // When set, a lexical entry enters the chart only if every constant of its logical form is in
+  // this set. A learner parses a sentence with the constants of its known logical form z so: the
+  // combinators never add or drop constants (no vacuous lambdas), so an entry with any other
+  // constant cannot be part of a derivation of z, and the beam is left to those that can.
+  std::shared_ptr<const std::unordered_set<std::string>> allowedConstants;
+  // When set, a combination enters the chart only if its logical form type-checks and its type
+  // fits its category (typeFitsCategory). Categories alone let ill-typed meanings through,
+  // since S holds any type: `S/S : λp.(and p q)` would take the <e,t> of a question's S and
+  // make (and (lambda ...) q). Not owned; must outlive the chart.
+  const TypeSystem* types = nullptr;
   // Record the fill as events (events()), for a stepper. Off, events() is empty: a learner or a
   // benchmark saves 16 bytes for every derivation step ever made, pruned ones included (with a
   // beam of 200 they outnumber the kept ones many times).
@@ -192,6 +204,8 @@ class CkyChart {
   void finishCell(int cellIdx, FillState* state);
   void recordEvent(const ChartEvent& event);
   int featureId(const std::string& name);
+  bool constantsAllowed(const Term& semantics) const;
+  bool wellTyped(const Category& category, const Term& semantics) const;
   double edgeInside(const ChartEdge& edge) const;
   void computeOutside(const Term* key, std::vector<std::vector<double>>* outside,
                       double* logZ) const;

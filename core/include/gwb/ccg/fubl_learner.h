@@ -29,6 +29,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "gwb/ccg/cky_parser.h"
@@ -49,6 +51,19 @@ struct FublOptions {
   int model1Iterations = 10;
   bool newLex = true;   // Step 1 (off: parameter learning only)
   bool partFac = true;  // PART-FAC templates in Step 1
+  // A PART-FAC template joins the lexicon once it has come from this many best correct parses
+  // (section 6.2: "commonly occurring nodes"); 1 adds every one at once.
+  int partFacMinCount = 3;
+  // After each pass, drop the lexemes and templates that no best correct parse of that pass used
+  // and that were not added in it (the fixed lexicon's lexemes stay): the lexicon then holds what
+  // the data still uses, and a pass is never slower than the one before for a lexicon grown stale.
+  bool pruneUnused = true;
+  // Find y* and E[φ | x, z] in a chart restricted to entries with z's constants
+  // (CkyOptions::allowedConstants), so that the beam cannot push every derivation of z out.
+  bool constrainCorrectParse = true;
+  // Entries kept per cell in the training parses (both charts); 0: parser.beam, which testing
+  // uses.
+  int trainBeam = 50;
   CkyOptions parser;
   SplitOptions splitting;
 };
@@ -58,8 +73,12 @@ struct PassSummary {
   int examples = 0;
   int correctBeforeUpdate = 0;  // examples whose best parse was z_i when met (training accuracy)
   int parsable = 0;             // examples with some parse of z_i
+  int restored = 0;             // examples given back their whole-sentence item (no parse of z_i)
   int splitsAdded = 0;          // NEW-LEX splits kept
   int splitsRejected = 0;
+  int partFacTemplates = 0;  // PART-FAC templates added
+  int lexemesPruned = 0;     // lexemes and templates dropped at the end of the pass
+  int templatesPruned = 0;
   double logLikelihood = 0;  // Σ log P(z_i | x_i) when met (examples with a parse of z_i)
   std::size_t lexemes = 0;
   std::size_t templates = 0;
@@ -109,8 +128,12 @@ class FublLearner {
   // Adds a factoring's lexeme and template with their initial weights when new.
   void addFactoring(const Factoring& factoring);
   double itemScore(const LexicalItem& item) const;
-  bool newLex(const SemanticExample& example, const Derivation& best, double logProbability);
-  void partFac(const DerivationNode& node, const std::vector<std::string>& words);
+  CkyOptions correctParseOptions(const SemanticExample& example) const;
+  CkyOptions fullParseOptions() const;
+  bool newLex(const SemanticExample& example, const Derivation& best);
+  int partFac(const DerivationNode& node, const std::vector<std::string>& words, int example);
+  void noteUsed(const DerivationNode& node);
+  void pruneUnused(PassSummary* summary);
 
   const TypeSystem& types_;
   FublOptions options_;
@@ -121,6 +144,12 @@ class FublLearner {
   long long updates_ = 0;
   int splitsAdded_ = 0;
   int splitsRejected_ = 0;
+  // PART-FAC template key -> the examples (indices) whose best correct parses proposed it.
+  std::unordered_map<std::string, std::unordered_set<int>> partFacSeen_;
+  std::unordered_set<std::string> fixedTemplates_;
+  std::unordered_set<std::string> fixedLexemes_;  // lexeme keys of the fixed lexicon
+  std::unordered_set<std::string> usedLexemes_;   // this pass: in a y* or added
+  std::unordered_set<std::string> usedTemplates_;
 };
 
 }  // namespace gwb::ccg
