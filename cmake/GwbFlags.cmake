@@ -39,3 +39,14 @@ if(GWB_BUILD_FUZZ)
                                              -fno-omit-frame-pointer)
   target_link_options(gwb_flags INTERFACE -fsanitize=address,undefined)
 endif()
+# Link with lld when the toolchain can (scripts/setup-debian.sh installs it): the test and
+# sanitizer executables link several times faster than with GNU ld. GWB_LINKER=default keeps the
+# compiler's own.
+set(GWB_LINKER "lld" CACHE STRING "Linker for -fuse-ld= (lld, mold, gold, or default)")
+if(NOT GWB_LINKER STREQUAL "default")
+  include(CheckLinkerFlag)
+  check_linker_flag(CXX "-fuse-ld=${GWB_LINKER}" GWB_LINKER_WORKS_${GWB_LINKER})
+  if(GWB_LINKER_WORKS_${GWB_LINKER})
+    target_link_options(gwb_flags INTERFACE "-fuse-ld=${GWB_LINKER}")
+  endif()
+endif()

@@ -5,6 +5,14 @@
 #   scripts/fuzz.sh TARGET|all NUMBERruns   e.g. scripts/fuzz.sh ds_label 1000000runs
 #   scripts/fuzz.sh list                    the targets
 #   scripts/fuzz.sh build                   only configure and build build-fuzz/ (CI)
+#   scripts/fuzz.sh long [N] [SLICE]        every target to N executions (default 10000000)
+#
+# `long` fuzzes the targets in rounds of SLICE seconds each (default 300), so that every target
+# makes progress even when the run is stopped early; each target's corpus is kept between
+# rounds (build-fuzz/long-corpus/TARGET/, or GWB_FUZZ_CORPUS) and its executions add up. After
+# every round, and when stopped (Ctrl-C, kill), it prints a table: target, executions, seconds,
+# result (running, done, or FOUND with the log). Run it at a low priority on a shared machine:
+#   nice -n 19 bash scripts/fuzz.sh long 10000000
 #
 # Builds build-fuzz/ with Clang first if needed (GWB_BUILD_FUZZ: only the core and the fuzz
 # targets). Seeds come from the repository (samples/, tests/data/, fuzz/regressions/TARGET/) and
@@ -27,7 +35,7 @@ targets=(earleyx_grammar nltk_grammar social_corpus gold_annotation recordings t
          grounded_lexicon sentences prior_override ptb_tree dylan_grammar dylan_learned_lexicon
          semantic_corpus ds_record_type ds_label workspace ccg_term ccg_lexicon)
 
-usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 if [ "$1" = list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 # -O1 with line tables (fast to build, fast to run, readable stacks) and asserts on.
@@ -42,13 +50,20 @@ configureAndBuild() {
 }
 if [ "$1" = build ]; then configureAndBuild gwb_fuzz_all; exit 0; fi
 
-[ $# -eq 2 ] || usage
-what=$1 budget=$2
-case "$budget" in
-  *runs) budgetFlag="-runs=${budget%runs}" ;;
-  *[!0-9]*|'') usage ;;
-  *) budgetFlag="-max_total_time=$budget" ;;
-esac
+if [ "$1" = long ]; then
+  [ $# -le 3 ] || usage
+  longRuns=${2:-10000000} slice=${3:-300}
+  [[ "$longRuns" =~ ^[0-9]+$ && "$slice" =~ ^[0-9]+$ ]] || usage
+  what=all budget=long
+else
+  [ $# -eq 2 ] || usage
+  what=$1 budget=$2
+  case "$budget" in
+    *runs) budgetFlag="-runs=${budget%runs}" ;;
+    *[!0-9]*|'') usage ;;
+    *) budgetFlag="-max_total_time=$budget" ;;
+  esac
+fi
 if [ "$what" = all ]; then run=("${targets[@]}"); else run=("$what"); fi
 for t in "${run[@]}"; do
   [[ " ${targets[*]} " == *" $t "* ]] || { echo "fuzz: unknown target '$t' (see: $0 list)" >&2; exit 2; }
@@ -125,33 +140,89 @@ seedsFor() {
 }
 
 mkdir -p "$build/findings"
-status=0
-summary=()
-for target in "${run[@]}"; do
+
+# Fuzzes $target once with seed $1 into the corpus folder $2, its log in $3, with the budget
+# flags that follow (-runs=N, -max_total_time=S). Sets `code` (exit status), `execs` and `secs`.
+fuzzOnce() {
+  local seed=$1 corpusDir=$2 log=$3 work began
+  shift 3
   work=$(mktemp -d)
-  mkdir -p "$work/seeds" "$work/corpus"
+  mkdir -p "$work/seeds" "$corpusDir"
   seedsFor "$work/seeds"
-  corpus="${GWB_FUZZ_CORPUS:+$GWB_FUZZ_CORPUS/$target}"
-  corpus="${corpus:-$work/corpus}"
-  mkdir -p "$corpus"
-  log="$build/findings/$target.log"
-  echo "fuzz: $target ($budget, $(ls "$work/seeds" | wc -l) seeds, -max_len=$(maxLen "$target"))"
+  echo "fuzz: $target ($*, $(ls "$work/seeds" | wc -l) seeds, -max_len=$(maxLen "$target"))"
+  began=$(date +%s)
   set +e
-  "$build/fuzz/fuzz_$target" "$corpus" "$work/seeds" "$budgetFlag" -max_len="$(maxLen "$target")" \
-    -seed="${GWB_FUZZ_SEED:-0}" -timeout="${GWB_FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -print_final_stats=1 \
+  "$build/fuzz/fuzz_$target" "$corpusDir" "$work/seeds" "$@" -max_len="$(maxLen "$target")" \
+    -seed="$seed" -timeout="${GWB_FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$build/findings/$target-" > "$log" 2>&1
   code=$?
   set -e
-  execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo '?')
+  secs=$(( $(date +%s) - began ))
+  execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
   if [ $code -ne 0 ]; then
-    status=1
     echo "fuzz: $target FOUND a problem (exit $code); see $log"
     grep -E '^(==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written|fuzz invariant)' "$log" | head -n 8 || tail -n 20 "$log"
   fi
-  found=""
-  [ $code -eq 0 ] || found=" (FOUND a problem)"
-  summary+=("$target: $execs executions$found")
   rm -rf "$work"
+}
+
+if [ "$budget" = long ]; then
+  declare -A total=() seconds=() result=()
+  for target in "${run[@]}"; do total[$target]=0 seconds[$target]=0 result[$target]=running; done
+  table() {
+    printf '\n| target | executions | seconds | result |\n| --- | ---: | ---: | --- |\n'
+    for target in "${run[@]}"; do
+      printf '| %s | %s | %s | %s |\n' "$target" "${total[$target]}" "${seconds[$target]}" "${result[$target]}"
+    done
+  }
+  # Stopped: libFuzzer prints its final statistics on SIGINT/SIGTERM, so the round under way
+  # counts too.
+  stopped() {
+    local n
+    [ -n "${log:-}" ] || { table; exit 130; }
+    n=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" 2>/dev/null | grep -oE '[0-9]+$' || echo 0)
+    total[$target]=$(( total[$target] + n ))
+    for target in "${run[@]}"; do
+      [ "${result[$target]}" != running ] || result[$target]="stopped, no finding"
+    done
+    table
+    exit 130
+  }
+  trap stopped INT TERM
+  longCorpus="${GWB_FUZZ_CORPUS:-$build/long-corpus}"
+  round=0
+  while :; do
+    round=$((round + 1)) left=0
+    for target in "${run[@]}"; do
+      [ "${result[$target]}" = running ] || continue
+      remaining=$(( longRuns - total[$target] ))
+      # A round is SLICE seconds or the executions still to do, whichever ends first.
+      log="$build/findings/$target-long-$round.log"
+      fuzzOnce "$(( ${GWB_FUZZ_SEED:-0} + round ))" "$longCorpus/$target" "$log" \
+        -max_total_time="$slice" -runs="$remaining"
+      total[$target]=$(( total[$target] + execs )) seconds[$target]=$(( seconds[$target] + secs ))
+      if [ $code -ne 0 ]; then result[$target]="FOUND (exit $code, $log)"
+      elif [ "${total[$target]}" -ge "$longRuns" ]; then result[$target]=done
+      else left=$((left + 1)); rm -f "$log"; fi
+    done
+    echo "fuzz: round $round done"
+    table
+    [ $left -gt 0 ] || break
+  done
+  for target in "${run[@]}"; do [ "${result[$target]}" = done ] || exit 1; done
+  exit 0
+fi
+
+status=0
+summary=()
+for target in "${run[@]}"; do
+  corpus="${GWB_FUZZ_CORPUS:+$GWB_FUZZ_CORPUS/$target}"
+  corpus="${corpus:-$(mktemp -d)}"
+  fuzzOnce "${GWB_FUZZ_SEED:-0}" "$corpus" "$build/findings/$target.log" "$budgetFlag"
+  [ -n "${GWB_FUZZ_CORPUS:-}" ] || rm -rf "$corpus"
+  found=""
+  [ $code -eq 0 ] || { status=1; found=" (FOUND a problem)"; }
+  summary+=("$target: $execs executions in $secs s$found")
 done
 printf 'fuzz: %s\n' "${summary[@]}"
 exit $status

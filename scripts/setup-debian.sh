@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   # toolchain
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git lld
   # core
   libeigen3-dev libboost-math-dev libcli11-dev nlohmann-json3-dev
   # ui

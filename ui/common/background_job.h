@@ -13,6 +13,12 @@
 //   - finished() is emitted once per start(), after the work returned (or threw: errorText()
 //     then holds what it threw, and the job is finished, not crashed).
 //
+// The worker is a std::thread, its end is marked under a std::mutex, and its reports travel
+// through a queue of the job's own (the queued Qt call that delivers them carries no data of
+// ours): ThreadSanitizer, which checks these jobs in CI, cannot see the locks inside Qt's
+// uninstrumented libraries, so every hand-over between the work and the owner is one it can see,
+// and a thread Qt did not create is one it checks whole (tests/ui/tsan/README.md).
+//
 // Lifetime: destroying a job cancels it and waits for the work to return; nothing is emitted
 // and queued reports are dropped. The work may therefore use whatever its owner holds, as long
 // as the owner declares the job after those members (members are destroyed in reverse order) or
@@ -20,14 +26,16 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <functional>
+#include <mutex>
+#include <thread>
 
 #include <QObject>
 #include <QString>
 
 #include "gwb/common/batch.h"
-
-class QThread;
 
 namespace gwb::ui {
 
@@ -94,11 +102,16 @@ class BackgroundJob : public QObject {
  private:
   friend class JobContext;
   void postProgress();
+  void postReport(std::function<void()> report);
+  // Runs the oldest queued report; one queued call of it per report posted.
+  Q_INVOKABLE void deliverReport();
   void deliverProgress();
   void deliverFinished(quint64 run);
+  // The worker's body: the work, then the end marked and finished() queued after the reports.
+  void runWork(quint64 run, const Work& work);
 
   QString name_;
-  QThread* thread_ = nullptr;
+  std::thread thread_;
   quint64 run_ = 0;  // counts start()s; a finished notice of an older run is ignored
   bool busy_ = false;
   QString errorText_;
@@ -106,6 +119,11 @@ class BackgroundJob : public QObject {
   std::atomic<qint64> done_{0};
   std::atomic<qint64> total_{0};
   std::atomic<bool> progressQueued_{false};
+  mutable std::mutex runningMutex_;
+  std::condition_variable returned_;
+  bool running_ = false;  // guarded by runningMutex_: from start() until the work has returned
+  std::mutex reportsMutex_;
+  std::deque<std::function<void()>> reports_;  // guarded by reportsMutex_
   qint64 deliveredDone_ = -1;
   qint64 deliveredTotal_ = -1;
 };

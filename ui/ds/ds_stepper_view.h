@@ -84,7 +84,7 @@ class DsStepperView : public QWidget {
   // already running. waitForParse blocks (processing events) until it is done.
   bool parse();
   bool isParsing() const { return worker_.isBusy(); }
-  bool waitForParse(int milliseconds = 60000);
+  bool waitForParse(int milliseconds = 600000);
 
   DsDagModel* dagModel() const { return dagModel_; }
   DsTreeModel* treeModel() const { return treeModel_; }

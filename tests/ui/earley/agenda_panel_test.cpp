@@ -120,7 +120,7 @@ TEST_F(AgendaPanelTest, AStudentsOrderThatUsesAValueEarlyShowsTheCorrection) {
 
 TEST_F(AgendaPanelTest, ClickingAnArcSelectsItsTaskAndDescribesTheItem) {
   view_.show();
-  ASSERT_TRUE(QTest::qWaitForWindowExposed(&view_));
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&view_, 600000));
   panel_->setActive(true);
   panel_->setStrategy(gwb::AgendaStrategy::Earley);
   panel_->finishPosition();  // position 0: predict, scan 'i' as NP → i

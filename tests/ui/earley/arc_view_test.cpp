@@ -83,7 +83,7 @@ TEST(ArcViewTest, ClicksSelectDoubleClicksActivateAndHoverShowsTheValues) {
   view.setWords({QStringLiteral("i"), QStringLiteral("saw"), QStringLiteral("him")});
   view.setArcs(sampleArcs());
   view.show();
-  ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&view, 600000));
   QSignalSpy clicked(&view, &ArcView::arcClicked);
   QSignalSpy activated(&view, &ArcView::arcDoubleClicked);
   const QPoint at = view.arcRect(3).center();
@@ -189,7 +189,7 @@ TEST_F(StepperArcsTest, SelectionIsSharedWithTheColumnView) {
   EXPECT_EQ(arcs->selectedKey(), std::optional<qint64>(ChartArcLink::keyOf(some)));
   // Arcs → column view: a click on an arc selects its item.
   view_.show();
-  ASSERT_TRUE(QTest::qWaitForWindowExposed(&view_));
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&view_, 600000));
   const gwb::ItemRef other{5, 0};
   const QRect box = arcs->arcRect(ChartArcLink::keyOf(other));
   ASSERT_TRUE(box.isValid());

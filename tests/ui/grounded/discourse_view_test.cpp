@@ -102,7 +102,7 @@ QString cliPath() {
 QStringList runSegmentEval(const QStringList& arguments) {
   QProcess process;
   process.start(cliPath(), QStringList{QStringLiteral("segment-eval")} + arguments);
-  EXPECT_TRUE(process.waitForFinished(60000));
+  EXPECT_TRUE(process.waitForFinished(600000));
   EXPECT_EQ(process.exitCode(), 0) << process.readAllStandardError().toStdString();
   QStringList lines = QString::fromUtf8(process.readAllStandardOutput())
                           .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
@@ -529,7 +529,7 @@ TEST(DiscourseView, DecodesShowsRowsAndOpensParses) {
   EXPECT_FALSE(view.openParse(0, 0));  // no model yet
 
   ASSERT_TRUE(view.decodeGrammar(setup->grammarPath));
-  ASSERT_TRUE(view.waitForDecoding(60000));
+  ASSERT_TRUE(view.waitForDecoding(600000));
   ASSERT_EQ(view.timeline()->rowCount(), 2) << view.statusText().toStdString();
   EXPECT_EQ(view.timeline()->rowName(1), QStringLiteral("model: tiny-discourse.grammar"));
 

@@ -247,7 +247,7 @@ TEST(TransitionView, ExpectedCountsAccountForEveryUtterance) {
   ASSERT_TRUE(view.loadGrammarFile(path));
   ASSERT_TRUE(view.setCorpus(QString::fromStdString(grounded("tiny.yld")),
                              QString::fromStdString(grounded("tiny.recordings.tsv"))));
-  ASSERT_TRUE(view.waitForCounts(60000));
+  ASSERT_TRUE(view.waitForCounts(600000));
   ASSERT_TRUE(view.hasCounts()) << view.statusText().toStdString();
   view.setValues(TransitionValues::ExpectedCounts);
   double transitions = 0.0;
