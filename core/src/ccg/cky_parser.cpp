@@ -248,6 +248,11 @@ void CkyChart::fill() {
   for (int span = 1; span <= n; ++span) {
     for (int begin = 0; begin + span <= n; ++begin) {
       const int end = begin + span;
+      if (options_.cancel && options_.cancel->load(std::memory_order_relaxed)) {
+        cancelled_ = true;
+        logZ_ = kNegativeInfinity;
+        return;
+      }
       const int cellIdx = cellIndex(begin, end);
       events_.push_back({ChartEvent::Kind::CellStarted, cellIdx, -1, -1});
       std::unordered_map<std::size_t, std::vector<int>> index;

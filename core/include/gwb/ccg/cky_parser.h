@@ -38,6 +38,7 @@
 // gradient) come from inside-outside over the pruned chart.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <string>
@@ -64,6 +65,9 @@ struct CkyOptions {
   // Off, a pruned entry keeps only its category and scores: a learner or a benchmark saves the
   // memory (with a beam of 50 on Geo880, pruned entries outnumber kept ones five to one).
   bool keepPrunedEntries = true;
+  // Polled before each cell is filled (a workbench's cancel button): once it reads true the
+  // fill stops, the chart is incomplete, cancelled() is true and it holds no parse.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 using FeatureCounts = std::map<std::string, double>;
@@ -157,6 +161,7 @@ class CkyChart {
   // logical-form features).
   const std::vector<std::pair<int, double>>& roots() const { return roots_; }
   bool hasParse() const { return !roots_.empty(); }
+  bool cancelled() const { return cancelled_; }  // CkyOptions::cancel stopped the fill
   double logPartition() const { return logZ_; }  // -inf without a parse
 
   // log P(z | x) summed over every derivation whose logical form matches `z` exactly.
@@ -196,6 +201,7 @@ class CkyChart {
   std::vector<std::pair<int, double>> roots_;
   std::vector<FeatureCounts> rootFeatures_;  // parallel to roots_
   double logZ_ = 0;
+  bool cancelled_ = false;
 
   // k-best per entry, memoised: for each entry a list of (score, edge, left rank, right rank).
   struct Ranked {
