@@ -813,21 +813,51 @@ void CcgView::showStep() {
   if (replaying && position_ > 0) {
     const ccg::CkyReplayStep& last = steps_[position_ - 1];
     selectCell(last.begin, last.end);
-    const bool made = last.kind == ccg::CkyReplayStep::Kind::NewEntry ||
-                      last.kind == ccg::CkyReplayStep::Kind::AnotherDerivation;
-    if (made && last.entry < entryTable_->rowCount()) {
+    // The proof follows the step: the derivation a combination or lexical step just made; the
+    // entry a pruning dropped; the best entry of a finished cell; nothing for a cell just opened.
+    int entry = last.entry;
+    int edge = last.edge;
+    QString what;
+    switch (last.kind) {
+      case ccg::CkyReplayStep::Kind::NewEntry:
+      case ccg::CkyReplayStep::Kind::AnotherDerivation:
+        what =
+            tr("made at step %1 (%2)")
+                .arg(position_)
+                .arg(QString::fromLatin1(ccg::combinatorSymbol(last.combinator)).toHtmlEscaped());
+        break;
+      case ccg::CkyReplayStep::Kind::Pruned:
+        what = tr("of entry #%1, pruned at step %2").arg(entry).arg(position_);
+        break;
+      case ccg::CkyReplayStep::Kind::CellFinished: {
+        const ccg::ChartCell& cell = chart_->cell(last.begin, last.end);
+        entry = -1;
+        for (int i = 0; i < static_cast<int>(cell.entries.size()); ++i) {
+          if (!cell.entries[i].pruned &&
+              (entry < 0 || cell.entries[i].viterbi > cell.entries[entry].viterbi)) {
+            entry = i;
+          }
+        }
+        what = tr("of the cell's best entry #%1 (Viterbi)").arg(entry);
+        break;
+      }
+      case ccg::CkyReplayStep::Kind::CellStarted: entry = -1; break;
+    }
+    const bool shown = entry >= 0 && entry < entryTable_->rowCount() &&
+                       !chart_->cell(last.begin, last.end).entries[entry].edges.empty();
+    if (shown) {
       {
         const QSignalBlocker blocker(entryTable_);
-        entryTable_->selectRow(last.entry);
+        entryTable_->selectRow(entry);
       }
       const ccg::DerivationNode node =
-          ccg::entryDerivation(*chart_, last.begin, last.end, last.entry, last.edge);
+          ccg::entryDerivation(*chart_, last.begin, last.end, entry, edge);
       proofView_->setProof(ccg::layoutProof(node, chart_->words()),
                            tr("Step %1 of the CKY fill (Grammar Workbench)").arg(position_));
-      proofTitle_->setText(
-          tr("<b>Derivation</b> made at step %1 (%2)")
-              .arg(position_)
-              .arg(QString::fromLatin1(ccg::combinatorSymbol(last.combinator)).toHtmlEscaped()));
+      proofTitle_->setText(tr("<b>Derivation</b> %1").arg(what));
+    } else {
+      proofView_->clear();
+      proofTitle_->setText(tr("<b>Derivation</b>: none at this step"));
     }
   } else if (!replaying) {
     if (cell_.first >= 0) fillEntryTable();

@@ -66,7 +66,8 @@ std::string describeReplayStep(const CkyChart& chart, const FactoredLexicon& lex
       out << cell << " start cell \"" << phrase << "\"";
       return out.str();
     case CkyReplayStep::Kind::CellFinished:
-      out << cell << " cell finished: " << step.entriesInCell << " entries";
+      out << cell << " cell finished: " << step.entriesInCell
+          << (step.entriesInCell == 1 ? " entry" : " entries");
       return out.str();
     case CkyReplayStep::Kind::Pruned: {
       const ChartEntry& entry = chart.cell(step.begin, step.end).entries[step.entry];

@@ -96,8 +96,15 @@ TEST(CcgReplayTest, DescriptionsNameCombinatorAndResult) {
       "2-4 [>] (S|NP)/NP 2-3 #0 + NP 3-4 #0 => S|NP : (lambda $0 e (next_to:t $0 texas:s))  (new "
       "entry #0)";
   EXPECT_NE(std::find(lines.begin(), lines.end(), borderTexas), lines.end());
+  const std::size_t top = chart.cell(0, 4).entries.size();
   EXPECT_EQ(lines.back(),
-            "0-4 cell finished: " + std::to_string(chart.cell(0, 4).entries.size()) + " entries");
+            "0-4 cell finished: " + std::to_string(top) + (top == 1 ? " entry" : " entries"));
+  // A one-entry cell says so in the singular.
+  const auto finished = std::find_if(steps.begin(), steps.end(), [](const CkyReplayStep& s) {
+    return s.kind == CkyReplayStep::Kind::CellFinished && s.entriesInCell == 1;
+  });
+  ASSERT_NE(finished, steps.end());
+  EXPECT_EQ(describeReplayStep(chart, f.lexicon, *finished).substr(4), "cell finished: 1 entry");
 }
 
 TEST(CcgReplayTest, EntryDerivationOfTheRootIsTheViterbiDerivation) {
