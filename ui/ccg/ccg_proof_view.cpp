@@ -46,9 +46,21 @@ void CcgProofView::setProof(gwb::ccg::ProofLayout layout, const QString& title) 
   layout_ = std::move(layout);
   title_ = title;
   computeGeometry();
-  setMinimumSize(size_.toSize());
+  setMinimumSize(fit_ ? QSize(0, 0) : size_.toSize());
   updateGeometry();
   update();
+}
+
+void CcgProofView::setFit(bool fit) {
+  fit_ = fit;
+  setMinimumSize(fit_ ? QSize(0, 0) : size_.toSize());
+  updateGeometry();
+  update();
+}
+
+double CcgProofView::displayScale() const {
+  if (!fit_ || size_.isEmpty()) return 1.0;
+  return std::min({1.0, width() / size_.width(), height() / size_.height()});
 }
 
 void CcgProofView::clear() { setProof({}, QString()); }
@@ -155,6 +167,10 @@ void CcgProofView::paintEvent(QPaintEvent* /*event*/) {
                      tr("Pick a derivation or a chart entry to see its proof."));
     return;
   }
+  const double scale = displayScale();
+  // Centred horizontally when there is room to spare.
+  painter.translate(std::max(0.0, (width() - size_.width() * scale) / 2), 0);
+  painter.scale(scale, scale);
   paintProof(painter);
 }
 

@@ -7,7 +7,9 @@
 // The drawing is computed once per derivation (lineGeometry(): one entry per ProofLayout line,
 // in the layout's order) and painted by paintProof() — on screen, and into the exports: PNG, SVG
 // and PDF images of the proof and its LaTeX tabular (proofToLatex). Exports are written
-// atomically; the format follows the suffix (.png, .svg, .pdf, .tex).
+// atomically; the format follows the suffix (.png, .svg, .pdf, .tex). On screen, "fit" (the
+// default) scales a proof larger than the view down to fit it; off, the proof is drawn at full
+// size and the surrounding scroll area scrolls. Geometry is always in full-size coordinates.
 #pragma once
 
 #include <vector>
@@ -48,6 +50,9 @@ class CcgProofView : public QWidget {
   // The words' rectangles, in column order.
   const std::vector<QRectF>& wordRects() const { return wordRects_; }
   QSizeF proofSize() const { return size_; }
+  void setFit(bool fit);
+  bool fit() const { return fit_; }
+  double displayScale() const;  // 1 at full size, less when fitted
 
   void paintProof(QPainter& painter) const;
   QImage renderImage(double scale = 2.0) const;
@@ -73,6 +78,7 @@ class CcgProofView : public QWidget {
   std::vector<LineGeometry> lines_;
   std::vector<QRectF> wordRects_;
   QSizeF size_;
+  bool fit_ = true;
 };
 
 }  // namespace gwb::ui

@@ -281,15 +281,21 @@ void CcgView::buildUi() {
   auto* proofScroll = new QScrollArea(this);
   proofScroll->setWidget(proofView_);
   proofScroll->setWidgetResizable(true);
-  proofScroll->setAlignment(Qt::AlignCenter);
   proofScroll->setBackgroundRole(QPalette::Base);
   proofTitle_ = new QLabel(tr("Derivation"), this);
   exportButton_ = new QToolButton(this);
   exportButton_->setText(tr("Export\u2026"));
   exportButton_->setToolTip(tr("Save the derivation as PNG, SVG, PDF or LaTeX"));
   connect(exportButton_, &QToolButton::clicked, this, &CcgView::showExportDialog);
+  auto* fitButton = new QToolButton(this);
+  fitButton->setText(tr("Fit"));
+  fitButton->setCheckable(true);
+  fitButton->setChecked(true);
+  fitButton->setToolTip(tr("Scale a large derivation down to fit; off: full size, scrolling"));
+  connect(fitButton, &QToolButton::toggled, proofView_, &CcgProofView::setFit);
   auto* proofHeader = new QHBoxLayout;
   proofHeader->addWidget(proofTitle_, 1);
+  proofHeader->addWidget(fitButton);
   proofHeader->addWidget(exportButton_);
 
   const auto panel = [this](QLayout* header, QLabel* title, QWidget* body) {
