@@ -6,7 +6,6 @@
 
 #include <QMouseEvent>
 #include <QPainter>
-#include <QPainterPath>
 
 #include "ui/common/qt_conversions.h"
 
@@ -23,7 +22,6 @@ constexpr double kMinCellHeight = 34.0;
 
 CcgChartView::CcgChartView(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("ccgChartView"));
-  setMouseTracking(false);
   setFocusPolicy(Qt::ClickFocus);
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }

@@ -234,6 +234,16 @@ void CcgView::buildUi() {
   }
   stepper->addWidget(stepCounter_);
   stepper->addStretch(1);
+  auto* shadingBox = new QComboBox(this);
+  shadingBox->setObjectName(QStringLiteral("ccgShading"));
+  shadingBox->addItem(tr("Shade by entry count"));
+  shadingBox->addItem(tr("Shade by best inside score"));
+  shadingBox->setToolTip(tr("What a cell's colour shows (the replay always shades by count)"));
+  connect(shadingBox, &QComboBox::currentIndexChanged, this, [this](int index) {
+    chartView_->setShading(index == 1 ? CcgChartView::Shading::BestScore
+                                      : CcgChartView::Shading::EntryCount);
+  });
+  stepper->addWidget(shadingBox);
   stepLabel_ = new QLabel(this);
   stepLabel_->setObjectName(QStringLiteral("ccgStepText"));
   stepLabel_->setWordWrap(true);
@@ -792,9 +802,9 @@ bool CcgView::goToStep(const QString& step) {
     return false;
   }
   bool ok = false;
-  const int number = step.toInt(&ok);
-  if (!ok || number < 0) return false;
-  goToStep(number);
+  const int count = step.toInt(&ok);
+  if (!ok || count < 0) return false;
+  goToStep(count);
   return true;
 }
 

@@ -9,6 +9,7 @@
 #include <functional>
 #include <future>
 
+#include <QComboBox>
 #include <QFile>
 #include <QImage>
 #include <QSettings>
@@ -110,6 +111,13 @@ TEST_F(CcgViewTest, ChartCellsShowTheCoreChart) {
   }
   // The sample's annotation matches the best parse.
   EXPECT_EQ(view_.derivationTable()->item(0, 4)->text(), QStringLiteral("\u2713"));
+  // Shading by best score instead of count.
+  auto* shading = view_.findChild<QComboBox*>(QStringLiteral("ccgShading"));
+  ASSERT_NE(shading, nullptr);
+  shading->setCurrentIndex(1);
+  EXPECT_EQ(view_.chartView()->shading(), CcgChartView::Shading::BestScore);
+  shading->setCurrentIndex(0);
+  EXPECT_EQ(view_.chartView()->shading(), CcgChartView::Shading::EntryCount);
 }
 
 TEST_F(CcgViewTest, ClickingACellListsItsEntries) {
