@@ -44,6 +44,8 @@ struct CcgView::Job {
   std::vector<ccg::Derivation> derivations;
   std::vector<ccg::CkyReplayStep> steps;
   bool cancelled = false;
+  int cellsFilled = 0;  // when cancelled: the cells the fill finished before it stopped
+  int cells = 0;
   double milliseconds = 0;
 };
 
@@ -507,6 +509,11 @@ bool CcgView::parse() {
     job->chart = std::make_unique<ccg::CkyChart>(*job->lexicon, words, options);
     if (job->chart->cancelled() || context.cancelRequested()) {
       job->cancelled = true;
+      const int n = job->chart->length();
+      job->cells = n * (n + 1) / 2;
+      for (const ccg::ChartEvent& event : job->chart->events()) {
+        job->cellsFilled += event.kind == ccg::ChartEvent::Kind::CellFinished ? 1 : 0;
+      }
       return;
     }
     job->derivations = job->chart->kBest(k);
@@ -554,7 +561,10 @@ void CcgView::onParseDone() {
     setStatus(tr("The parse failed: %1").arg(worker_.errorText()));
   } else if (!job || job->cancelled) {
     cancelled_ = true;
-    setStatus(tr("Parse cancelled."));
+    setStatus(job ? tr("Parse cancelled after %1 of %2 chart cells.")
+                        .arg(job->cellsFilled)
+                        .arg(job->cells)
+                  : tr("Parse cancelled."));
   } else {
     parsedLexicon_ = job->lexicon;
     chart_ = std::move(job->chart);
