@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QSettings>
 #include <QSvgRenderer>
 #include <QTabWidget>
@@ -320,6 +321,30 @@ TEST_F(CcgViewTest, BadLexiconNamesFileLineAndColumnAndKeepsTheOldOne) {
   EXPECT_EQ(view_.lexiconPath(), sample("geography.flex"));
   EXPECT_FALSE(view_.openLexicon(dir.filePath(QStringLiteral("missing.flex")), &error));
   parse(QStringLiteral("what states border texas"));
+}
+
+TEST_F(CcgViewTest, GeoQueryTestSentencesLoadAndUnknownWordsGiveNoParse) {
+  GWB_REQUIRE_SHARED(test, "data/geoquery/geosents280-typed.ccg.test");
+  ASSERT_TRUE(view_.loadSentences(QString::fromStdString(test)));
+  ASSERT_EQ(view_.sentences().size(), 280);
+  EXPECT_EQ(view_.sentences().front(), QStringLiteral("which state is the smallest"));
+  // The sample lexicon knows "which", "state" and "is" but not "smallest": an empty top cell.
+  parse(view_.sentences().front());
+  EXPECT_FALSE(view_.chart()->hasParse());
+  EXPECT_EQ(view_.derivationTable()->rowCount(), 0);
+  EXPECT_TRUE(view_.statusText().contains(QStringLiteral("no parse: no S spans the sentence")))
+      << view_.statusText().toStdString();
+  EXPECT_EQ(view_.chartView()->displayedEntries(4, 5), 0);
+  EXPECT_GT(view_.chartView()->displayedEntries(1, 2), 0);
+  // The annotation is shown; nothing matches it.
+  const auto* gold = view_.findChild<QLabel*>(QStringLiteral("ccgGold"));
+  ASSERT_NE(gold, nullptr);
+  EXPECT_TRUE(gold->text().contains(QStringLiteral("(argmin $0 (state:t $0) (size:i $0))")));
+  EXPECT_TRUE(gold->text().contains(QStringLiteral("no parse shown matches it")));
+  // The replay works on a chart without a parse.
+  view_.goToStep(0);
+  view_.nextCell();
+  EXPECT_GT(view_.stepPosition(), 0);
 }
 
 TEST(CcgLexiconFileTest, RecognisesLexiconsAndModels) {
