@@ -176,11 +176,13 @@ void CcgChartView::paintEvent(QPaintEvent* /*event*/) {
       const int entries = displayedEntries(begin, end);
       const int pruned = displayedPruned(begin, end);
       const double t = shade(begin, end);
-      QColor fill = entries == 0
-                        ? palette().color(QPalette::Base)
-                        : QColor::fromRgbF(base.redF() + (full.redF() - base.redF()) * t,
-                                           base.greenF() + (full.greenF() - base.greenF()) * t,
-                                           base.blueF() + (full.blueF() - base.blueF()) * t);
+      const auto mix = [t](float from, float to) {
+        return from + (to - from) * static_cast<float>(t);
+      };
+      const QColor fill = entries == 0 ? palette().color(QPalette::Base)
+                                       : QColor::fromRgbF(mix(base.redF(), full.redF()),
+                                                          mix(base.greenF(), full.greenF()),
+                                                          mix(base.blueF(), full.blueF()));
       painter.setPen(QPen(palette().color(QPalette::Mid), 1));
       painter.setBrush(fill);
       painter.drawRoundedRect(r, 3, 3);

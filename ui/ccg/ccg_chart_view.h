@@ -29,6 +29,7 @@ class CcgChartView : public QWidget {
   enum class Shading { EntryCount, BestScore };
 
   explicit CcgChartView(QWidget* parent = nullptr);
+  ~CcgChartView() override = default;
 
   void setChart(const gwb::ccg::CkyChart* chart);
   const gwb::ccg::CkyChart* chart() const { return chart_; }

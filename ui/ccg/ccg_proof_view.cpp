@@ -25,19 +25,23 @@ constexpr double kColumnPadding = 18.0;
 constexpr double kRuleGap = 6.0;  // above a rule
 constexpr double kRowGap = 8.0;   // below a logical form
 
+QFont styled(QFont font, double scale, bool italic, bool bold) {
+  font.setPointSizeF(font.pointSizeF() * scale);
+  font.setItalic(italic);
+  font.setBold(bold);
+  return font;
+}
+
 }  // namespace
 
-CcgProofView::CcgProofView(QWidget* parent) : QWidget(parent) {
+CcgProofView::CcgProofView(QWidget* parent)
+    : QWidget(parent),
+      wordFont_(styled(font(), 1.1, true, false)),
+      categoryFont_(styled(font(), 1.0, false, true)),
+      formFont_(styled(QFontDatabase::systemFont(QFontDatabase::FixedFont), 1.0, false, false)),
+      labelFont_(styled(font(), 1.0, false, true)) {
   setObjectName(QStringLiteral("ccgProofView"));
-  wordFont_ = font();
-  wordFont_.setItalic(true);
-  wordFont_.setPointSizeF(font().pointSizeF() * 1.1);
-  categoryFont_ = font();
-  categoryFont_.setBold(true);
-  formFont_ = QFontDatabase::systemFont(QFontDatabase::FixedFont);
   formFont_.setPointSizeF(std::max(7.0, font().pointSizeF() * 0.85));
-  labelFont_ = font();
-  labelFont_.setBold(true);
   setBackgroundRole(QPalette::Base);
   setAutoFillBackground(true);
 }

@@ -40,6 +40,7 @@ class CcgProofView : public QWidget {
   };
 
   explicit CcgProofView(QWidget* parent = nullptr);
+  ~CcgProofView() override = default;
 
   // `title` is a comment for exports (the sentence, the rank and score).
   void setProof(gwb::ccg::ProofLayout layout, const QString& title = QString());

@@ -655,7 +655,8 @@ void CcgView::fillEntryTable() {
   const QSignalBlocker blocker(entryTable_);
   entryTable_->setRowCount(0);
   if (!chart_ || cell_.first < 0) return;
-  const auto [begin, end] = cell_;
+  const int begin = cell_.first;  // not a structured binding: a lambda below captures it
+  const int end = cell_.second;
   const ccg::ChartCell& cell = chart_->cell(begin, end);
   const int shown = chartView_->displayedEntries(begin, end);
   QStringList words;
@@ -714,7 +715,8 @@ void CcgView::fillEntryTable() {
 
 void CcgView::selectEntry(int row) {
   if (!chart_ || cell_.first < 0 || row < 0 || row >= entryTable_->rowCount()) return;
-  const auto [begin, end] = cell_;
+  const int begin = cell_.first;  // not a structured binding: a lambda below captures it
+  const int end = cell_.second;
   if (entryTable_->currentRow() != row) {
     const QSignalBlocker blocker(entryTable_);
     entryTable_->selectRow(row);
@@ -941,7 +943,7 @@ void CcgView::showExportDialog() {
       &filter);
   if (path.isEmpty()) return;
   if (QFileInfo(path).suffix().isEmpty()) {
-    const int star = filter.indexOf(QLatin1String("*."));
+    const qsizetype star = filter.indexOf(QLatin1String("*."));
     path += filter.mid(star + 1, filter.indexOf(QLatin1Char(')'), star) - star - 1);
   }
   QString error;

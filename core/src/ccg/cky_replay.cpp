@@ -17,7 +17,8 @@ std::string spanText(int begin, int end) {
 std::vector<CkyReplayStep> ckyReplay(const CkyChart& chart) {
   std::vector<CkyReplayStep> steps;
   steps.reserve(chart.events().size());
-  std::vector<int> made(static_cast<std::size_t>((chart.length() + 1) * (chart.length() + 1)), 0);
+  const auto side = static_cast<std::size_t>(chart.length()) + 1;
+  std::vector<int> made(side * side, 0);
   for (const ChartEvent& event : chart.events()) {
     const ChartCell& cell = chart.cellAt(event.cell);
     CkyReplayStep step;
@@ -109,7 +110,8 @@ CkyReplayState replayState(const CkyChart& chart, const std::vector<CkyReplaySte
                            std::size_t count) {
   const int n = chart.length();
   CkyReplayState state;
-  state.entries.assign(static_cast<std::size_t>((n + 1) * (n + 1)), 0);
+  const auto side = static_cast<std::size_t>(n) + 1;
+  state.entries.assign(side * side, 0);
   state.pruned.assign(state.entries.size(), 0);
   const std::size_t shown = count < steps.size() ? count : steps.size();
   for (std::size_t i = 0; i < shown; ++i) {
@@ -149,8 +151,8 @@ void expand(const CkyChart& chart, const PendingNode& pending, std::vector<Pendi
   node.localScore = edge.score;
   if (edge.leftCell < 0) return;
   node.children.resize(2);
-  stack->push_back({&node.children[0], edge.leftCell, edge.leftEntry, -1});
-  stack->push_back({&node.children[1], edge.rightCell, edge.rightEntry, -1});
+  stack->push_back({node.children.data(), edge.leftCell, edge.leftEntry, -1});
+  stack->push_back({node.children.data() + 1, edge.rightCell, edge.rightEntry, -1});
 }
 
 }  // namespace

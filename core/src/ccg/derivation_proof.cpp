@@ -146,6 +146,7 @@ std::string proofToLatex(const ProofLayout& layout, const std::string& comment) 
   out << "% A CCG derivation as a plain tabular (Grammar Workbench; no package needed).\n";
   out << "\\begin{tabular}{*{" << columns << "}{c}}\n";
   std::vector<std::pair<std::pair<int, int>, std::string>> wordCells;
+  wordCells.reserve(layout.words.size());
   for (int w = 0; w < columns; ++w) {
     wordCells.push_back({{w, w + 1}, "\\textit{" + latexEscapeText(layout.words[w]) + "}"});
   }
