@@ -151,8 +151,8 @@ void expand(const CkyChart& chart, const PendingNode& pending, std::vector<Pendi
   node.localScore = edge.score;
   if (edge.leftCell < 0) return;
   node.children.resize(2);
-  stack->push_back({node.children.data(), edge.leftCell, edge.leftEntry, -1});
-  stack->push_back({node.children.data() + 1, edge.rightCell, edge.rightEntry, -1});
+  stack->push_back({&node.children.front(), edge.leftCell, edge.leftEntry, -1});
+  stack->push_back({&node.children.back(), edge.rightCell, edge.rightEntry, -1});
 }
 
 }  // namespace
