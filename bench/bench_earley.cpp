@@ -1,8 +1,10 @@
 // Probabilistic Earley parsing on the paper's grammars (issue: Earley parser benchmark).
 //
-//   EarleyPrefix/wsj500unk/text10-lineK/MODE   surprisal (prefix probabilities) of line K of
-//                                              text.10 with the dense WSJ grammar; parse only
-//                                              (the grammar is loaded and compiled outside).
+//   EarleyPrefix/wsj500unk/text10-lineK/MODE   surprisal (prefix probabilities) and the string
+//                                              probability of every prefix of line K of text.10
+//                                              with the dense WSJ grammar, as Earleyx's figures
+//                                              (-obj surprisal,stringprob); parse only (the
+//                                              grammar is loaded and compiled outside).
 //   EarleyViterbi/wsj500unk/text10-lineK       the same with the Viterbi tree built.
 //   KBest/wsj500unk/text10-line5/k:10          the 10 best trees of that 18-word line, read
 //                                              lazily off one parse's chart (the parse itself
@@ -14,8 +16,18 @@
 //   Inside/socialDiscourse/TOKENS/reused-chart the same, three parses into one chart (its memory
 //                                              reused: the steady state of a batch).
 //   Inside/recording/ID                        each of the 24 recordings as one discourse.
+//   StringProb/socialDiscourse/utterances:N    the first 100, 250, 500, 1000, 2000 utterances
+//                                              and the whole corpus with what `gwb parse
+//                                              --surprisal --stringprob --viterbi` asks for: the
+//                                              string probability of every prefix (end weights,
+//                                              StringProbabilityMethod::EndWeights) and the
+//                                              Viterbi tree.
+//   StringProb/.../complete-every-word         the same by the textbook method, which completes
+//                                              the discourse spine at every word (quadratic;
+//                                              first 100, 250 and 500 utterances only).
 // Counters: tokens, items (chart items created), items/token, peak_rss_MiB.
-// scripts/bench.sh fits the exponent of time against tokens over the Inside rows.
+// scripts/bench.sh fits the exponent of time (and of items) against tokens over the Inside and
+// StringProb rows.
 #include <fstream>
 #include <map>
 #include <memory>
@@ -104,6 +116,7 @@ void wsjLine(benchmark::State& state, int line, gwb::NumericMode mode, bool vite
   gwb::ParseOptions options;
   options.mode = mode;
   options.viterbi = viterbi;
+  options.prefixStringProbabilities = !viterbi;
   runParse(state, *grammar, words, options);
 }
 
@@ -130,7 +143,8 @@ void wsjKBest(benchmark::State& state, int line, std::size_t k) {
 }
 
 // The first `utterances` lines of the corpus as one string (0 = all).
-void discourse(benchmark::State& state, std::size_t utterances, bool reuseChart = false) {
+void discourse(benchmark::State& state, std::size_t utterances, bool reuseChart = false,
+               const gwb::ParseOptions& options = {}) {
   const Prepared* grammar =
       prepared(state, "data/earleyx/grammars/socialDiscourse.grammar", "Discourse");
   std::string corpus;
@@ -141,7 +155,7 @@ void discourse(benchmark::State& state, std::size_t utterances, bool reuseChart 
   const auto all = lines(corpus);
   for (std::size_t k = 0; k < all.size() && (utterances == 0 || k < utterances); ++k)
     for (const std::string& w : gwb::tokenize(all[k])) words.push_back(w);
-  runParse(state, *grammar, words, {}, reuseChart);
+  runParse(state, *grammar, words, options, reuseChart);
 }
 
 void recording(benchmark::State& state, const std::string& id) {
@@ -199,6 +213,28 @@ const bool kRegistered = [] {
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime()
         ->Iterations(3);
+  }
+  // String probabilities of every prefix and the Viterbi tree (gwb parse --surprisal
+  // --stringprob --viterbi), by end weights and, on the shorter prefixes, by completing at
+  // every word.
+  for (std::size_t utterances : {100, 250, 500, 1000, 2000, 0}) {
+    for (const bool textbook : {false, true}) {
+      if (textbook && (utterances == 0 || utterances > 500)) continue;
+      const std::string name = "StringProb/socialDiscourse/utterances:" +
+                               (utterances ? std::to_string(utterances) : std::string("all")) +
+                               (textbook ? "/complete-every-word" : "");
+      gwb::ParseOptions options;
+      options.prefixStringProbabilities = true;
+      options.viterbi = true;
+      if (textbook)
+        options.stringProbabilityMethod = gwb::StringProbabilityMethod::CompleteEveryWord;
+      benchmark::RegisterBenchmark(
+          name.c_str(),
+          [utterances, options](benchmark::State& s) { discourse(s, utterances, false, options); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime()
+          ->Iterations(utterances == 0 || textbook ? 1 : 3);
+    }
   }
   // The recordings named in recordings.tsv (none when ../shared is missing).
   std::ifstream table(gwb::bench::sharedPath("data/social-cues/recordings.tsv"));

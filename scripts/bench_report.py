@@ -64,27 +64,42 @@ def fit_exponent(points):
 
 
 def print_growth(rows):
-    """Fits time ~ tokens^k over the Inside/socialDiscourse rows (one discourse, growing length),
-    for wall and CPU time, separately for parses into a new chart and into a reused one."""
+    """Fits time ~ tokens^k (and items ~ tokens^k) over the rows of one discourse at growing
+    lengths: the inside pass into a new chart and into a reused one (Inside/socialDiscourse/),
+    and string probabilities of every prefix with the Viterbi tree (StringProb/socialDiscourse/,
+    by end weights and by completing at every word)."""
     print()
-    for reused, label in ((False, "each parse into a new chart"),
-                          (True, "parses into a reused chart")):
+    groups = (
+        ("Inside/socialDiscourse/", lambda name: "reused" not in name,
+         "inside pass, each parse into a new chart"),
+        ("Inside/socialDiscourse/", lambda name: "reused" in name,
+         "inside pass, parses into a reused chart"),
+        ("StringProb/socialDiscourse/", lambda name: "complete-every-word" not in name,
+         "--surprisal --stringprob --viterbi (end weights)"),
+        ("StringProb/socialDiscourse/", lambda name: "complete-every-word" in name,
+         "--stringprob by completing at every word"),
+    )
+    for prefix, keep, label in groups:
         series = [b for b in rows
-                  if b.get("run_name", b["name"]).startswith("Inside/socialDiscourse/")
-                  and ("reused" in b.get("run_name", b["name"])) == reused
+                  if b.get("run_name", b["name"]).startswith(prefix)
+                  and keep(b.get("run_name", b["name"]))
                   and not b.get("error_occurred") and b.get("tokens", 0) > 0
                   and b.get("real_time", 0) > 0 and b.get("cpu_time", 0) > 0]
         if len(series) < 3:
             continue
         wall = fit_exponent([(math.log(b["tokens"]), math.log(b["real_time"])) for b in series])
         cpu = fit_exponent([(math.log(b["tokens"]), math.log(b["cpu_time"])) for b in series])
+        items = None
+        if all(b.get("items", 0) > 0 for b in series):
+            items = fit_exponent([(math.log(b["tokens"]), math.log(b["items"])) for b in series])
         if wall is None or cpu is None:
             continue
         lo = min(b["tokens"] for b in series)
         hi = max(b["tokens"] for b in series)
+        items_text = f", items ~ tokens^{items:.2f}" if items is not None else ""
         print(f"Growth on the discourse grammar, {label}: wall time ~ tokens^{wall:.2f}, "
-              f"CPU time ~ tokens^{cpu:.2f} (least squares on log-log, {len(series)} lengths, "
-              f"{lo:.0f} to {hi:.0f} tokens; Earleyx: about n^1.7).")
+              f"CPU time ~ tokens^{cpu:.2f}{items_text} (least squares on log-log, "
+              f"{len(series)} lengths, {lo:.0f} to {hi:.0f} tokens; Earleyx: about n^1.7).")
 
 
 def print_speedup(rows):

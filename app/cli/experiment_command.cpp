@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "gwb/common/atomic_file.h"
 #include "gwb/common/memory_budget.h"
+#include "gwb/common/number_format.h"
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/induction_output.h"
 #include "gwb/grounded/social_experiment.h"
@@ -291,7 +292,11 @@ std::optional<std::vector<double>> runOne(const ExperimentSettings& s, const Exp
     std::ostringstream dir;
     dir << s.out;
     if (subfolder) dir << "/alpha" << alpha << "-seed" << seed;
-    if (!saveOutputs(dir.str(), r, options.model, row.str())) return std::nullopt;
+    // The file is for other programs: every number in full (what reads back to the same double).
+    std::ostringstream fullRow;
+    fullRow << s.model << '\t' << s.cues << '\t' << formatProbability(alpha) << '\t' << seed;
+    for (const double value : values) fullRow << '\t' << formatProbability(value);
+    if (!saveOutputs(dir.str(), r, options.model, fullRow.str())) return std::nullopt;
   }
   return values;
 }

@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
-#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -169,9 +168,10 @@ int runParse(const ParseSettings& s) {
                    : "no parse: not a complete sentence";
       std::cerr << s.input << ':' << id + 1 << ": " << status << '\n';
     }
-    std::cout << id << '\t' << words.size() << '\t' << std::setprecision(17)
-              << result.logProbability << '\t' << result.viterbiLogProbability << '\t'
-              << result.items << '\t' << status << '\n';
+    // Numbers for other programs in the shortest text that reads back to the same double.
+    std::cout << id << '\t' << words.size() << '\t' << formatProbability(result.logProbability)
+              << '\t' << formatProbability(result.viterbiLogProbability) << '\t' << result.items
+              << '\t' << status << '\n';
     const auto block = [&](std::ostringstream& out, auto value) {
       out << "# " << id << '\n';
       for (std::size_t i = 0; i < words.size(); ++i)
@@ -187,14 +187,15 @@ int runParse(const ParseSettings& s) {
     if (s.kbest > 0) {
       kbestOut << "# " << id << '\n';
       for (std::size_t rank = 0; rank < kbests[id].size(); ++rank)
-        kbestOut << rank + 1 << '\t' << std::setprecision(17) << kbests[id][rank].logProbability
-                 << '\t' << kbests[id][rank].tree.toPtb(true) << '\n';
+        kbestOut << rank + 1 << '\t' << formatProbability(kbests[id][rank].logProbability) << '\t'
+                 << kbests[id][rank].tree.toPtb(true) << '\n';
     }
     for (std::size_t i = 0; i < words.size(); ++i) {
-      tsvOut << id << '\t' << i + 1 << '\t' << words[i] << std::setprecision(17);
-      if (s.surprisal) tsvOut << '\t' << result.surprisal[i] * unit;
-      if (s.prefix) tsvOut << '\t' << result.logPrefixProbability[i + 1];
-      if (s.stringProbability) tsvOut << '\t' << result.logStringProbability[i + 1];
+      tsvOut << id << '\t' << i + 1 << '\t' << words[i];
+      if (s.surprisal) tsvOut << '\t' << formatProbability(result.surprisal[i] * unit);
+      if (s.prefix) tsvOut << '\t' << formatProbability(result.logPrefixProbability[i + 1]);
+      if (s.stringProbability)
+        tsvOut << '\t' << formatProbability(result.logStringProbability[i + 1]);
       tsvOut << '\n';
     }
   }
@@ -246,7 +247,8 @@ void addParseCommand(CLI::App& app, int& exitStatus) {
   parse->add_flag("--bits", s->bits, "surprisal in bits");
   parse->add_flag("--prefix", s->prefix, "per-word prefix probability");
   parse->add_flag("--stringprob", s->stringProbability,
-                  "probability that each prefix is a whole sentence (completes at every word)");
+                  "probability that each prefix is a whole sentence (linear in the length, also on "
+                  "whole discourses)");
   parse->add_flag("--viterbi", s->viterbi, "the most probable tree (PTB brackets)");
   parse
       ->add_option("--kbest", s->kbest,

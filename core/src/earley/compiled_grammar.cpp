@@ -347,6 +347,7 @@ class CompiledGrammarBuilder {
       e.logSum = std::log(e.sum);
       e.logBest = std::log(e.best);
     }
+    for (ClosureEntry& e : cg.unitFrom_.values) e.logValue = std::log(e.value);
   }
 
   // e(X), the probability that X derives ε, is the least fixed point of the polynomial system
@@ -801,6 +802,7 @@ class CompiledGrammarBuilder {
     // Best unit chains (max product) by Dijkstra on −log weights from every unit source.
     cg.leftCorner_ = CompiledGrammar::Rows<ClosureEntry>::pack(leftCornerRows);
     std::vector<std::vector<CompiledGrammar::UnitEntry>> unitInto(n);
+    std::vector<std::vector<ClosureEntry>> unitFrom(n);
     cg.unitChainLast_.assign(n, {});
     std::vector<std::vector<std::pair<SymbolId, std::int32_t>>> unitRules(n);
     for (std::int32_t id = 0; id < static_cast<std::int32_t>(cg.rules_.rules.size()); ++id) {
@@ -816,8 +818,10 @@ class CompiledGrammarBuilder {
       if (!isSymbol) continue;
       if (unitRows[z].empty()) {
         unitInto[z].push_back({static_cast<SymbolId>(z), 1.0, 1.0});
+        unitFrom[z].push_back({static_cast<SymbolId>(z), 1.0});
         continue;
       }
+      unitFrom[z] = unitRows[z];
       seen.clear();
       using Entry = std::pair<double, std::size_t>;
       std::priority_queue<Entry> queue;  // max-heap on probability
@@ -853,6 +857,7 @@ class CompiledGrammarBuilder {
       std::sort(cg.unitChainLast_[z].begin(), cg.unitChainLast_[z].end());
     }
     cg.unitInto_ = CompiledGrammar::Rows<CompiledGrammar::UnitEntry>::pack(unitInto);
+    cg.unitFrom_ = CompiledGrammar::Rows<ClosureEntry>::pack(unitFrom);
     return true;
   }
 

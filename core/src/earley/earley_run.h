@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "earley/lookahead.h"
 #include "gwb/common/memory_budget.h"
 #include "gwb/earley/compiled_grammar.h"
 #include "gwb/earley/earley_chart.h"
@@ -147,6 +148,7 @@ struct Constituent {
 struct SymbolScratch {
   std::vector<double> predictionMass;
   std::vector<double> waitingMass;
+  std::vector<double> endWeight;
   std::vector<Constituent> constituents;
   std::vector<std::int32_t> waitingCount;
   NumericMode mode = NumericMode::Scaled;
@@ -170,6 +172,7 @@ class EarleyRun {
     scratch.inUse = true;
     predictionMass_.swap(scratch.predictionMass);
     waitingMass_.swap(scratch.waitingMass);
+    endWeight_.swap(scratch.endWeight);
     constituents_.swap(scratch.constituents);
     waitingCount_.swap(scratch.waitingCount);
   }
@@ -187,6 +190,7 @@ class EarleyRun {
     scratch_->mode = Numeric::kMode;
     predictionMass_.swap(scratch_->predictionMass);
     waitingMass_.swap(scratch_->waitingMass);
+    endWeight_.swap(scratch_->endWeight);
     constituents_.swap(scratch_->constituents);
     waitingCount_.swap(scratch_->waitingCount);
     scratch_->inUse = false;
@@ -255,6 +259,7 @@ class EarleyRun {
     if (!reuse) {
       predictionMass_.assign(g_.symbolCount(), Numeric::zero());
       waitingMass_.assign(g_.symbolCount(), Numeric::zero());
+      endWeight_.assign(g_.symbolCount(), Numeric::zero());
       constituents_.assign(g_.symbolCount(), Constituent{});
       waitingCount_.assign(g_.symbolCount(), 0);
     }
@@ -282,11 +287,18 @@ class EarleyRun {
     result.logPrefixProbability[0] = 0.0;
     result.surprisal.assign(n, std::numeric_limits<double>::infinity());
     result.logStringProbability.assign(n + 1, kNegInf);
+    useEndWeights_ = options_.prefixStringProbabilities && options_.lookahead &&
+                     options_.stringProbabilityMethod == StringProbabilityMethod::EndWeights;
+    if (useEndWeights_) {
+      endWeights_.clear();
+      endWeightStart_.assign(n + 1, 0);
+    }
 
     // The axiom [0, 0] GOAL → . S.
     openSet(0);
     addItem(0, axiomItem());
     if (observer_) emit(OperationKind::Init, {0, 0}, {}, {}, kNoSymbol, kNoSymbol, true, {});
+    if (useEndWeights_ && n > 0) computeEndWeights(0);
     predict(0);
     closeSet(0);
     if (n == 0) {
@@ -312,8 +324,10 @@ class EarleyRun {
       }
       result.logPrefixProbability[r + 1] = prefixLog_;
       result.surprisal[r] = result.logPrefixProbability[r] - prefixLog_;
+      const std::size_t scannedCount = openItems().size();
       complete(r + 1);
-      recordStringProbability(r + 1, result);
+      recordStringProbability(r + 1, scannedCount, result);
+      if (useEndWeights_ && r + 1 < n) computeEndWeights(r + 1);
       if (r + 1 < n || !options_.lookahead) predict(r + 1);
       closeSet(r + 1);
       if (observer_) {
@@ -387,17 +401,9 @@ class EarleyRun {
     observer_->onEvent(e, chart_);
   }
 
-  // The next token's terminal (kEndOfInput at the end); nullopt disables look-ahead there
-  // (an unknown word, scanned through the unknown-word model).
+  // The next token's terminal (lookahead.h).
   std::optional<SymbolId> lookaheadAt(std::size_t r) const {
-    if (!options_.lookahead) return std::nullopt;
-    if (r >= terminals_.size()) return CompiledGrammar::kEndOfInput;
-    const SymbolId t = terminals_[r];
-    // A word the grammar does not know: no look-ahead there (it is scanned through the
-    // unknown-word model, or the parse fails at it).
-    if (t == kNoSymbol) return std::nullopt;
-    if (g_.lexicalRules(t).empty() && g_.hasUnknownWordModel()) return std::nullopt;
-    return t;
+    return lookaheadTerminal(g_, options_.lookahead, terminals_, r);
   }
 
   void predict(std::size_t r) {
@@ -562,34 +568,20 @@ class EarleyRun {
     return true;
   }
 
-  bool mayComplete(std::size_t r, SymbolId y) const {
-    if (!options_.lookahead || y == g_.goal()) return true;
-    const std::optional<SymbolId> next = lookaheadAt(r);
-    if (!next) return true;
-    if (g_.canBeFollowedBy(y, *next)) return true;
+  // The old way to every prefix's string probability (StringProbabilityMethod::CompleteEveryWord)
+  // completes before the end of input at every word; the end weights need no extra completion.
+  bool completesForEveryPrefix() const {
     return options_.prefixStringProbabilities &&
-           g_.canBeFollowedBy(y, CompiledGrammar::kEndOfInput);
+           options_.stringProbabilityMethod == StringProbabilityMethod::CompleteEveryWord;
   }
 
-  // With look-ahead, a completion that makes an item nobody can use is skipped: an unfinished
-  // item whose next symbol cannot start with the next word (or any item expecting more at the
-  // end of input), a finished unit item X → Z . (unit chains are folded into R_U; only the
-  // goal item is read), or a finished item whose LHS the next word cannot follow.
+  bool mayComplete(std::size_t r, SymbolId y) const {
+    return mayCompleteBefore(g_, y, lookaheadAt(r), completesForEveryPrefix());
+  }
+
+  // With look-ahead, a completion that makes an item nobody can use is skipped (lookahead.h).
   bool worthCreating(std::size_t r, const EarleyItem& waiting) const {
-    const CompiledRule& rule = g_.rule(waiting.rule);
-    const auto nextPosition = static_cast<std::size_t>(waiting.dot) + 1;
-    if (nextPosition != rule.rhs.size()) {
-      // Unfinished: the symbol after the new dot must be able to start with the next word.
-      const std::optional<SymbolId> next = lookaheadAt(r);
-      if (!next || *next == CompiledGrammar::kEndOfInput) return next.has_value() ? false : true;
-      const SymbolId after = rule.rhs[nextPosition];
-      if (after == g_.goal() || g_.symbols().isNonterminal(after))
-        return g_.canStartWith(after, *next);
-      return after == *next;
-    }
-    if (rule.lhs == g_.goal()) return true;
-    if (rule.unit) return false;
-    return mayComplete(r, rule.lhs);
+    return worthAdvancing(g_, waiting.rule, waiting.dot, lookaheadAt(r), completesForEveryPrefix());
   }
 
   // Completion, one constituent at a time. All finished items [k, r] Y → ν . of one origin k
@@ -700,11 +692,112 @@ class EarleyRun {
            inserted, before);
   }
 
-  void recordStringProbability(std::size_t r, ParseResult& result) {
+  // The string probability of words 0..r−1, from the goal item [0, r] GOAL → S . (always at the
+  // end of input; at every word when completions are made there) or from the end weights.
+  // `scannedCount`: the items that scanning word r−1 put first into set r.
+  void recordStringProbability(std::size_t r, std::size_t scannedCount, ParseResult& result) {
+    if (useEndWeights_ && r < words_->size()) {
+      result.logStringProbability[r] = stringProbabilityFromEndWeights(r, scannedCount);
+      return;
+    }
     const auto goal = index_.find(itemKey(g_, g_.goalRule(), 1, 0));
     if (!goal) return;
     result.logStringProbability[r] = chart_.logInner({static_cast<std::int32_t>(r), *goal});
     if (r == words_->size()) goalIndex_ = *goal;
+  }
+
+  // End weights (StringProbabilityMethod::EndWeights). A derivation of the whole string
+  // w_0..w_{r−1} has a right spine: the root, its last child, that child's last child, ..., down
+  // to the item [l, r] X → α w . that scanned w_{r−1}. Above a constituent Y over [k, r], the
+  // spine is a chain of items [j, k] X → α . Z waiting in set k with Z their last symbol,
+  // Z ⇒* Y by unit rules, and X again continuing the spine above j. So the mass of all spines
+  // above a Y starting at k,
+  //   E_k(Y) = Σ_{[j, k] X → α . Z waiting in set k, Z last} R_U(Z, Y)·inner(item)·E_j(X),
+  // with E(GOAL) = 1 for the axiom [0, 0] GOAL → . S, depends on sets 0..k only: it is made
+  // once, when set k is finished, and never again however far the input runs on. The string
+  // probability of w_0..w_{r−1} is then Σ inner(f)·E_l(X) over the finished items f = [l, r]
+  // X → α w . that scanned w_{r−1} (each derivation's spine ends in exactly one of them).
+  //
+  // Every waiting item the sum needs is in the chart with its full inner probability even
+  // with look-ahead: its Z spans [k, r] with r > k, so Z starts with w_k, which is all that
+  // look-ahead asks of an unfinished item; and its inner probability sums only completions of
+  // constituents followed by w_k. Only goal-ward completions at the end of input are skipped,
+  // which is what made the textbook method quadratic on right-recursive discourses.
+  //
+  // Scaled values: with L_k = logScaleUpTo(k), inner values over [j, k] are stored divided by
+  // e^{L_k − L_j}; storing E_k divided by e^{L_k} makes the recursion the same product of
+  // stored values, and the string probability is e^{L_r} times the sum of stored products.
+  struct EndWeight {
+    SymbolId symbol;
+    double weight;
+  };
+
+  // E_set(x) as stored (zero when x has none).
+  double endWeight(std::size_t set, SymbolId x) const {
+    const auto first = endWeights_.begin() + static_cast<std::ptrdiff_t>(endWeightStart_[set]);
+    const auto last = endWeights_.begin() + static_cast<std::ptrdiff_t>(endWeightStart_[set + 1]);
+    const auto it = std::lower_bound(
+        first, last, x, [](const EndWeight& e, SymbolId symbol) { return e.symbol < symbol; });
+    return it != last && it->symbol == x ? it->weight : Numeric::zero();
+  }
+
+  // E_k for the open set k, from its waiting items (those made by scanning and completing: the
+  // items predicted at k start at k and cannot be last-symbol items of a spine above k).
+  void computeEndWeights(std::size_t k) {
+    const std::vector<EarleyItem>& current = openItems();
+    touchedWaiting_.clear();
+    for (const auto& [z, index] : chart_.openWaiting_) {
+      const EarleyItem& item = current[static_cast<std::size_t>(index)];
+      const CompiledRule& rule = g_.rule(item.rule);
+      if (static_cast<std::size_t>(item.dot) + 1 != rule.rhs.size()) continue;
+      double above = Numeric::one();  // E(GOAL) for the axiom
+      if (item.rule != g_.goalRule()) {
+        // Unit rules are folded into R_U; an item predicted at k starts at k.
+        if (rule.unit || static_cast<std::size_t>(item.origin) >= k) continue;
+        above = endWeight(static_cast<std::size_t>(item.origin), rule.lhs);
+        if (Numeric::isZero(above)) continue;
+      }
+      // Σ over items waiting on Z, before the unit closure (waitingMass_ is free here: it is
+      // used, and left zero, only within computePredictionMass).
+      auto& mass = waitingMass_[static_cast<std::size_t>(z)];
+      if (Numeric::isZero(mass)) touchedWaiting_.push_back(z);
+      mass = Numeric::add(mass, Numeric::mul(item.inner, above));
+    }
+    touchedEnd_.clear();
+    for (SymbolId z : touchedWaiting_) {
+      const double mass = waitingMass_[static_cast<std::size_t>(z)];
+      waitingMass_[static_cast<std::size_t>(z)] = Numeric::zero();
+      if (Numeric::isZero(mass)) continue;
+      for (const ClosureEntry& e : g_.unitFrom(z)) {
+        auto& weight = endWeight_[static_cast<std::size_t>(e.symbol)];
+        if (Numeric::isZero(weight)) touchedEnd_.push_back(e.symbol);
+        weight = Numeric::add(weight, Numeric::mul(mass, Numeric::pick(e.value, e.logValue)));
+      }
+    }
+    std::sort(touchedEnd_.begin(), touchedEnd_.end());
+    endWeightStart_[k] = endWeights_.size();
+    for (SymbolId y : touchedEnd_) {
+      double& weight = endWeight_[static_cast<std::size_t>(y)];
+      if (!Numeric::isZero(weight)) endWeights_.push_back({y, weight});
+      weight = Numeric::zero();
+    }
+    endWeightStart_[k + 1] = endWeights_.size();
+  }
+
+  // log P(w_0..w_{r−1}) from the end weights and the items that scanned w_{r−1} into set r.
+  double stringProbabilityFromEndWeights(std::size_t r, std::size_t scannedCount) {
+    const std::vector<EarleyItem>& current = openItems();
+    double total = Numeric::zero();
+    for (std::size_t k = 0; k < scannedCount; ++k) {
+      const EarleyItem& item = current[k];
+      const CompiledRule& rule = g_.rule(item.rule);
+      if (static_cast<std::size_t>(item.dot) != rule.rhs.size()) continue;
+      const double above = endWeight(static_cast<std::size_t>(item.origin), rule.lhs);
+      if (Numeric::isZero(above)) continue;
+      total = Numeric::add(total, Numeric::mul(item.inner, above));
+    }
+    if (Numeric::isZero(total)) return kNegInf;
+    return Numeric::toLog(total) + chart_.logScaleUpTo(r);
   }
 
  public:
@@ -729,6 +822,7 @@ class EarleyRun {
   std::vector<SymbolId> terminals_;
   std::vector<double> predictionMass_;
   std::vector<double> waitingMass_;
+  std::vector<double> endWeight_;  // by symbol: E_k being summed (zero between sets)
   std::vector<SymbolId> touchedPrediction_;
   std::vector<SymbolId> touchedWaiting_;
   ItemIndex index_;
@@ -737,6 +831,10 @@ class EarleyRun {
   std::vector<std::int32_t> scannedFrom_;
   std::vector<Constituent> constituents_;
   std::vector<SymbolId> touchedConstituents_;
+  bool useEndWeights_ = false;
+  std::vector<EndWeight> endWeights_;        // E_k of every finished set k, by symbol
+  std::vector<std::size_t> endWeightStart_;  // set k's: [start[k], start[k + 1]), k < n
+  std::vector<SymbolId> touchedEnd_;
   double prefixLog_ = 0.0;
   std::int32_t goalIndex_ = -1;
   SymbolScratch* scratch_ = nullptr;  // the thread's arrays, lent to this run

@@ -11,15 +11,58 @@ namespace gwb {
 
 namespace {
 
-// cc.mallet.util.Maths.logGamma: Lanczos (g = 607/128, 15 terms, Godfrey's coefficients), in
-// the same order of operations.
-constexpr std::array<double, 15> kLanczos = {
-    0.99999999999999709182,     57.156235665862923517,      -59.597960355475491248,
-    14.136097974741747174,      -0.49191381609762019978,    0.33994649984811888699e-4,
-    0.46523628927048575665e-4,  -0.98374475304879564677e-4, 0.15808870322491248884e-3,
-    -0.21026444172410488319e-3, 0.21743961811521264320e-3,  -0.16431810653676389022e-3,
-    0.84418223983852743293e-4,  -0.26190838401581408670e-4, 0.36899182659531622704e-5,
-};
+// cc.mallet.util.Maths.logGamma, which is Tom Minka's port (libbow) of W. J. Cody's ALGAMA
+// (netlib SPECFUN; Cody & Hillstrom 1967): minimax rational approximations of log Γ on
+// (0, 1.5], (0.5, 4] and (4, 12], each a ratio of two degree-8 polynomials evaluated by
+// Horner's rule, and above 12 Stirling's series
+//   log Γ(x) = x (log x − 1) − ½ log x + ½ log 2π + (1/x) Σ_k c_k (1/x²)^k
+// with seven coefficients. The constants are Cody's published ones.
+constexpr double kCodyD1 = -5.772156649015328605195174e-1;
+constexpr std::array<double, 8> kCodyP1 = {
+    4.945235359296727046734888e0, 2.018112620856775083915565e2, 2.290838373831346393026739e3,
+    1.131967205903380828685045e4, 2.855724635671635335736389e4, 3.848496228443793359990269e4,
+    2.637748787624195437963534e4, 7.225813979700288197698961e3};
+constexpr std::array<double, 8> kCodyQ1 = {
+    6.748212550303777196073036e1, 1.113332393857199323513008e3, 7.738757056935398733233834e3,
+    2.763987074403340708898585e4, 5.499310206226157329794414e4, 6.161122180066002127833352e4,
+    3.635127591501940507276287e4, 8.785536302431013170870835e3};
+constexpr double kCodyD2 = 4.227843350984671393993777e-1;
+constexpr std::array<double, 8> kCodyP2 = {
+    4.974607845568932035012064e0, 5.424138599891070494101986e2, 1.550693864978364947665077e4,
+    1.847932904445632425417223e5, 1.088204769468828767498470e6, 3.338152967987029735917223e6,
+    5.106661678927352456275255e6, 3.074109054850539556250927e6};
+constexpr std::array<double, 8> kCodyQ2 = {
+    1.830328399370592604055942e2, 7.765049321445005871323047e3, 1.331903827966074194402448e5,
+    1.136705821321969608938755e6, 5.267964117437946917577538e6, 1.346701454311101692290052e7,
+    1.782736530353274213975932e7, 9.533095591844353613395747e6};
+constexpr double kCodyD4 = 1.791759469228055000094023e0;
+constexpr std::array<double, 8> kCodyP4 = {
+    1.474502166059939948905062e4,  2.426813369486704502836312e6,  1.214755574045093227939592e8,
+    2.663432449630976949898078e9,  2.940378956634553899906876e10, 1.702665737765398868392998e11,
+    4.926125793377430887588120e11, 5.606251856223951465078242e11};
+constexpr std::array<double, 8> kCodyQ4 = {
+    2.690530175870899333379843e3,  6.393885654300092398984238e5,  4.135599930241388052042842e7,
+    1.120872109616147941376570e9,  1.488613728678813811542398e10, 1.016803586272438228077304e11,
+    3.417476345507377132798597e11, 4.463158187419713286462081e11};
+// Stirling's series, highest power first; the last entry starts the Horner recurrence.
+constexpr std::array<double, 7> kCodyStirling = {
+    -1.910444077728e-03,     8.4171387781295e-04,          -5.952379913043012e-04,
+    7.93650793500350248e-04, -2.777777777777681622553e-03, 8.333333333333333331554247e-02,
+    5.7083835261e-03};
+constexpr double kCodySplit = 0.6796875;
+constexpr double kHalfLogTwoPi = .9189385332046727417803297;
+
+// x·(d + x·P(x)/Q(x)), P and Q by Horner's rule from `start` (Q's leading term).
+double codyRational(double x, double d, const std::array<double, 8>& p,
+                    const std::array<double, 8>& q, double start) {
+  double numerator = 0;
+  double denominator = start;
+  for (std::size_t i = 0; i < p.size(); i++) {
+    numerator = numerator * x + p[i];
+    denominator = denominator * x + q[i];
+  }
+  return x * (d + x * (numerator / denominator));
+}
 
 // log Γ(a + c) − log Γ(a) for a ≥ 1e3 from Stirling's series, with the large terms cancelled
 // analytically: (a + c − ½) log(a + c) − (a − ½) log a = (a − ½) log1p(c/a) + c log(a + c).
@@ -64,15 +107,47 @@ double earleyxDigamma(double x) {
 }
 
 double earleyxLogGamma(double x) {
-  const double g = 607.0 / 128.0;
-  const double tmp = x + g + .5;
-  double sum = kLanczos[0];
-  for (std::size_t i = 1; i < kLanczos.size(); i++) {
-    sum = sum + (kLanczos.at(i) / (x + static_cast<double>(i)));
+  // Operation for operation as MALLET evaluates it (Java doubles, no fused multiply-add), so
+  // that log Γ(1e10 + c) − log Γ(1e10) rounds as Earleyx's does.
+  if (x <= 0.5 || (x > kCodySplit && x <= 1.5)) {
+    double result = 0;
+    if (x <= 0.5) {
+      result = -std::log(x);
+      if (x + 1 == 1) return result;  // x below the machine epsilon
+    } else {
+      x = (x - 0.5) - 0.5;
+    }
+    return result + codyRational(x, kCodyD1, kCodyP1, kCodyQ1, 1);
   }
-  constexpr double kPi = 3.141592653589793;  // Java's Math.PI
-  const double log2Pi = std::log(2 * kPi);
-  return ((x + .5) * std::log(tmp)) - tmp + (.5 * log2Pi) + std::log(sum) - std::log(x);
+  if (x <= kCodySplit || (x > 1.5 && x <= 4)) {
+    double result = 0;
+    if (x <= kCodySplit) {
+      result = -std::log(x);
+      x = (x - 0.5) - 0.5;
+    } else {
+      x -= 2;
+    }
+    return result + codyRational(x, kCodyD2, kCodyP2, kCodyQ2, 1);
+  }
+  if (x <= 12) {
+    x -= 4;
+    double numerator = 0;
+    double denominator = -1;
+    for (std::size_t i = 0; i < kCodyP4.size(); i++) {
+      numerator = numerator * x + kCodyP4[i];
+      denominator = denominator * x + kCodyQ4[i];
+    }
+    return kCodyD4 + x * (numerator / denominator);
+  }
+  const double logX = std::log(x);
+  double result = x * (logX - 1) - logX * 0.5 + kHalfLogTwoPi;
+  const double inverse = 1 / x;
+  const double inverseSquared = inverse * inverse;
+  double series = kCodyStirling[6];
+  for (std::size_t i = 0; i < 6; i++) series = series * inverseSquared + kCodyStirling[i];
+  series *= inverse;
+  result += series;
+  return result;
 }
 
 // Boost reports a domain error, pole or overflow by throwing; here it returns NaN or ±∞ instead,

@@ -49,6 +49,24 @@ const OracleCase kCases[] = {
      "X -> 'a' 0.5 | 'a' 'b' 0.3 | X 'b' 0.2\n"
      "Y -> 'd' 1.0\n",
      {"a b", "a c d", "a b c d", "a a b", "a b b c d"}},
+    // A discourse in miniature: a right-recursive spine of utterances, each with a topic, the
+    // topic chain through unit rules (D -> Da), utterances that end inside a right-recursive
+    // word list, so that many prefixes are whole strings (string probabilities by end weights).
+    {"right_recursive_discourse",
+     "D -> Da 0.5 | Db 0.5\n"
+     "Da -> Sa Da 0.3 | Sa Db 0.2 | Sa 0.5\n"
+     "Db -> Sb Da 0.25 | Sb Db 0.25 | Sb 0.5\n"
+     "Sa -> 'ta' Ws 1.0\n"
+     "Sb -> 'tb' Ws 0.6 | 'tb' 0.4\n"
+     "Ws -> W Ws 0.4 | W 0.6\n"
+     "W -> 'x' 0.5 | 'y' 0.5\n",
+     {"ta x", "tb tb", "ta x tb y x ta x", "tb tb ta x y", "ta y y tb x tb"}},
+    // Right recursion through a unit cycle (S -> A -> S) and a fragment rule ending in a
+    // terminal, so that a spine can end in a multi-word scanned item.
+    {"right_recursion_through_unit_cycle",
+     "S -> A 0.2 | 'a' S 0.4 | 'a' 0.2 | 'c' S 'b' 0.2\n"
+     "A -> S 0.5 | 'b' 0.3 | 'a' 'b' 0.2\n",
+     {"a", "a a b", "c a b b", "a c a b b a"}},
 };
 
 class EarleyOracleTest : public ::testing::TestWithParam<OracleCase> {};
@@ -74,18 +92,29 @@ TEST_P(EarleyOracleTest, AgreesWithBruteForceEnumeration) {
     ASSERT_TRUE(oracle.converged) << sentence;
     for (NumericMode mode : {NumericMode::Scaled, NumericMode::Log}) {
       for (bool lookahead : {true, false}) {
-        for (bool everyPrefix : {true, false}) {
+        for (int everyPrefix : {0, 1, 2}) {  // no, by end weights, by completing at every word
           const std::string where = std::string(sentence) + " [" + numericModeName(mode) +
                                     (lookahead ? ", look-ahead" : "") +
-                                    (everyPrefix ? ", every prefix" : "") + "]";
+                                    (everyPrefix == 1   ? ", every prefix"
+                                     : everyPrefix == 2 ? ", every word"
+                                                        : "") +
+                                    "]";
           SCOPED_TRACE(where);
           ParseOptions options;
           options.mode = mode;
           options.lookahead = lookahead;
-          options.prefixStringProbabilities = everyPrefix;
+          options.prefixStringProbabilities = everyPrefix > 0;
+          if (everyPrefix == 2)
+            options.stringProbabilityMethod = StringProbabilityMethod::CompleteEveryWord;
           const ParseResult result = parser.parse(words, options);
           const std::size_t n = words.size();
           ASSERT_EQ(result.logPrefixProbability.size(), n + 1);
+          if (everyPrefix == 1) {
+            // End weights add no chart item: the chart is the one without string probabilities.
+            ParseOptions plain = options;
+            plain.prefixStringProbabilities = false;
+            EXPECT_EQ(result.items, parser.parse(words, plain).items);
+          }
           for (std::size_t i = 1; i <= n; ++i) {
             expectClose(std::exp(result.logPrefixProbability[i]), oracle.prefixProbability[i],
                         1e-12, "prefix " + std::to_string(i));

@@ -142,6 +142,46 @@ TEST(SharedEarleyTest, LookaheadPruningPreservesEveryResultOnTheDiscourseGrammar
                 1e-9 * (1 + std::abs(b.logPrefixProbability[i])));
 }
 
+// String probabilities of every prefix of a discourse by end weights (no chart item added, so
+// linear in its length) are those of the textbook method, which completes the whole
+// right-recursive spine at every word, to 1e-12; the charts are those of a parse without them.
+TEST(SharedEarleyTest, DiscourseStringProbabilitiesByEndWeightsMatchCompletingAtEveryWord) {
+  GWB_REQUIRE_SHARED(grammarPath, "data/earleyx/grammars/socialDiscourse.grammar");
+  GWB_REQUIRE_SHARED(path, "data/earleyx/data/socialall.ortho.yld.50.concat");
+  const auto grammar = loadCompiled(grammarPath, "Discourse");
+  ASSERT_TRUE(grammar->compiled);
+  EarleyParser parser(*grammar->compiled);
+  const auto words = readLine(path, 1);
+  for (NumericMode mode : {NumericMode::Scaled, NumericMode::Log}) {
+    SCOPED_TRACE(numericModeName(mode));
+    ParseOptions endWeights;
+    endWeights.mode = mode;
+    endWeights.prefixStringProbabilities = true;
+    ParseOptions everyWord = endWeights;
+    everyWord.stringProbabilityMethod = StringProbabilityMethod::CompleteEveryWord;
+    ParseOptions without = endWeights;
+    without.prefixStringProbabilities = false;
+    const ParseResult a = parser.parse(words, endWeights);
+    const ParseResult b = parser.parse(words, everyWord);
+    ASSERT_TRUE(a.success && b.success);
+    EXPECT_EQ(a.items, parser.parse(words, without).items);
+    EXPECT_GT(2 * b.items, 3 * a.items);  // the spine completed at every word
+    int wholeStrings = 0;
+    for (std::size_t i = 1; i <= words.size(); ++i) {
+      if (std::isinf(b.logStringProbability[i])) {
+        EXPECT_EQ(a.logStringProbability[i], b.logStringProbability[i]) << i;
+        continue;
+      }
+      ++wholeStrings;
+      EXPECT_NEAR(a.logStringProbability[i], b.logStringProbability[i],
+                  1e-12 * std::abs(b.logStringProbability[i]))
+          << i;
+    }
+    EXPECT_GT(wholeStrings, 200);  // 210 of the 483 prefixes are whole discourses
+    EXPECT_EQ(a.viterbiTree.toPtb(), b.viterbiTree.toPtb());
+  }
+}
+
 // Every recording of the social-cue corpus parses as one discourse, with a finite log
 // probability that does not depend on the numeric mode.
 TEST(SharedEarleyTest, EveryRecordingParsesWithModeIndependentProbability) {

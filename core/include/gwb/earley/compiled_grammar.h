@@ -221,6 +221,10 @@ class CompiledGrammar {
   ConstSpan<UnitEntry> unitInto(SymbolId y) const {
     return unitInto_.row(static_cast<std::size_t>(y));
   }
+  // Row Z of R_U: every Y with R_U(Z, Y) > 0 (Z itself included), for nonterminals and GOAL.
+  ConstSpan<ClosureEntry> unitFrom(SymbolId z) const {
+    return unitFrom_.row(static_cast<std::size_t>(z));
+  }
   // Every compiled unit rule, by increasing id (a few among tens of thousands of rules).
   const std::vector<std::int32_t>& unitRules() const { return unitRules_; }
   // The best unit chain Z ⇒ ... ⇒ Y as compiled unit rules, top first (empty when Z == Y).
@@ -271,6 +275,7 @@ class CompiledGrammar {
   Rows<LexicalEntry> lexicon_;
   Rows<ClosureEntry> leftCorner_;
   Rows<UnitEntry> unitInto_;
+  Rows<ClosureEntry> unitFrom_;
   std::vector<std::int32_t> unitRules_;
   // best unit chain: for (from, to), the last unit rule on the best path into `to`.
   std::vector<std::vector<std::pair<SymbolId, std::int32_t>>> unitChainLast_;

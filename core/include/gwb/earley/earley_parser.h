@@ -33,8 +33,10 @@
 // completes only symbols the next word, or the end of input, can follow (FOLLOW). This is what
 // makes the discourse grammar's right recursion linear: Discourse_t' completes only at the end
 // of input. It never changes prefix probabilities, the string's probability or its Viterbi
-// parse; it drops only items that cannot lead to them. String probabilities of every prefix
-// need completions at every position; ask for them with `prefixStringProbabilities`.
+// parse; it drops only items that cannot lead to them. The string probability of every prefix
+// (`prefixStringProbabilities`) comes from end weights kept per state set (the mass of the
+// right spines above each nonterminal there; see StringProbabilityMethod in parse_result.h),
+// not from completing at every word, so it adds no chart item and stays linear on discourses.
 //
 // Where the pieces live: the chart, its items and the observer of its operations in
 // earley_chart.h; the forward pass in core/src/earley/earley_run.h; the outside pass in

@@ -43,10 +43,10 @@
 // of its choices can be switched on.
 // (1) Its special functions: MALLET's digamma keeps only ψ(z) ≈ log z − 1/(2z) after shifting z
 //     up to ≥ 9.5 (the further series coefficients are Java integer divisions, 1/12 == 0):
-//     errors up to ~1e-3, and a jump of 1.67e-4 where z + k crosses 9.5; and MALLET's Lanczos
-//     log Γ. We put that jump at the exact half-integer (z + k ≥ 9.5 − 1e-9 counts as reached)
-//     so that rounding noise in the counts cannot flip it; Earleyx's own traces show both sides
-//     (see induction_test.cpp).
+//     errors up to ~1e-3, and a jump of 1.67e-4 where z + k crosses 9.5; and MALLET's log Γ
+//     (Cody's ALGAMA), operation for operation. We put that jump at the exact half-integer (z + k
+//     ≥ 9.5 − 1e-9 counts as reached) so that rounding noise in the counts cannot flip it;
+//     Earleyx's own traces show both sides (see induction_test.cpp).
 // (2) Only rules with a positive expected count take part in an M-step (also in the per-LHS
 //     sums of α and α*); the others keep their probability. "Positive" means in exact
 //     arithmetic: counts below the double range (which Earleyx keeps as logs) count too, so this

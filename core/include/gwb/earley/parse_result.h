@@ -12,11 +12,27 @@
 
 namespace gwb {
 
+// How the string probability of every prefix is found (ParseOptions::prefixStringProbabilities).
+// Both give the same numbers (to rounding); they differ in the work done.
+enum class StringProbabilityMethod {
+  // From the right spines of the parse: each state set k gets, for each nonterminal Y, the mass
+  // E_k(Y) of every way a Y that starts at k can be the last constituent of a whole sentence
+  // (the waiting items above it, their inner probabilities multiplied up the spine). Then
+  // P(w_0..w_{r-1}) = Σ inner(f)·E_l(Y) over the items [l, r] Y → α w . that scan word r−1.
+  // No chart item is added, so a discourse's right-recursive spine costs nothing per word.
+  EndWeights,
+  // Textbook: at every word, complete everything that the end of input could follow, as if
+  // the input ended there, and read the goal item. On a right-recursive discourse this
+  // completes the whole spine at every word (quadratic); kept to check EndWeights against.
+  CompleteEveryWord,
+};
+
 struct ParseOptions {
   NumericMode mode = NumericMode::Scaled;
   bool lookahead = true;                   // FIRST/FOLLOW pruning (see above)
   bool prefixStringProbabilities = false;  // string probability of every prefix
-  bool viterbi = true;                     // build the Viterbi tree
+  StringProbabilityMethod stringProbabilityMethod = StringProbabilityMethod::EndWeights;
+  bool viterbi = true;  // build the Viterbi tree
   ParseObserver* observer = nullptr;
 };
 
