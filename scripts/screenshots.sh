@@ -34,6 +34,11 @@ sed -e "s/^P -> 'with' \[0.6\] | 'in' \[0.4\]/P -> 'with' [0.6] | 'in'/" \
     -e "s/'walked' \[0.3\]/'walked' [0.2]/" \
     "$here/samples/pp-attachment.cfg" > "$scratch/pp-attachment-edited.cfg"
 shot grammar.png "$scratch/pp-attachment-edited.cfg"
+# CCG > CCG parser on the sample lexicon: the chart replayed to the end of cell 3-7, with that
+# cell's best derivation; then the finished chart with the best parse's proof.
+shot ccg-stepper.png --view ccg --ccg-sentence "what are the major cities in ohio" \
+  --ccg-step cell:3-7
+shot ccg-parser.png --view ccg --ccg-sentence "what are the major cities in ohio"
 
 if [[ -d "$shared/data" ]]; then
   grammar="$shared/data/earleyx/grammars/socialDiscourse.grammar"

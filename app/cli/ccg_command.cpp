@@ -11,6 +11,8 @@
 #include "ccg_learn_command.h"
 #include "commands.h"
 #include "gwb/ccg/cky_parser.h"
+#include "gwb/ccg/cky_replay.h"
+#include "gwb/ccg/derivation_proof.h"
 #include "gwb/ccg/lambda_type.h"
 #include "gwb/ccg/lexicon.h"
 #include "gwb/ccg/semantic_examples.h"
@@ -102,6 +104,8 @@ struct ParseSettings {
   bool skipWords = false;
   std::string root = "S";
   bool quiet = false;
+  bool steps = false;
+  bool latex = false;
 };
 
 int runParse(const ParseSettings& s) {
@@ -152,6 +156,18 @@ int runParse(const ParseSettings& s) {
                 << std::exp(chart.logProbability(d.logicalForm)) << '\n';
       std::cout << "logical form: " << toString(d.logicalForm) << '\n';
       std::cout << "derivation:\n" << ccg::derivationToString(d.root, loaded.lexicon, words);
+    }
+    if (s.latex && !best.empty()) {
+      std::cout << ccg::proofToLatex(ccg::layoutProof(best.front().root, words),
+                                     "Best derivation of \"" + sentence + "\" (gwb ccg parse)");
+    }
+    if (s.steps) {
+      const std::vector<ccg::CkyReplayStep> steps = ccg::ckyReplay(chart);
+      std::cout << "fill: " << steps.size() << " steps\n";
+      for (std::size_t i = 0; i < steps.size(); ++i) {
+        std::cout << "step " << i + 1 << ": "
+                  << ccg::describeReplayStep(chart, loaded.lexicon, steps[i]) << '\n';
+      }
     }
     std::size_t pruned = 0;
     std::size_t all = 0;
@@ -227,6 +243,11 @@ void addCcgCommand(CLI::App& app, int& exitStatus) {
                   "let lexical entries skip words, each costing the weight of feature 'skip'");
   parse->add_option("--root", p->root, "category of a whole parse (default S; 'any')");
   parse->add_flag("--quiet,-q", p->quiet, "no lexicon and chart summary");
+  parse->add_flag("--steps", p->steps,
+                  "print the CKY fill step by step (cells, lexical entries, combinations, "
+                  "pruning), as the workbench's stepper replays it");
+  parse->add_flag("--latex", p->latex,
+                  "print the best derivation as a LaTeX tabular proof (docs/ccg.md)");
   parse->callback([p, &exitStatus] { exitStatus = runParse(*p); });
 
   auto c = std::make_shared<CheckSettings>();

@@ -10,11 +10,11 @@
 
 namespace gwb::ui {
 
-const QStringList kGuiViews = {QStringLiteral("grammar"),     QStringLiteral("stepper"),
-                               QStringLiteral("tree"),        QStringLiteral("discourse"),
-                               QStringLiteral("transitions"), QStringLiteral("induction"),
-                               QStringLiteral("experiments"), QStringLiteral("ds"),
-                               QStringLiteral("help"),        QStringLiteral("shortcuts")};
+const QStringList kGuiViews = {
+    QStringLiteral("grammar"),     QStringLiteral("stepper"),     QStringLiteral("tree"),
+    QStringLiteral("discourse"),   QStringLiteral("transitions"), QStringLiteral("induction"),
+    QStringLiteral("experiments"), QStringLiteral("ds"),          QStringLiteral("ccg"),
+    QStringLiteral("help"),        QStringLiteral("shortcuts")};
 
 namespace {
 
@@ -33,6 +33,7 @@ std::vector<QCommandLineOption> allOptions() {
       valueOption("view",
                   "The page to show for the last grammar: grammar, stepper or tree; a research "
                   "window: discourse, transitions, induction or experiments; the DS stepper: ds; "
+                  "the CCG parser: ccg; "
                   "or help or shortcuts.",
                   "PAGE"),
       valueOption("sentence", "A sentence to parse in the last grammar's Earley stepper.", "TEXT"),
@@ -77,6 +78,15 @@ std::vector<QCommandLineOption> allOptions() {
                   "N"),
       valueOption("ds-select", "DS stepper: the DAG node to select.", "N"),
       flagOption("ds-best-first", "DS stepper: parse best-first."),
+      valueOption("ccg-lexicon",
+                  "CCG parser (--view ccg): a factored lexicon or model (default: the sample "
+                  "samples/ccg/geography.flex).",
+                  "FILE"),
+      valueOption("ccg-sentence", "CCG parser: the sentence to parse.", "TEXT"),
+      valueOption("ccg-step",
+                  "CCG parser: where the CKY replay stops: a number of steps, end, or cell:B-E.",
+                  "N"),
+      valueOption("ccg-cell", "CCG parser: the chart cell to select, B-E (words B..E-1).", "B-E"),
       valueOption("screenshot",
                   "Show the window at 1280x800 (or --screenshot-size), save it as an image to "
                   "OUT and exit.",
@@ -256,6 +266,11 @@ GuiCommandLine parseGuiOptions(const QStringList& arguments) {
   o.dsStep = read.position("ds-step", true);
   o.dsSelect = read.integer("ds-select", 0);
   o.dsBestFirst = read.isSet("ds-best-first");
+
+  o.ccgLexicon = read.value("ccg-lexicon");
+  o.ccgSentence = read.optional("ccg-sentence");
+  o.ccgStep = read.optional("ccg-step");
+  o.ccgCell = read.optional("ccg-cell");
 
   if (!read.error().isEmpty()) {
     result.action = GuiCommandLine::Action::Error;

@@ -7,7 +7,8 @@
 // FILE... are grammars or corpora to open, each in its own tab; with none the last session's
 // workspace is restored (or, with --no-session, the default one). --view names what to show:
 // a page of the last grammar (grammar, stepper, tree), a research window (discourse,
-// transitions, induction, experiments), the DS stepper (ds), or help/shortcuts. The other
+// transitions, induction, experiments), the DS stepper (ds), the CCG parser (ccg), or
+// help/shortcuts. The other
 // options fill that view; `grammar-workbench --help` lists them all, and
 // ui/frame/workbench_startup.h applies them.
 //
@@ -73,6 +74,12 @@ struct GuiOptions {
   std::optional<QString> dsStep;
   std::optional<int> dsSelect;
   bool dsBestFirst = false;
+
+  // CCG parser (--view ccg).
+  QString ccgLexicon;
+  std::optional<QString> ccgSentence;
+  std::optional<QString> ccgStep;  // N, end or cell:B-E (checked by the view)
+  std::optional<QString> ccgCell;  // B-E
 
   bool takeScreenshot() const { return screenshotPath.has_value(); }
 };

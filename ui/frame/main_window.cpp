@@ -30,6 +30,7 @@
 
 #include "gwb/earley/grammar_io.h"
 #include "gwb/grounded/topic_transitions.h"
+#include "ui/ccg/ccg_view.h"
 #include "ui/common/qt_conversions.h"
 #include "ui/common/text_format.h"
 #include "ui/ds/ds_stepper_view.h"
@@ -70,11 +71,12 @@ constexpr int kStatusMessageMs = 8000;
 const QString& grammarFileFilters() {
   static const QString filters = QObject::tr(
       "Grammars and corpora (*.grammar *.rules *.iogrammar *.uniform *.cfg *.pcfg *.nltk "
-      "*.txt *.yld *.concat *.sents);;"
+      "*.txt *.yld *.concat *.sents *.flex *.ccgmodel);;"
       "Grammars (*.grammar *.rules *.iogrammar *.uniform *.cfg *.pcfg *.nltk);;"
       "Corpora: sentences, social-cue utterances, gold topics (*.txt *.yld *.concat *.sents);;"
       "Earleyx grammars (*.grammar *.rules *.iogrammar *.uniform);;"
       "NLTK grammars (*.cfg *.pcfg *.nltk);;"
+      "CCG lexicons and models (*.flex *.ccgmodel);;"
       "All files (*)");
   return filters;
 }
@@ -212,6 +214,11 @@ void MainWindow::createMenus() {
 
   QMenu* dsMenu = menuBar()->addMenu(tr("&Dynamic Syntax"));
   dsMenu->addAction(tr("DS &stepper\u2026"), this, [this] { openDsStepper(); });
+
+  QMenu* ccgMenu = menuBar()->addMenu(tr("&CCG"));
+  ccgMenu->addAction(tr("CCG &parser (sample lexicon)"), this, [this] {
+    openCcgView(samplesDirectory() % QStringLiteral("/ccg/geography.flex"));
+  });
 
   QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
   QAction* walkthroughAction = helpMenu->addAction(
@@ -370,6 +377,7 @@ bool MainWindow::openFile(const QString& path, const QString& root) {
                              kStatusMessageMs);
     return false;
   }
+  if (CcgView::isCcgLexiconFile(path)) return openCcgView(path) != nullptr;
   return isCorpusFile(path) ? openCorpus(path) : openGrammar(path, root);
 }
 
@@ -481,6 +489,33 @@ DsStepperView* MainWindow::openDsStepper(const QString& grammarDirectory, const 
   central_->setCurrentWidget(tabs_);
   tabs_->setCurrentIndex(index);
   if (!sentence.isEmpty() && !view->grammarDirectory().isEmpty()) view->parse();
+  return view;
+}
+
+CcgView* MainWindow::openCcgView(const QString& lexiconPath, const QString& sentence) {
+  auto* view = new CcgView(tabs_);
+  view->setProperty(kWantedDocksProperty, QStringList());  // the grammar docks say nothing here
+  QString title = tr("CCG parser");
+  if (!lexiconPath.isEmpty()) {
+    QString error;
+    if (!view->openLexicon(lexiconPath, &error)) {
+      delete view;
+      statusBar()->showMessage(
+          tr("Could not open %1: %2").arg(QFileInfo(lexiconPath).fileName(), error),
+          kStatusMessageMs);
+      return nullptr;
+    }
+    title = tr("CCG: %1").arg(QFileInfo(lexiconPath).fileName());
+    if (!lexiconPath.startsWith(QLatin1Char(':'))) {
+      rememberRecentFile(QFileInfo(lexiconPath).absoluteFilePath());
+    }
+  }
+  if (!sentence.isEmpty()) view->setSentence(sentence);
+  const int index = tabs_->addTab(view, title);
+  tabs_->setTabToolTip(index, tr("CCG parser: %1").arg(QDir::toNativeSeparators(lexiconPath)));
+  central_->setCurrentWidget(tabs_);
+  tabs_->setCurrentIndex(index);
+  if (!sentence.isEmpty() && !lexiconPath.isEmpty()) view->parse();
   return view;
 }
 

@@ -47,6 +47,7 @@ namespace gwb::ui {
 class AppSettings;
 class CorpusView;
 class DiagnosticsPanel;
+class CcgView;
 class DsStepperView;
 class DiscourseView;
 class ExperimentPanel;
@@ -89,6 +90,10 @@ class MainWindow : public QMainWindow {
   // the sentence is parsed at once.
   DsStepperView* openDsStepper(const QString& grammarDirectory = QString(),
                                const QString& sentence = QString());
+  // CCG > CCG parser and File > Open of a CCG lexicon or model: a new CCG tab (ccg_view.h) with
+  // `lexiconPath` opened (none when empty) and `sentence` set (and parsed, with a lexicon).
+  // Null, with the reason in the status bar, when the lexicon cannot be read.
+  CcgView* openCcgView(const QString& lexiconPath = QString(), const QString& sentence = QString());
 
   // Workspaces (see workspace.h). capture/apply work in memory; apply first settles unsaved
   // edits (false if the user cancels), closes every tab, then opens and restores each

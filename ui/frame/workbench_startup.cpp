@@ -11,6 +11,7 @@
 #include <QTimer>
 
 #include "gwb/earley/agenda_earley.h"
+#include "ui/ccg/ccg_view.h"
 #include "ui/ds/ds_stepper_view.h"
 #include "ui/earley/agenda_panel.h"
 #include "ui/earley/earley_stepper.h"
@@ -167,6 +168,7 @@ int takeScreenshot(MainWindow& window, const GuiOptions& options) {
   applyGrammarOptions(window, options);
   QWidget* researchWindow = applyResearchOptions(window, options);
   applyDsOptions(window, options);
+  applyCcgOptions(window, options);
   if (researchWindow) {
     researchWindow->resize(options.screenshotSize);
     researchWindow->move(0, 0);
@@ -238,6 +240,48 @@ void applyDsOptions(MainWindow& window, const GuiOptions& options) {
   if (options.dsSelect) ds->selectNode(*options.dsSelect);
 }
 
+void applyCcgOptions(MainWindow& window, const GuiOptions& options) {
+  if (options.view != QLatin1String("ccg")) return;
+  const QString lexicon = options.ccgLexicon.isEmpty() ? MainWindow::samplesDirectory() +
+                                                             QStringLiteral("/ccg/geography.flex")
+                                                       : options.ccgLexicon;
+  CcgView* ccg = window.openCcgView(lexicon);
+  if (!ccg) {
+    reportError(QStringLiteral("%1: not a CCG lexicon or model that can be read").arg(lexicon));
+    return;
+  }
+  // The docks (nonterminals, diagnostics) say nothing about a CCG lexicon; the chart and the
+  // proof need the room.
+  if (options.takeScreenshot())
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>()) dock->hide();
+  if (!options.ccgSentence) return;
+  ccg->setSentence(*options.ccgSentence);
+  if (!ccg->parse() || !ccg->waitForParse()) {
+    reportError(ccg->statusText());
+    return;
+  }
+  if (options.ccgStep && !ccg->goToStep(*options.ccgStep)) {
+    reportError(QStringLiteral("--ccg-step: expected a number of steps, end, or cell:B-E of the "
+                               "chart, found '%1'")
+                    .arg(*options.ccgStep));
+  }
+  if (options.ccgCell) {
+    const QStringList parts = options.ccgCell->split(QLatin1Char('-'));
+    bool okBegin = false;
+    bool okEnd = false;
+    const int begin = parts.value(0).toInt(&okBegin);
+    const int end = parts.value(1).toInt(&okEnd);
+    if (parts.size() != 2 || !okBegin || !okEnd || begin < 0 || end <= begin ||
+        end > ccg->chart()->length()) {
+      reportError(QStringLiteral("--ccg-cell: expected B-E with 0 <= B < E <= %1, found '%2'")
+                      .arg(ccg->chart()->length())
+                      .arg(*options.ccgCell));
+    } else {
+      ccg->selectCell(begin, end);
+    }
+  }
+}
+
 int runWorkbench(const GuiOptions& options) {
   std::unique_ptr<QSettings> store;
   QTemporaryDir scratch;
@@ -268,6 +312,7 @@ int runWorkbench(const GuiOptions& options) {
     applyGrammarOptions(window, options);
     applyResearchOptions(window, options);
     applyDsOptions(window, options);
+    applyCcgOptions(window, options);
   });
   return QApplication::exec();
 }

@@ -38,6 +38,10 @@
 // shared DyLan 2013 English TTR grammar), parses --ds-sentence TEXT (breadth-first, or
 // --ds-best-first), steps to --ds-step (a number of actions, end, or word:K) and selects DAG node
 // --ds-select N.
+//
+// CCG: --view ccg opens CCG > CCG parser with --ccg-lexicon FILE (default: samples/ccg/
+// geography.flex), parses --ccg-sentence TEXT, replays the CKY fill to --ccg-step (a number of
+// steps, end, or cell:B-E) and selects chart cell --ccg-cell B-E.
 #pragma once
 
 class QWidget;
@@ -58,5 +62,8 @@ void applyGrammarOptions(MainWindow& window, const GuiOptions& options);
 QWidget* applyResearchOptions(MainWindow& window, const GuiOptions& options);
 // The DS stepper (--view ds).
 void applyDsOptions(MainWindow& window, const GuiOptions& options);
+// The CCG parser (--view ccg): opens --ccg-lexicon (default: the sample), parses --ccg-sentence,
+// replays to --ccg-step and selects chart cell --ccg-cell.
+void applyCcgOptions(MainWindow& window, const GuiOptions& options);
 
 }  // namespace gwb::ui

@@ -481,6 +481,11 @@ void CkyChart::fill() {
   for (int span = 1; span <= n; ++span) {
     for (int begin = 0; begin + span <= n; ++begin) {
       const int end = begin + span;
+      if (options_.cancel && options_.cancel->load(std::memory_order_relaxed)) {
+        cancelled_ = true;
+        logZ_ = kNegativeInfinity;
+        return;
+      }
       const int cellIdx = cellIndex(begin, end);
       recordEvent({ChartEvent::Kind::CellStarted, cellIdx, -1, -1});
       state.cellEntries.clear();

@@ -38,6 +38,7 @@
 // gradient) come from inside-outside over the pruned chart.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -80,6 +81,9 @@ struct CkyOptions {
   // benchmark saves 16 bytes for every derivation step ever made, pruned ones included (with a
   // beam of 200 they outnumber the kept ones many times).
   bool recordEvents = true;
+  // Polled before each cell is filled (a workbench's cancel button): once it reads true the
+  // fill stops, the chart is incomplete, cancelled() is true and it holds no parse.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 using FeatureCounts = std::map<std::string, double>;
@@ -176,6 +180,7 @@ class CkyChart {
   // logical-form features).
   const std::vector<std::pair<int, double>>& roots() const { return roots_; }
   bool hasParse() const { return !roots_.empty(); }
+  bool cancelled() const { return cancelled_; }  // CkyOptions::cancel stopped the fill
   double logPartition() const { return logZ_; }  // -inf without a parse
 
   // log P(z | x) summed over every derivation whose logical form matches `z` exactly.
@@ -222,6 +227,7 @@ class CkyChart {
   std::vector<FeatureCounts> rootFeatures_;  // parallel to roots_
   double logZ_ = 0;
   std::size_t edgesMade_ = 0;
+  bool cancelled_ = false;
 
   // k-best per entry, memoised: for each entry a list of (score, edge, left rank, right rank).
   struct Ranked {

@@ -1,0 +1,184 @@
+// CcgView: the workbench's CCG tab (Kwiatkowski et al. 2011; docs/ccg.md, "Workbench"). Open a
+// factored lexicon or a model from `gwb ccg train`, type or pick a sentence, parse it with the
+// log-linear CKY parser (gwb/ccg/cky_parser.h), and look at the result three ways:
+//
+//   - the chart as a triangle of cells (CcgChartView), each showing its entry count; clicking a
+//     cell lists its entries (category, logical form, inside and Viterbi scores, derivations,
+//     pruned or kept);
+//   - the k best derivations of the whole sentence with their scores, probabilities and
+//     logical forms (and, when the sentence came from a file with logical forms, whether each
+//     matches the annotation exactly);
+//   - the derivation of a selected entry or parse in the standard proof layout (CcgProofView),
+//     exportable as PNG, SVG, PDF or a LaTeX tabular.
+//
+// A stepper replays the CKY fill (gwb/ccg/cky_replay.h) step by step (one combinator
+// application, lexical entry or pruning at a time) or cell by cell, forward and back; the chart
+// then shows the cells as they stood, the entry list the entries made so far, and the proof the
+// step's own derivation.
+//
+// Types: a lexicon `NAME.flex` with `NAME.types` and `NAME.lang` beside it is type-checked with
+// them (samples/ccg/geography.*); otherwise with GeoQuery's geo-lambda.types/.lang from the shared
+// data folder when it can be found; otherwise every lexeme × template pair with matching slots
+// is an entry (the status line says which). A `NAME.ccg` beside the lexicon fills the sentence
+// list. Lexicons are read on the UI thread (they are small); sentences parse on a worker thread
+// (BackgroundJob) that Cancel stops between two chart cells (CkyOptions::cancel).
+//
+// The view owns the lexicon, the chart and its derivations; the chart view and proof view only
+// point into them, and are reset before a new parse result replaces them.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <QString>
+#include <QWidget>
+
+#include "gwb/ccg/cky_parser.h"
+#include "gwb/ccg/cky_replay.h"
+#include "gwb/ccg/lexicon.h"
+#include "ui/common/background_job.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+class QToolButton;
+
+namespace gwb::ui {
+
+class CcgChartView;
+class CcgProofView;
+
+class CcgView : public QWidget {
+  Q_OBJECT
+  Q_DISABLE_COPY_MOVE(CcgView)
+
+ public:
+  explicit CcgView(QWidget* parent = nullptr);
+  ~CcgView() override;
+
+  // Whether `path` looks like a CCG lexicon or model: suffix .flex or .ccgmodel, or a text whose
+  // first line is `# gwb-ccg-model` or whose first other line starts with `lexeme `,
+  // `template ` or `feature `.
+  static bool isCcgLexiconFile(const QString& path);
+
+  // Reads a lexicon or model (also from a Qt resource); false and the reason (file:line:col)
+  // in *error and the status line on bad input — the view keeps its previous lexicon.
+  bool openLexicon(const QString& path, QString* error = nullptr);
+  QString lexiconPath() const { return lexiconPath_; }
+  const gwb::ccg::FactoredLexicon* lexicon() const { return lexicon_.get(); }
+  // Sentences to pick from: a GeoQuery-style file (sentence line, logical-form line, blank) or
+  // plain sentences, one a line.
+  bool loadSentences(const QString& path, QString* error = nullptr);
+  QStringList sentences() const;
+
+  void setSentence(const QString& sentence);
+  QString sentence() const;
+  void setKBest(int k);
+
+  // Starts parsing the sentence; false if there is no lexicon or sentence or a parse runs.
+  bool parse();
+  void cancelParse();
+  bool isParsing() const { return worker_.isBusy(); }
+  bool waitForParse(int milliseconds = 60000);
+  // Tests: called on the worker thread before the chart is built (to cancel deterministically).
+  void setParseHookForTesting(std::function<void()> hook) { parseHook_ = std::move(hook); }
+
+  const gwb::ccg::CkyChart* chart() const { return chart_.get(); }
+  const std::vector<gwb::ccg::Derivation>& derivations() const { return derivations_; }
+  const std::vector<gwb::ccg::CkyReplayStep>& steps() const { return steps_; }
+  bool lastParseCancelled() const { return cancelled_; }
+
+  CcgChartView* chartView() const { return chartView_; }
+  CcgProofView* proofView() const { return proofView_; }
+  QTableWidget* entryTable() const { return entryTable_; }
+  QTableWidget* derivationTable() const { return derivationTable_; }
+  QString statusText() const;
+  QString stepText() const;
+
+  // Selection: a cell of the chart, an entry of the selected cell (its row), a parse (rank 0..).
+  void selectCell(int begin, int end);
+  void selectEntry(int row);
+  void selectDerivation(int rank);
+
+  // The stepper: position p shows the chart after steps 0..p-1; p == stepCount() (the default
+  // after a parse) is the finished chart.
+  int stepCount() const { return static_cast<int>(steps_.size()); }
+  int stepPosition() const { return position_; }
+  void goToStep(int position);
+  void stepForward();
+  void stepBack();
+  void nextCell();
+  void previousCell();
+  // "end", a number of steps, or "cell:B-E" (the end of that cell's fill), as --ccg-step gives.
+  bool goToStep(const QString& step);
+
+  // The proof shown, by suffix: .png, .svg, .pdf, .tex.
+  bool exportDerivation(const QString& path, QString* error = nullptr) const;
+
+ signals:
+  void parseFinished();
+
+ private:
+  void buildUi();
+  void onParseDone();
+  void clearResult();
+  void showStep();
+  void fillEntryTable();
+  void fillDerivationTable();
+  void updateActions();
+  void setStatus(const QString& text);
+  void chooseLexicon();
+  void chooseSentences();
+  void showExportDialog();
+
+  CcgChartView* chartView_ = nullptr;
+  CcgProofView* proofView_ = nullptr;
+  QTableWidget* entryTable_ = nullptr;
+  QTableWidget* derivationTable_ = nullptr;
+  QLineEdit* lexiconEdit_ = nullptr;
+  QComboBox* sentenceBox_ = nullptr;
+  QSpinBox* kBox_ = nullptr;
+  QCheckBox* compositionBox_ = nullptr;
+  QPushButton* parseButton_ = nullptr;
+  QPushButton* cancelButton_ = nullptr;
+  QLabel* statusLabel_ = nullptr;
+  QLabel* goldLabel_ = nullptr;
+  QLabel* entriesTitle_ = nullptr;
+  QLabel* proofTitle_ = nullptr;
+  QLabel* stepLabel_ = nullptr;
+  QLabel* stepCounter_ = nullptr;
+  QToolButton* exportButton_ = nullptr;
+  QToolButton* startButton_ = nullptr;
+  QToolButton* previousCellButton_ = nullptr;
+  QToolButton* backButton_ = nullptr;
+  QToolButton* forwardButton_ = nullptr;
+  QToolButton* nextCellButton_ = nullptr;
+  QToolButton* endButton_ = nullptr;
+
+  QString lexiconPath_;
+  std::shared_ptr<gwb::ccg::FactoredLexicon> lexicon_;
+  gwb::ccg::CkyOptions parserOptions_;
+  QString typesNote_;
+  QString status_;
+
+  // The shown parse: the lexicon it was parsed with (the chart points into it), the chart, its
+  // k best derivations and its replay.
+  std::shared_ptr<const gwb::ccg::FactoredLexicon> parsedLexicon_;
+  std::unique_ptr<gwb::ccg::CkyChart> chart_;
+  std::vector<gwb::ccg::Derivation> derivations_;
+  std::vector<gwb::ccg::CkyReplayStep> steps_;
+  bool cancelled_ = false;
+  int position_ = 0;
+  std::pair<int, int> cell_{-1, -1};
+  std::function<void()> parseHook_;
+  struct Job;
+  std::shared_ptr<Job> job_;
+  BackgroundJob worker_{QStringLiteral("gwb-ccg-parse")};  // last: cancelled and joined first
+};
+
+}  // namespace gwb::ui
