@@ -66,96 +66,28 @@
 //
 // Where the pieces live: ψ and log Γ in special_functions.h, the rule-pattern language of prior
 // overrides in rule_pattern.h, the sentence reader in sentence_file.h, the four writers in
-// induction_output.h; priors, initialisation, the E-step, the M-step and the driver here.
+// induction_output.h; the options and controls in induction_options.h, priors and
+// initialisation in induction_priors.h, the E-step in induction_estep.h, the M-step in
+// induction_mstep.h; the driver here.
 #pragma once
 
-#include <atomic>
-#include <cstdint>
-#include <functional>
-#include <iosfwd>
-#include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "gwb/common/diagnostic.h"
 #include "gwb/earley/compiled_grammar.h"
 #include "gwb/earley/earley_parser.h"
 #include "gwb/earley/grammar.h"
+#include "gwb/earley/induction_estep.h"
+#include "gwb/earley/induction_mstep.h"
+#include "gwb/earley/induction_options.h"
+#include "gwb/earley/induction_priors.h"
 #include "gwb/earley/inside_outside.h"
 #include "gwb/earley/rule_pattern.h"
 #include "gwb/earley/sentence_file.h"  // the sentences the driver learns from
 #include "gwb/earley/special_functions.h"
 
 namespace gwb {
-
-enum class InductionMethod { Em, Vb };
-const char* inductionMethodName(InductionMethod method);  // "em" / "vb"
-std::optional<InductionMethod> parseInductionMethod(std::string_view name);
-
-// Which rules an M-step re-estimates.
-enum class UnobservedRules {
-  Reestimate,  // every live rule: EM gives a rule with no expected count θ = 0; VB gives it
-               // exp(ψ(α) − ψ(Σα*)). An LHS with no expected count at all keeps its θ (EM).
-  Keep,        // Earleyx: rules no parse can use keep θ and are left out of the sums
-};
-
-// Which free energy is the VB objective (see above).
-enum class VbObjective {
-  Earleyx,      // F as Earleyx computes and reports it
-  Variational,  // F_var, the exact (monotone) variational free energy
-};
-
-enum class InitMethod {
-  Given,        // the probabilities in the grammar
-  Uniform,      // uniform per LHS plus seeded noise: θ_r ∝ 1 + noise·u_r, u_r ~ U[0, 1)
-  FromGrammar,  // θ from another grammar, rules matched by text (see initializeProbabilities)
-};
-
-struct InductionOptions {
-  InductionMethod method = InductionMethod::Vb;
-  int maxIterations = 0;             // 0: no limit (stop on convergence or increase only)
-  double tolerance = 1e-7;           // converged when the relative change is below this
-  double increaseTolerance = 1e-12;  // a relative increase up to this is rounding, not a rise
-  // Dirichlet priors (VB): a rule's prior column, else defaultPrior; then the overrides, in
-  // order, the last match winning.
-  double defaultPrior = 1.0;
-  std::vector<PriorOverride> priorOverrides;
-  double pruneThreshold = 0.0;  // re-estimated θ below this becomes 0 (the rule dies)
-  InitMethod init = InitMethod::Given;
-  std::uint64_t seed = 1;             // InitMethod::Uniform
-  double noise = 0.1;                 // InitMethod::Uniform
-  const Grammar* initFrom = nullptr;  // InitMethod::FromGrammar; must outlive the run
-  NumericMode mode = NumericMode::Scaled;
-  int threads = 1;
-  // An E-step work unit is the fewest consecutive sentences with at least this many tokens
-  // (one long discourse is a unit of its own). Part of the result's definition (the summation
-  // order), so it is never derived from `threads`.
-  std::size_t chunkTokens = 1024;
-  VbObjective vbObjective = VbObjective::Variational;
-  SpecialFunctions specialFunctions = SpecialFunctions::Exact;
-  UnobservedRules unobservedRules = UnobservedRules::Reestimate;
-
-  // The settings that reproduce Earleyx's `-io em|vb` traces (stopTol 1e-7, α = 1 default,
-  // MALLET special functions, unobserved rules kept, its F as the VB objective).
-  static InductionOptions earleyx(InductionMethod method);
-};
-
-// One iteration, as reported to observers and written to the curve.
-struct IterationRecord {
-  int iteration = 0;              // 1-based
-  double negLogLikelihood = 0.0;  // −log p(x) under the θ of this E-step (failures left out)
-  double freeEnergy = 0.0;        // VB: F after this iteration's counts, as Earleyx; EM: NaN
-  double variationalFreeEnergy = 0.0;  // VB: the exact F of this E-step and M-step; EM: NaN
-  double objective = 0.0;              // EM: negLogLikelihood; VB: as InductionOptions::vbObjective
-  std::size_t liveRules = 0;           // rules with θ > 0 after the M-step (Earleyx's numRules: in
-                                       // Keep mode, the re-estimated rules that survived pruning)
-  double seconds = 0.0;                // wall time of the iteration (compile, E-step, M-step)
-  double expectationSeconds = 0.0;     // the E-step's share of it (the part that runs in parallel)
-  std::size_t failures = 0;            // sentences with no parse
-  std::vector<std::size_t> failedSentences;  // their 0-based indices
-  bool objectiveIncreased = false;           // the run stopped here because the objective went up
-};
 
 enum class StopReason {
   Converged,  // relative change below tolerance (or objective 0)
@@ -175,78 +107,10 @@ struct InductionResult {
   bool ok() const { return stopReason != StopReason::Failed; }
 };
 
-// Receives progress. Calls are serialised by the driver, but may come from any of its threads.
-class InductionObserver {
- public:
-  virtual ~InductionObserver() = default;
-  // Within the E-step of `iteration`: `done` of `total` sentences parsed.
-  virtual void onProgress(int /*iteration*/, std::size_t /*done*/, std::size_t /*total*/) {}
-  // After each iteration's M-step; `grammar` holds the re-estimated probabilities.
-  virtual void onIteration(const IterationRecord& /*record*/, const Grammar& /*grammar*/) {}
-};
-
-// The E-step for one sentence: adds E[c(r) | words] (by grammar RuleId) to `counts` and returns
-// whether it parsed and log P(words). Called concurrently from several threads.
-using ExpectationStep = std::function<ExpectedCounts(
-    const CompiledGrammar&, const std::vector<std::string>&, NumericMode, std::vector<double>&)>;
-
-struct InductionControl {
-  InductionObserver* observer = nullptr;
-  const std::atomic<bool>* cancel = nullptr;  // set it to stop at the next sentence
-  ExpectationStep expectationStep;            // empty: accumulateExpectedCounts
-};
-
 // Runs EM or VB from `grammar` (its start symbol must be set) on `sentences`.
 InductionResult induceGrammar(Grammar grammar,
                               const std::vector<std::vector<std::string>>& sentences,
                               const InductionOptions& options,
                               const InductionControl& control = {});
-
-// ---- The pieces, for tests and for callers that drive iterations themselves. ----
-
-// The α of every rule (by RuleId): prior column, default, overrides. Errors (a prior ≤ 0) go to
-// `diagnostics`.
-std::vector<double> resolvePriors(const Grammar& grammar, const InductionOptions& options,
-                                  Diagnostics& diagnostics);
-
-// Sets the starting probabilities (InitMethod). FromGrammar: a rule whose LHS, RHS and symbol
-// kinds equal a rule of `options.initFrom` takes its probability; every LHS with at least one
-// such rule is then renormalised to sum to one (unmatched rules keep their given θ before
-// that). Notes on how many rules matched go to `diagnostics`.
-bool initializeProbabilities(Grammar& grammar, const InductionOptions& options,
-                             Diagnostics& diagnostics);
-
-struct ExpectationResult {
-  std::vector<double> counts;  // Σ_w E[c(r) | w], by RuleId
-  double negLogLikelihood = 0.0;
-  std::vector<std::size_t> failedSentences;
-  bool cancelled = false;
-};
-ExpectationResult runExpectationStep(const CompiledGrammar& grammar,
-                                     const std::vector<std::vector<std::string>>& sentences,
-                                     const InductionOptions& options,
-                                     const InductionControl& control = {}, int iteration = 0);
-
-struct MaximizationResult {
-  std::size_t liveRules = 0;
-  double freeEnergy = 0.0;             // VB only: Earleyx's F (see the top of this header)
-  double variationalFreeEnergy = 0.0;  // VB only: with c_r log θ_r under the E-step's θ
-};
-// Re-estimates `grammar` in place from `counts`. VB needs `priors` and the E-step's −log p(x)
-// (for the free energy). UnobservedRules::Keep re-estimates the rules with a positive count or a
-// nonzero `support` entry (see countSupport).
-MaximizationResult maximizationStep(Grammar& grammar, const std::vector<double>& counts,
-                                    const std::vector<double>& priors, double negLogLikelihood,
-                                    const InductionOptions& options,
-                                    const std::vector<char>* support = nullptr);
-
-// The rules some parse of some sentence can use (by RuleId), whatever their probabilities: the
-// support of the expected counts in exact arithmetic, found by an E-step on the grammar with
-// uniform probabilities over its live rules. (With the real θ, counts below ~1e-308 underflow
-// to 0; Earleyx, in log space, still sees them as observed.)
-std::vector<char> countSupport(const Grammar& grammar,
-                               const std::vector<std::vector<std::string>>& sentences,
-                               const InductionOptions& options,
-                               const InductionControl& control = {}, bool* cancelled = nullptr);
 
 }  // namespace gwb
