@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <sstream>
 
@@ -39,6 +40,7 @@ struct ExperimentSettings {
   int seeds = 1;
   double noise = 0.1;
   int threads = 1;
+  std::size_t chunkTokens = InductionOptions{}.chunkTokens;
   bool earleyx = false;
   std::string decode = "viterbi";
   bool topicFromWords = false;
@@ -221,9 +223,10 @@ std::optional<ExperimentInputs> loadInputs(const ExperimentSettings& s) {
     return std::nullopt;
   }
   in.cues = std::move(*cues);
-  std::cerr << "corpus " << corpusPath << ": " << in.corpus.utterances.size() << " utterances, "
-            << in.recordings.size() << " recording(s); gold dictionary " << in.dictionary.size()
-            << " entries\n";
+  if (distribution().leader())
+    std::cerr << "corpus " << corpusPath << ": " << in.corpus.utterances.size() << " utterances, "
+              << in.recordings.size() << " recording(s); gold dictionary " << in.dictionary.size()
+              << " entries\n";
   return in;
 }
 
@@ -263,12 +266,17 @@ std::optional<std::vector<double>> runOne(const ExperimentSettings& s, const Exp
   options.seed = seed;
   options.noise = s.noise;
   options.threads = s.threads;
+  options.chunkTokens = s.chunkTokens;
   options.earleyx = s.earleyx;
   options.decoding =
       s.decode == "marginal" ? TopicDecodingMode::Marginal : TopicDecodingMode::Viterbi;
   options.topicFromWords = s.topicFromWords;
   options.observer = observer;
-  if (!s.quiet) {
+  // Under mpirun every rank runs the experiment, its E-steps spread over the ranks (bitwise the
+  // one-process result); rank 0 alone reports and writes.
+  Distribution& ranks = distribution();
+  options.distribution = &ranks;
+  if (!s.quiet && ranks.leader()) {
     std::cerr << s.model << ", cues " << s.cues << ", alpha " << alpha << ", seed " << seed
               << ":\n";
   }
@@ -279,15 +287,15 @@ std::optional<std::vector<double>> runOne(const ExperimentSettings& s, const Exp
     const MemoryContext context(what.str());
     return runSocialExperiment(in.corpus, in.gold, in.dictionary, in.recordings, options);
   }();
-  printDiagnostics(r.diagnostics, std::cerr);
+  if (ranks.leader()) printDiagnostics(r.diagnostics, std::cerr);
   if (!r.ok()) return std::nullopt;
   const std::vector<double> values = rowValues(r);
   std::ostringstream row;
   row << s.model << '\t' << s.cues << '\t' << alpha << '\t' << seed;
   for (std::size_t i = 0; i < values.size(); ++i) row << '\t' << fixed(values[i], digitsOf(i));
   std::cout << row.str() << std::endl;
-  if (!s.quiet) std::cerr << "  " << r.stopMessage << '\n';
-  if (!s.out.empty()) {
+  if (!s.quiet && ranks.leader()) std::cerr << "  " << r.stopMessage << '\n';
+  if (!s.out.empty() && ranks.leader()) {
     std::ostringstream dir;
     dir << s.out;
     if (subfolder) dir << "/alpha" << alpha << "-seed" << seed;
@@ -306,7 +314,7 @@ int runExperiment(const ExperimentSettings& s) {
     alphas.push_back(s.alpha);
   }
   std::cout << kHeader << '\n';
-  ProgressObserver progress(!s.quiet);
+  ProgressObserver progress(!s.quiet && distribution().leader());
   const bool subfolders = s.seeds > 1 || alphas.size() > 1;
   for (double alpha : alphas) {
     std::vector<std::vector<double>> rows;
@@ -417,6 +425,11 @@ void addExperimentCommand(CLI::App& app, int& exitStatus) {
                    "annotation's rule; gives the paper's figures)");
   social->add_flag("--earleyx", s->earleyx,
                    "train as Earleyx: MALLET's digamma and log-gamma, unobserved rules kept");
+  social
+      ->add_option("--chunk-tokens", s->chunkTokens,
+                   "E-step work unit: consecutive strings of at least N tokens (default 1024); "
+                   "the result depends on N, never on threads or ranks")
+      ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()));
   social->add_option("--threads,-t", s->threads, "parse this many strings at once")
       ->check(CLI::Range(1, 256));
   social->add_option("--out", s->out,
