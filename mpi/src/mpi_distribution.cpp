@@ -1,10 +1,12 @@
 #include "gwb/mpi/mpi_distribution.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <mpi.h>
@@ -17,6 +19,9 @@ namespace {
 constexpr std::size_t kPiece = std::size_t{1} << 30;
 constexpr int kSizeTag = 1;
 constexpr int kBytesTag = 2;
+// Point-to-point messages of work queues, apart from the gathers'.
+constexpr int kQueueSizeTag = 3;
+constexpr int kQueueBytesTag = 4;
 
 class MpiWorld final : public Distribution {
  public:
@@ -52,6 +57,24 @@ class MpiWorld final : public Distribution {
     bytes_ += length;
   }
 
+  void send(int to, const std::string& bytes) override {
+    send(bytes, to, kQueueSizeTag, kQueueBytesTag);
+  }
+
+  std::string receiveFromAny(int* from) override {
+    // Polls with short sleeps rather than blocking in MPI_Recv, which spins a core at 100% —
+    // the dispatching rank would take the CPU from the ranks that work beside it.
+    MPI_Status status;
+    for (;;) {
+      int waiting = 0;
+      MPI_Iprobe(MPI_ANY_SOURCE, kQueueSizeTag, MPI_COMM_WORLD, &waiting, &status);
+      if (waiting != 0) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    if (from != nullptr) *from = status.MPI_SOURCE;
+    return receive(status.MPI_SOURCE, kQueueSizeTag, kQueueBytesTag);
+  }
+
   bool allTrue(bool ok) override {
     int mine = ok ? 1 : 0;
     int all = 0;
@@ -69,22 +92,22 @@ class MpiWorld final : public Distribution {
   std::uint64_t bytesCommunicated() const override { return bytes_; }
 
  private:
-  void send(const std::string& bytes, int to) {
+  void send(const std::string& bytes, int to, int sizeTag = kSizeTag, int bytesTag = kBytesTag) {
     std::uint64_t length = bytes.size();
-    MPI_Send(&length, 1, MPI_UINT64_T, to, kSizeTag, MPI_COMM_WORLD);
+    MPI_Send(&length, 1, MPI_UINT64_T, to, sizeTag, MPI_COMM_WORLD);
     for (std::size_t at = 0; at < length; at += kPiece) {
       const std::size_t n = std::min<std::size_t>(kPiece, length - at);
-      MPI_Send(bytes.data() + at, static_cast<int>(n), MPI_CHAR, to, kBytesTag, MPI_COMM_WORLD);
+      MPI_Send(bytes.data() + at, static_cast<int>(n), MPI_CHAR, to, bytesTag, MPI_COMM_WORLD);
     }
     bytes_ += length;
   }
-  std::string receive(int from) {
+  std::string receive(int from, int sizeTag = kSizeTag, int bytesTag = kBytesTag) {
     std::uint64_t length = 0;
-    MPI_Recv(&length, 1, MPI_UINT64_T, from, kSizeTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(&length, 1, MPI_UINT64_T, from, sizeTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     std::string bytes(static_cast<std::size_t>(length), '\0');
     for (std::size_t at = 0; at < length; at += kPiece) {
       const std::size_t n = std::min<std::size_t>(kPiece, length - at);
-      MPI_Recv(bytes.data() + at, static_cast<int>(n), MPI_CHAR, from, kBytesTag, MPI_COMM_WORLD,
+      MPI_Recv(bytes.data() + at, static_cast<int>(n), MPI_CHAR, from, bytesTag, MPI_COMM_WORLD,
                MPI_STATUS_IGNORE);
     }
     bytes_ += length;

@@ -5,10 +5,11 @@
 # another number of ranks) ends exactly as the uninterrupted run.
 # Usage: induce_identical.sh GWB MPIRUN SAMPLES_DIR TEST_DATA_DIR WORK_DIR
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
 gwb=$(realpath "$1") mpirun=$2 samples=$(realpath "$3") data=$(realpath "$4")
 work=$(realpath "$5")/mpi-induce
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-source "$(dirname "$0")/mpi_common.sh"
+source "$here/mpi_common.sh"
 # The iteration lines without their wall times.
 untimed() { sed -E 's/seconds=[^,]*//' "$1"; }
 # A CSV or TSV without the column named seconds.

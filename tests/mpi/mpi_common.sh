@@ -8,7 +8,7 @@ ranks() {
   local n=$1; shift
   OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo \
   OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-    timeout 120 "$mpirun" --oversubscribe --bind-to none -np "$n" "$@"
+    timeout -k 10 90 "$mpirun" --oversubscribe --bind-to none -np "$n" "$@"
 }
 # same FILE_A FILE_B WHAT: byte-identical files.
 same() { cmp -s "$1" "$2" || fail "$3: $1 and $2 differ"; }

@@ -4,10 +4,11 @@
 # byte that of one process; a rank that runs out of memory stops the whole job with its message.
 # Usage: parse_identical.sh GWB MPIRUN SAMPLES_DIR TEST_DATA_DIR WORK_DIR
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
 gwb=$(realpath "$1") mpirun=$2 samples=$(realpath "$3") data=$(realpath "$4")
 work=$(realpath "$5")/mpi-parse
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-source "$(dirname "$0")/mpi_common.sh"
+source "$here/mpi_common.sh"
 
 # 28 lines of varied length, four of which do not parse.
 for i in 1 2 3 4; do cat "$samples/pp-attachment.txt" "$data/pp-with-bad-line.txt"; done > input.txt

@@ -3,12 +3,21 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <stdexcept>
 
 namespace gwb {
 
 void SingleProcess::abort(const std::string& message) {
   std::cerr << message << std::endl;
   std::exit(1);
+}
+
+void SingleProcess::send(int, const std::string&) {
+  throw std::logic_error("distribution: a single process has no other rank to send to");
+}
+
+std::string SingleProcess::receiveFromAny(int*) {
+  throw std::logic_error("distribution: a single process has no other rank to receive from");
 }
 
 Distribution& singleProcess() {

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace gwb {
@@ -31,6 +32,10 @@ class Distribution {
   virtual std::vector<std::string> gather(const std::string& mine) = 0;
   // Rank 0's `bytes` replace every other rank's.
   virtual void broadcast(std::string& bytes) = 0;
+  // Point to point, for work queues (rank 0 hands out work, the others ask for it): `bytes` to
+  // rank `to`; the next message from any rank, with its sender. Not collective.
+  virtual void send(int to, const std::string& bytes) = 0;
+  virtual std::string receiveFromAny(int* from) = 0;
   // True on every rank when `ok` is true on every rank.
   virtual bool allTrue(bool ok) = 0;
   // Prints `message` (with this rank's number when there are several) on stderr and ends the
@@ -49,6 +54,8 @@ class SingleProcess final : public Distribution {
   std::vector<std::string> gather(const std::string& mine) override { return {mine}; }
   void broadcast(std::string&) override {}
   bool allTrue(bool ok) override { return ok; }
+  void send(int to, const std::string& bytes) override;
+  std::string receiveFromAny(int* from) override;
   [[noreturn]] void abort(const std::string& message) override;
   std::uint64_t bytesCommunicated() const override { return 0; }
 };
