@@ -267,6 +267,10 @@ int runInduce(const InduceSettings& s) {
   }();
   observer.clearBar();
   if (!ranks.leader()) return result.ok() ? 0 : 1;  // rank 0 reports and writes
+  if (ranks.size() > 1 && !s.quiet)
+    std::cerr << "gwb: " << ranks.size() << " ranks; rank 0 sent and received "
+              << ranks.bytesCommunicated() << " bytes in " << result.records.size()
+              << " iteration(s)\n";
   for (const Diagnostic& d : result.diagnostics) std::cerr << toString(d) << '\n';
 
   if (!result.records.empty()) {
