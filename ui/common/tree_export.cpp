@@ -208,17 +208,4 @@ gwb::ParseTree forestToTree(const QString& text, QString* error) {
   return tree;
 }
 
-bool saveBytesAtomically(const QString& path, const QByteArray& bytes, QString* error) {
-  std::string why;
-  const bool ok = gwb::writeFileAtomically(
-      toNativePath(path),
-      [&bytes](std::ostream& out) {
-        out.write(bytes.constData(), bytes.size());
-        return static_cast<bool>(out);
-      },
-      &why);
-  if (!ok && error) *error = toQString(why);
-  return ok;
-}
-
 }  // namespace gwb::ui

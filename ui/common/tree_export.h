@@ -9,14 +9,14 @@
 //   \end{forest}
 // forestToTree reads that back (for round-trip tests and for pasting trees in): brackets,
 // braced or bare labels, the escapes treeToForest writes. Leaves become terminals, as in PTB.
-// saveBytesAtomically writes any export through core's writeFileAtomically, so a failed
-// export never leaves half a file.
+// Exports are saved with saveBytesAtomically (file_save.h, included here for the exporters).
 #pragma once
 
 #include <QByteArray>
 #include <QString>
 
 #include "gwb/earley/parse_tree.h"
+#include "ui/common/file_save.h"
 
 namespace gwb::ui {
 
@@ -27,7 +27,5 @@ gwb::ParseTree forestToTree(const QString& text, QString* error = nullptr);
 
 // LaTeX-escapes one label ("NP_1" → "NP\_1").
 QString latexEscape(const QString& label);
-
-bool saveBytesAtomically(const QString& path, const QByteArray& bytes, QString* error = nullptr);
 
 }  // namespace gwb::ui

@@ -26,31 +26,14 @@ const QColor kCompleteColor(0x1a, 0x7f, 0x37);
 const QColor kSelectedFill(0xcf, 0xe3, 0xff);
 const QColor kLatestFill(0xff, 0xf4, 0xb8);
 
-QFont nodeFont(bool bold) {
-  QFont f;
-  f.setPointSizeF(9.0);
-  f.setBold(bold);
-  return f;
-}
-
-QFont labelFont(bool bold) {
-  QFont f;
-  f.setPointSizeF(8.0);
-  f.setBold(bold);
-  return f;
-}
-
-struct Line {
-  QString text;
-  QFont font;
-  QColor color = Qt::black;
-};
+QFont nodeFont(bool bold) { return sansFont(9.0, bold); }
+QFont labelFont(bool bold) { return sansFont(8.0, bold); }
 
 QString shortened(const QString& s, int chars) {
   return s.size() <= chars ? s : s.left(chars - 1) + QChar(0x2026);
 }
 
-std::vector<Line> nodeLines(const gwb::ds::DagNode& node) {
+std::vector<TextLine> nodeLines(const gwb::ds::DagNode& node) {
   const gwb::ds::DsTree& tree = *node.tree;
   QStringList labels;
   for (const gwb::ds::LabelPtr& l : tree.pointedNode().labels)
@@ -63,8 +46,8 @@ std::vector<Line> nodeLines(const gwb::ds::DagNode& node) {
            QColor(0x33, 0x33, 0x33)}};
 }
 
-std::vector<Line> edgeLines(const gwb::ds::DagEdge& edge) {
-  std::vector<Line> lines;
+std::vector<TextLine> edgeLines(const gwb::ds::DagEdge& edge) {
+  std::vector<TextLine> lines;
   if (edge.lexical) {
     QString entry = QString::fromStdString(edge.action);
     const QString prefix = QString::fromStdString(edge.word) + QStringLiteral(": ");
@@ -85,22 +68,12 @@ std::vector<Line> edgeLines(const gwb::ds::DagEdge& edge) {
   return lines;
 }
 
-QSizeF measure(const std::vector<Line>& lines) {
-  double w = 0, h = 0;
-  for (const Line& l : lines) {
-    const QFontMetricsF m(l.font);
-    w = std::max(w, m.horizontalAdvance(l.text));
-    h += m.lineSpacing();
-  }
-  return {w, h};
-}
-
 // Draws the lines centred on `centre`, as children of `parent` (or top-level in `scene`).
-void drawLines(QGraphicsScene* scene, QGraphicsItem* parent, const std::vector<Line>& lines,
+void drawLines(QGraphicsScene* scene, QGraphicsItem* parent, const std::vector<TextLine>& lines,
                QPointF centre) {
-  const QSizeF size = measure(lines);
+  const QSizeF size = measureTextLines(lines);
   double y = centre.y() - size.height() / 2;
-  for (const Line& l : lines) {
+  for (const TextLine& l : lines) {
     const QFontMetricsF m(l.font);
     auto* item = new QGraphicsSimpleTextItem(l.text, parent);
     if (parent == nullptr) scene->addItem(item);
@@ -201,7 +174,7 @@ QRectF DsDagView::nodeRect(int id) const {
 QSizeF DsDagView::nodeSize(int id) {
   QSizeF& size = nodeSizes_[static_cast<std::size_t>(id)];
   if (size.isEmpty()) {
-    const QSizeF s = measure(nodeLines(model_->result()->dag.node(id)));
+    const QSizeF s = measureTextLines(nodeLines(model_->result()->dag.node(id)));
     size = QSizeF(s.width() + 2 * kPadX, s.height() + 2 * kPadY);
   }
   return size;
@@ -284,9 +257,9 @@ void DsDagView::redraw() {
   drawnEdges_ = static_cast<int>(drawnEdgeList_.size());
 
   // Edge labels: the action (or word), and for a collapsed edge the run it stands for.
-  std::vector<std::vector<Line>> edgeLabels;
+  std::vector<std::vector<TextLine>> edgeLabels;
   for (const DrawnEdge& d : drawnEdgeList_) {
-    std::vector<Line> lines = edgeLines(r->dag.edges()[static_cast<std::size_t>(d.edge)]);
+    std::vector<TextLine> lines = edgeLines(r->dag.edges()[static_cast<std::size_t>(d.edge)]);
     if (d.collapsed > 0) {
       QStringList names;
       for (const std::string& a : runActions(r->dag.edges()[static_cast<std::size_t>(d.edge)].from))
@@ -324,12 +297,13 @@ void DsDagView::redraw() {
     spec.nodeSeparation = 10;
     spec.rankSeparation = 24;
     for (int level = 0; level <= levels; ++level) {
-      const QSizeF title = measure({{clusterTitle(level, model_->words()), nodeFont(true)}});
+      const QSizeF title =
+          measureTextLines({{clusterTitle(level, model_->words()), nodeFont(true)}});
       spec.clusterTitles.push_back(QSizeF(title.width() + 4, title.height() + 2));
     }
     for (int i : drawnNodes) spec.nodes.push_back({nodeSize(i), r->dag.node(i).wordsConsumed});
     for (std::size_t k = 0; k < drawnEdgeList_.size(); ++k) {
-      const QSizeF s = measure(edgeLabels[k]);
+      const QSizeF s = measureTextLines(edgeLabels[k]);
       spec.edges.push_back({drawnIndex[static_cast<std::size_t>(drawnEdgeList_[k].from)],
                             drawnIndex[static_cast<std::size_t>(drawnEdgeList_[k].to)],
                             QSizeF(s.width() + 4, s.height() + 2)});
@@ -372,15 +346,15 @@ void DsDagView::redraw() {
       auto* head = scene->addPolygon(geometry_.arrowHeads[k], QPen(pen.color(), 1.0), pen.color());
       head->setZValue(path->zValue());
     }
-    std::vector<Line>& lines = edgeLabels[k];
+    std::vector<TextLine>& lines = edgeLabels[k];
     if (onPath)
-      for (Line& l : lines)
+      for (TextLine& l : lines)
         if (l.color == Qt::black) l.color = pathColor.darker(120);
     drawLines(scene, nullptr, lines, geometry_.labelCentres[k]);
     // A collapsed edge (and, in an expanded run, each edge of the run) folds its run in or out.
     const int anchor = d.collapsed > 0 ? d.anchor : anchorOf(e.from);
     if (collapsed_ && (d.collapsed > 0 || (!e.lexical && isRunExpanded(anchor)))) {
-      const QSizeF s = measure(lines);
+      const QSizeF s = measureTextLines(lines);
       auto* hit = scene->addRect(
           QRectF(geometry_.labelCentres[k] - QPointF(s.width() / 2, s.height() / 2), s), Qt::NoPen,
           Qt::NoBrush);
@@ -422,16 +396,10 @@ void DsDagView::redraw() {
       auto* frame = new QGraphicsPathItem(inner, box);
       frame->setPen(QPen(kCompleteColor, 1.0));
     }
-    const std::vector<Line> lines = nodeLines(n);
-    const QSizeF text = measure(lines);
-    double y = rect.center().y() - text.height() / 2;
-    for (const Line& l : lines) {
-      auto* item = new QGraphicsSimpleTextItem(l.text, box);
-      item->setFont(l.font);
-      item->setBrush(l.color);
-      item->setPos(rect.left() + kPadX, y);
-      y += QFontMetricsF(l.font).lineSpacing();
-    }
+    const std::vector<TextLine> lines = nodeLines(n);
+    addTextLines(
+        box, lines,
+        QPointF(rect.left() + kPadX, rect.center().y() - measureTextLines(lines).height() / 2));
   }
   const int focus = selected_ >= 0 && selected_ < visibleNodes ? selected_ : latest;
   drawingChanged(nodeRect(focus));

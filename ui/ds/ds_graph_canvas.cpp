@@ -4,8 +4,10 @@
 #include <cmath>
 
 #include <QBuffer>
+#include <QFontMetricsF>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QSvgGenerator>
@@ -19,6 +21,35 @@ constexpr double kMinFitZoom = 0.005;  // Fit shows everything, even a DAG of th
 constexpr double kMaxZoom = 8.0;
 constexpr int kClickSlop = 4;
 }  // namespace
+
+QFont sansFont(double points, bool bold) {
+  QFont font;
+  font.setPointSizeF(points);
+  font.setBold(bold);
+  return font;
+}
+
+QSizeF measureTextLines(const std::vector<TextLine>& lines) {
+  double width = 0.0;
+  double height = 0.0;
+  for (const TextLine& line : lines) {
+    const QFontMetricsF metrics(line.font);
+    width = std::max(width, metrics.horizontalAdvance(line.text));
+    height += metrics.lineSpacing();
+  }
+  return {width, height};
+}
+
+void addTextLines(QGraphicsItem* parent, const std::vector<TextLine>& lines, QPointF topLeft) {
+  double y = topLeft.y();
+  for (const TextLine& line : lines) {
+    auto* item = new QGraphicsSimpleTextItem(line.text, parent);
+    item->setFont(line.font);
+    item->setBrush(line.color);
+    item->setPos(topLeft.x(), y);
+    y += QFontMetricsF(line.font).lineSpacing();
+  }
+}
 
 DsGraphCanvas::DsGraphCanvas(QWidget* parent)
     : QGraphicsView(parent), scene_(new QGraphicsScene(this)) {

@@ -10,16 +10,40 @@
 // the zoom it takes, and keeps doing so as the drawing changes; Manual (after the user zooms)
 // leaves the zoom alone.
 // renderPng/renderSvg draw the whole scene (on white, PNG at `scale` pixels per point).
+//
+// TextLine, measureTextLines and addTextLines are the boxes of text both drawings put in their
+// nodes: lines of their own font and colour, measured together, drawn left-aligned.
 #pragma once
 
+#include <vector>
+
 #include <QByteArray>
+#include <QColor>
+#include <QFont>
 #include <QGraphicsView>
 #include <QImage>
+#include <QPointF>
+#include <QSizeF>
 #include <QString>
 
+class QGraphicsItem;
 class QGraphicsScene;
 
 namespace gwb::ui {
+
+// One line of text in a node of a drawing.
+struct TextLine {
+  QString text;
+  QFont font;
+  QColor color = Qt::black;
+};
+
+// The application's sans-serif font at `points`.
+QFont sansFont(double points, bool bold = false);
+// The width of the widest line and the height of all of them.
+QSizeF measureTextLines(const std::vector<TextLine>& lines);
+// Draws `lines` as children of `parent`, left-aligned, the first line's top left at `topLeft`.
+void addTextLines(QGraphicsItem* parent, const std::vector<TextLine>& lines, QPointF topLeft);
 
 class DsGraphCanvas : public QGraphicsView {
   Q_OBJECT

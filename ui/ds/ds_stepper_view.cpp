@@ -218,9 +218,12 @@ void DsStepperView::buildUi() {
   statusLabel_ = new QLabel(this);
   statusLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+  jobBar_ = new JobProgressBar(JobProgressBar::Visibility::WhileRunning, this);
+  jobBar_->follow(worker_);
   auto* toolRow = new QHBoxLayout;
   toolRow->addWidget(toolbar);
   toolRow->addStretch(1);
+  toolRow->addWidget(jobBar_);
 
   treeTitle_ = new QLabel(tr("Partial tree"), this);
   recordPane_ = new QPlainTextEdit(this);
@@ -370,6 +373,7 @@ bool DsStepperView::parse() {
   std::shared_ptr<Job> job = job_;
   statusLabel_->setText(tr("Parsing\u2026"));
   worker_.start([job](JobContext& context) { job->run(context.cancelFlag()); });
+  jobBar_->start(tr("searching"));
   return true;
 }
 

@@ -13,8 +13,8 @@
 // node selects it.
 //
 // Grammars load and sentences parse on a worker thread; the loaded grammar is kept for the next
-// parse with the same folder. Errors (a folder that is not a grammar, an unknown word) show in
-// the status line; the view stays usable.
+// parse with the same folder; a progress bar with Cancel shows while a parse runs. Errors (a folder
+// that is not a grammar, an unknown word) show in the status line; the view stays usable.
 //
 // state()/restoreState() capture what a workspace file stores (workspace.h, kind "ds-stepper";
 // the grammar folder is the document's path, not part of the state): the sentence, the strategy,
@@ -38,6 +38,7 @@
 #include "gwb/ds/ds_grammar.h"
 #include "gwb/ds/ds_parser.h"
 #include "ui/common/background_job.h"
+#include "ui/common/job_progress_bar.h"
 
 class QComboBox;
 class QLabel;
@@ -126,6 +127,7 @@ class DsStepperView : public QWidget {
   QComboBox* strategyBox_ = nullptr;
   QSpinBox* beamBox_ = nullptr;
   QLabel* statusLabel_ = nullptr;
+  JobProgressBar* jobBar_ = nullptr;  // the parse running, with Cancel
   QLabel* treeTitle_ = nullptr;
   QAction* startAction_ = nullptr;
   QAction* previousWordAction_ = nullptr;

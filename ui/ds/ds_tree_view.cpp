@@ -27,19 +27,6 @@ const QColor kPointerColor(0x1f, 0x5f, 0xd0);
 const QColor kLinkFill(0xff, 0xf6, 0xd5);
 const QColor kUnfixedFill(0xef, 0xe6, 0xff);
 
-struct Line {
-  QString text;
-  QFont font;
-  QColor color = Qt::black;
-};
-
-QFont sans(double points, bool bold = false) {
-  QFont f;
-  f.setPointSizeF(points);
-  f.setBold(bold);
-  return f;
-}
-
 QFont mono(double points) {
   QFont f = QFontDatabase::systemFont(QFontDatabase::FixedFont);
   f.setPointSizeF(points);
@@ -62,22 +49,23 @@ QStringList wrapped(const QString& text) {
   return out;
 }
 
-std::vector<Line> nodeLines(const gwb::ds::DsNode& node, bool pointer) {
-  std::vector<Line> lines;
+std::vector<TextLine> nodeLines(const gwb::ds::DsNode& node, bool pointer) {
+  std::vector<TextLine> lines;
   lines.push_back({QString::fromStdString(node.address.toString()) +
                        (pointer ? QStringLiteral("   \u25C7") : QString()),
-                   sans(8.0, true), pointer ? kPointerColor : QColor(0x55, 0x66, 0x77)});
+                   sansFont(8.0, true), pointer ? kPointerColor : QColor(0x55, 0x66, 0x77)});
   QStringList others;
-  std::vector<Line> requirements;
+  std::vector<TextLine> requirements;
   for (const gwb::ds::LabelPtr& l : node.labels) {
     const QString text = QString::fromStdString(l->text());
     const gwb::ds::Label* inner = l->isRequirement() ? l->child().get() : l.get();
     if (inner->kind() == gwb::ds::LabelKind::Type) {
-      lines.push_back({text, sans(9.5, true), l->isRequirement() ? kRequirementColor : Qt::black});
+      lines.push_back(
+          {text, sansFont(9.5, true), l->isRequirement() ? kRequirementColor : Qt::black});
     } else if (l->kind() == gwb::ds::LabelKind::Formula) {
       continue;  // below
     } else if (l->isRequirement()) {
-      requirements.push_back({text, sans(9.0), kRequirementColor});
+      requirements.push_back({text, sansFont(9.0), kRequirementColor});
     } else {
       others << text;
     }
@@ -95,20 +83,10 @@ std::vector<Line> nodeLines(const gwb::ds::DsNode& node, bool pointer) {
         lines.push_back({l, font});
     }
   }
-  for (Line& r : requirements) lines.push_back(std::move(r));
+  for (TextLine& r : requirements) lines.push_back(std::move(r));
   if (!others.isEmpty())
-    lines.push_back({others.join(QStringLiteral(", ")), sans(8.0), QColor(0x77, 0x77, 0x77)});
+    lines.push_back({others.join(QStringLiteral(", ")), sansFont(8.0), QColor(0x77, 0x77, 0x77)});
   return lines;
-}
-
-QSizeF measure(const std::vector<Line>& lines) {
-  double w = 0, h = 0;
-  for (const Line& l : lines) {
-    const QFontMetricsF m(l.font);
-    w = std::max(w, m.horizontalAdvance(l.text));
-    h += m.lineSpacing();
-  }
-  return {w, h};
 }
 
 QString edgeMark(const gwb::ds::NodeAddress& child) {
@@ -150,17 +128,17 @@ void DsTreeView::redraw() {
   const gwb::ds::DsTree* tree = model_->tree();
   if (tree == nullptr) return;
   const std::size_t n = tree->size();
-  std::vector<std::vector<Line>> content(n);
+  std::vector<std::vector<TextLine>> content(n);
   GraphSpec spec;
   spec.orderedChildren = true;
   spec.arrowHeads = false;
   spec.nodeSeparation = 14;
   spec.rankSeparation = 26;
-  const QFont markFont = sans(9.0, true);
+  const QFont markFont = sansFont(9.0, true);
   std::vector<int> edgeChild;
   for (std::size_t i = 0; i < n; ++i) {
     content[i] = nodeLines(tree->node(i), tree->node(i).address == tree->pointer());
-    const QSizeF s = measure(content[i]);
+    const QSizeF s = measureTextLines(content[i]);
     spec.nodes.push_back({QSizeF(s.width() + 2 * kPadX, s.height() + 2 * kPadY), -1});
   }
   for (std::size_t i = 0; i < n; ++i) {
@@ -212,14 +190,7 @@ void DsTreeView::redraw() {
     auto* box = scene->addPath(shape, pen, fill);
     box->setZValue(2);
     box->setData(kItemIdKey, static_cast<int>(i));
-    double y = rect.top() + kPadY;
-    for (const Line& l : content[i]) {
-      auto* item = new QGraphicsSimpleTextItem(l.text, box);
-      item->setFont(l.font);
-      item->setBrush(l.color);
-      item->setPos(rect.left() + kPadX, y);
-      y += QFontMetricsF(l.font).lineSpacing();
-    }
+    addTextLines(box, content[i], QPointF(rect.left() + kPadX, rect.top() + kPadY));
   }
   QRectF pointer;
   for (std::size_t i = 0; i < n; ++i)

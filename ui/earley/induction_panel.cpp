@@ -19,7 +19,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
@@ -33,6 +32,7 @@
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/induction_output.h"
 #include "ui/common/background_job.h"
+#include "ui/common/file_save.h"
 #include "ui/common/qt_conversions.h"
 #include "ui/earley/free_energy_plot.h"
 #include "ui/earley/induction_runs.h"
@@ -286,14 +286,11 @@ QWidget* InductionPanel::createForm() {
   auto* buttons = new QHBoxLayout;
   runButton_ = new QPushButton(tr("&Run"), box);
   runButton_->setToolTip(tr("Start a run with these settings (queued while another runs)"));
-  cancelButton_ = new QPushButton(tr("&Cancel"), box);
-  cancelButton_->setToolTip(
+  jobBar_ = new JobProgressBar(JobProgressBar::Visibility::Always, box);
+  jobBar_->cancelButton()->setToolTip(
       tr("Stop the current run at its next sentence, keeping the grammar of its last iteration"));
-  progress_ = new QProgressBar(box);
-  progress_->setTextVisible(true);
   buttons->addWidget(runButton_);
-  buttons->addWidget(cancelButton_);
-  buttons->addWidget(progress_, 1);
+  buttons->addWidget(jobBar_, 1);
   status_ = new QLabel(box);
   status_->setWordWrap(true);
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -311,7 +308,7 @@ QWidget* InductionPanel::createForm() {
   boxLayout->addWidget(status_);
 
   connect(runButton_, &QPushButton::clicked, this, [this] { startRun(); });
-  connect(cancelButton_, &QPushButton::clicked, this, &InductionPanel::cancelRun);
+  connect(jobBar_, &JobProgressBar::cancelClicked, this, &InductionPanel::cancelRun);
   connect(initCombo_, qOverload<int>(&QComboBox::currentIndexChanged), this,
           &InductionPanel::updateControls);
   connect(methodCombo_, qOverload<int>(&QComboBox::currentIndexChanged), this,
@@ -477,8 +474,7 @@ void InductionPanel::startNext() {
   jobRunId_ = id;
   job_ = std::make_unique<InductionJob>(run->settings);
   runs_->update(id, [](InductionRun& r) { r.status = InductionRun::Status::Loading; });
-  progress_->setRange(0, 0);
-  progress_->setFormat(tr("reading"));
+  jobBar_->start(tr("reading"));
   showStatus(tr("%1: reading the grammar and the corpus\u2026").arg(run->name()));
 
   InductionJob* job = job_.get();
@@ -488,18 +484,14 @@ void InductionPanel::startNext() {
       r.sentences = sentences;
       r.rules = rules;
     });
-    progress_->setRange(0, static_cast<int>(sentences));
-    progress_->setValue(0);
-    progress_->setFormat(tr("iteration 1: %v / %m"));
+    jobBar_->setIterationProgress(1, 0, sentences);
     if (const InductionRun* r = runs_->run(id)) {
       showStatus(tr("%1: %2 sentences, %3 rules")
                      .arg(r->name(), QString::number(sentences), QString::number(rules)));
     }
   });
   connect(job, &InductionJob::progress, this, [this](int iteration, qint64 done, qint64 total) {
-    progress_->setRange(0, static_cast<int>(total));
-    progress_->setValue(static_cast<int>(done));
-    progress_->setFormat(tr("iteration %1: %v / %m").arg(iteration));
+    jobBar_->setIterationProgress(iteration, done, total);
   });
   connect(
       job, &InductionJob::iterationFinished, this, [this, id](const gwb::IterationRecord& record) {
@@ -555,10 +547,9 @@ void InductionPanel::onJobFinished() {
     if (!problems.isEmpty() && r->status == InductionRun::Status::Failed)
       showStatus(tr("%1 failed: %2").arg(r->name(), problems.front()), true);
   }
-  progress_->setRange(0, 1);
-  progress_->setValue(result.ok() ? 1 : 0);
-  progress_->setFormat(InductionRun::statusName(runs_->run(id) ? runs_->run(id)->status
-                                                               : InductionRun::Status::Finished));
+  jobBar_->finish(InductionRun::statusName(runs_->run(id) ? runs_->run(id)->status
+                                                          : InductionRun::Status::Finished),
+                  result.ok());
   emit runFinished(id);
   startNext();
   updateControls();
@@ -622,7 +613,7 @@ void InductionPanel::updateControls() {
                   gwb::InductionMethod::Vb;
   defaultPriorEdit_->setEnabled(vb);
   priorsEdit_->setEnabled(vb);
-  cancelButton_->setEnabled(isBusy());
+  jobBar_->setCancelEnabled(isBusy());
   runButton_->setText(isBusy() ? tr("&Queue Run") : tr("&Run"));
   const InductionRun* selected = runs_->run(selectedRunId());
   removeButton_->setEnabled(selected != nullptr && selected->id != jobRunId_);
@@ -714,17 +705,7 @@ QString InductionPanel::curvesCsv() const {
 }
 
 bool InductionPanel::exportCsv(const QString& path, QString* error) const {
-  const QByteArray bytes = curvesCsv().toUtf8();
-  std::string why;
-  const bool ok = gwb::writeFileAtomically(
-      toNativePath(path),
-      [&](std::ostream& out) {
-        out.write(bytes.constData(), bytes.size());
-        return true;
-      },
-      &why);
-  if (!ok && error) *error = toQString(why);
-  return ok;
+  return saveBytesAtomically(path, curvesCsv().toUtf8(), error);
 }
 
 bool InductionPanel::exportPng(const QString& path, QString* error) const {
@@ -787,14 +768,6 @@ const QStringList kStatusNames{QStringLiteral("queued"),    QStringLiteral("load
                                QStringLiteral("cancelled"), QStringLiteral("failed")};
 const QStringList kInitNames{QStringLiteral("given"), QStringLiteral("uniform"),
                              QStringLiteral("grammar")};
-
-// JSON has no NaN or infinity: a non-finite value is written as null and read back as NaN.
-QJsonValue finiteOrNull(double value) {
-  return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
-}
-double numberOrNaN(const QJsonValue& value) {
-  return value.isDouble() ? value.toDouble() : std::numeric_limits<double>::quiet_NaN();
-}
 
 QJsonObject settingsJson(const InductionSettings& s) {
   QJsonObject json{

@@ -31,6 +31,7 @@
 #include <QJsonObject>
 #include <QWidget>
 
+#include "ui/common/job_progress_bar.h"
 #include "ui/earley/induction_job.h"
 
 class QComboBox;
@@ -77,7 +78,7 @@ class InductionPanel : public QWidget {
 
   InductionRunModel* runModel() const { return runs_; }
   FreeEnergyPlot* plot() const { return plot_; }
-  QProgressBar* progressBar() const { return progress_; }
+  QProgressBar* progressBar() const { return jobBar_->bar(); }
   QLabel* statusLabel() const { return status_; }
   int selectedRunId() const;
   void selectRun(int id);
@@ -136,8 +137,7 @@ class InductionPanel : public QWidget {
   QPushButton* initGrammarBrowse_ = nullptr;
   QLineEdit* labelEdit_ = nullptr;
   QPushButton* runButton_ = nullptr;
-  QPushButton* cancelButton_ = nullptr;
-  QProgressBar* progress_ = nullptr;
+  JobProgressBar* jobBar_ = nullptr;
   QLabel* status_ = nullptr;
 
   // The run list and the plot.

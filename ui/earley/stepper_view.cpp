@@ -16,7 +16,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -506,14 +505,11 @@ QWidget* StepperView::createProgressBar() {
   auto* row = new QHBoxLayout(progressRow_);
   row->setContentsMargins(0, 0, 0, 0);
   progressLabel_ = new QLabel(progressRow_);
-  progressBar_ = new QProgressBar(progressRow_);
-  progressBar_->setTextVisible(true);
-  auto* cancel = new QPushButton(tr("Cancel"), progressRow_);
-  cancel->setObjectName(QStringLiteral("cancelParse"));
+  jobBar_ = new JobProgressBar(JobProgressBar::Visibility::Always, progressRow_);
+  jobBar_->cancelButton()->setObjectName(QStringLiteral("cancelParse"));
   row->addWidget(progressLabel_);
-  row->addWidget(progressBar_, 1);
-  row->addWidget(cancel);
-  connect(cancel, &QPushButton::clicked, this, &StepperView::cancelParse);
+  row->addWidget(jobBar_, 1);
+  connect(jobBar_, &JobProgressBar::cancelClicked, this, &StepperView::cancelParse);
   progressRow_->hide();
   return progressRow_;
 }
@@ -603,8 +599,8 @@ void StepperView::parse() {
   job_ = new ParseJob(std::move(request), this);
   connect(job_, &ParseJob::finished, this, &StepperView::onParseFinished);
   progressTicks_ = 0;
-  progressBar_->setRange(0, std::max(job_->total(), 1));
-  progressBar_->setValue(0);
+  jobBar_->start();
+  jobBar_->setProgress(0, std::max(job_->total(), 1));
   progressLabel_->setText(
       tr("Parsing %1\u2026").arg(countText(job_->total(), tr("word"), tr("words"))));
   progressTimer_->start();
@@ -623,6 +619,7 @@ void StepperView::cancelParse() {
   job->cancel();
   connect(job, &ParseJob::finished, job, &QObject::deleteLater);
   progressTimer_->stop();
+  jobBar_->finish();
   progressRow_->hide();
 }
 
@@ -641,7 +638,7 @@ void StepperView::showProgress() {
   if (!job_) return;
   ++progressTicks_;
   if (progressTicks_ * kProgressPollMs >= kProgressDelayMs) progressRow_->show();
-  progressBar_->setValue(job_->progress());
+  jobBar_->setProgress(job_->progress(), std::max(job_->total(), 1));
 }
 
 void StepperView::onParseFinished(std::shared_ptr<const ParseSession> session) {
@@ -650,6 +647,7 @@ void StepperView::onParseFinished(std::shared_ptr<const ParseSession> session) {
   job_->deleteLater();
   job_ = nullptr;
   progressTimer_->stop();
+  jobBar_->finish();
   progressRow_->hide();
 
   if (!session || !session->hasChart()) {

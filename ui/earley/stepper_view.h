@@ -26,6 +26,7 @@
 #include <QWidget>
 
 #include "gwb/earley/grammar.h"
+#include "ui/common/job_progress_bar.h"
 #include "ui/earley/chart_model.h"
 #include "ui/earley/earley_stepper.h"
 #include "ui/earley/surprisal_plot.h"
@@ -36,7 +37,6 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
-class QProgressBar;
 class QPushButton;
 class QScrollArea;
 class QSlider;
@@ -201,7 +201,7 @@ class StepperView : public QWidget {
   QLineEdit* breakpointSymbolEdit_ = nullptr;
 
   QWidget* progressRow_ = nullptr;
-  QProgressBar* progressBar_ = nullptr;
+  JobProgressBar* jobBar_ = nullptr;
   QLabel* progressLabel_ = nullptr;
   QTimer* progressTimer_ = nullptr;
   int progressTicks_ = 0;

@@ -18,7 +18,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
@@ -28,8 +27,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "gwb/common/atomic_file.h"
 #include "gwb/earley/grammar_io.h"
+#include "ui/common/file_save.h"
+#include "ui/common/qt_conversions.h"
 #include "ui/earley/parse_tree_view.h"
 #include "ui/grounded/corpus_files_dialog.h"
 #include "ui/grounded/discourse_timeline.h"
@@ -38,13 +38,6 @@
 namespace gwb::ui {
 
 namespace {
-
-QString diagnosticsText(const gwb::Diagnostics& diagnostics) {
-  QStringList lines;
-  for (const gwb::Diagnostic& d : diagnostics)
-    if (d.severity == gwb::Severity::Error) lines << QString::fromStdString(gwb::toString(d));
-  return lines.join(QLatin1Char('\n'));
-}
 
 // Zoom slider positions 0..100 map to 1..80 px per utterance, logarithmically.
 double zoomForSlider(int position) { return std::exp(std::log(80.0) * position / 100.0); }
@@ -80,18 +73,15 @@ DiscourseView::DiscourseView(QWidget* parent) : QWidget(parent) {
   gotoBox_->setPrefix(tr("utterance "));
   gotoBox_->setRange(1, 1);
   gotoBox_->setToolTip(tr("Scroll to an utterance of the recording"));
-  progress_ = new QProgressBar(this);
-  progress_->setFixedWidth(160);
-  progress_->setVisible(false);
-  cancelButton_ = new QPushButton(tr("Cancel"), this);
-  cancelButton_->setVisible(false);
+  jobBar_ = new JobProgressBar(JobProgressBar::Visibility::WhileRunning, this);
+  jobBar_->setFixedWidth(240);
+  jobBar_->follow(worker_);
 
   auto* bar = new QHBoxLayout;
   bar->addWidget(openCorpus);
   bar->addWidget(addAnnotations);
   bar->addWidget(decodeButton_);
-  bar->addWidget(progress_);
-  bar->addWidget(cancelButton_);
+  bar->addWidget(jobBar_);
   bar->addStretch();
   bar->addWidget(new QLabel(tr("Recording:"), this));
   bar->addWidget(recordingBox_);
@@ -176,7 +166,6 @@ DiscourseView::DiscourseView(QWidget* parent) : QWidget(parent) {
   connect(openCorpus, &QPushButton::clicked, this, &DiscourseView::chooseCorpusFiles);
   connect(addAnnotations, &QPushButton::clicked, this, &DiscourseView::chooseAnnotationFiles);
   connect(decodeButton_, &QPushButton::clicked, this, &DiscourseView::chooseGrammar);
-  connect(cancelButton_, &QPushButton::clicked, this, &DiscourseView::cancelDecoding);
   connect(exportMetrics, &QPushButton::clicked, this, &DiscourseView::chooseMetricsExport);
   connect(recordingBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
     if (index >= 0) setRecording(index);
@@ -213,10 +202,6 @@ DiscourseView::DiscourseView(QWidget* parent) : QWidget(parent) {
     metrics_->setRecording(all ? SegmentationMetricsModel::kAllRecordings : recording());
   });
 
-  connect(&worker_, &BackgroundJob::progress, this, [this](qint64 done, qint64 total) {
-    progress_->setMaximum(static_cast<int>(std::max<qint64>(1, total)));
-    progress_->setValue(static_cast<int>(done));
-  });
   connect(&worker_, &BackgroundJob::finished, this, &DiscourseView::onDecodingDone);
   setConvention(SegmentationMetricsModel::Convention::Agreement);
   showMessage(
@@ -232,7 +217,7 @@ bool DiscourseView::loadCorpus(const QString& corpusPath, const QString& goldPat
   gwb::Diagnostics diagnostics;
   if (!data.load(corpusPath.toStdString(), goldPath.toStdString(), recordingsPath.toStdString(),
                  diagnostics)) {
-    const QString text = diagnosticsText(diagnostics);
+    const QString text = errorLines(diagnostics);
     if (error) *error = text;
     showMessage(tr("Could not load the corpus:\n%1").arg(text));
     return false;
@@ -291,7 +276,7 @@ bool DiscourseView::addAnnotationFile(const QString& path, QString* error) {
   }
   const std::size_t added = data_.addAnnotationFile(path.toStdString(), diagnostics);
   if (added == 0) {
-    const QString text = diagnosticsText(diagnostics);
+    const QString text = errorLines(diagnostics);
     if (error) *error = text;
     showMessage(tr("Could not add %1:\n%2").arg(QFileInfo(path).fileName(), text));
     return false;
@@ -319,13 +304,13 @@ bool DiscourseView::decodeGrammar(const QString& grammarPath, const QString& roo
         options.runChecks = false;
         const gwb::GrammarLoad load = gwb::loadGrammarFile(path, options);
         if (!load.ok()) {
-          decodeError_ = diagnosticsText(load.diagnostics);
+          decodeError_ = errorLines(load.diagnostics);
           return;
         }
         gwb::Diagnostics diagnostics;
         const auto compiled = gwb::CompiledGrammar::compile(load.grammar, diagnostics, path);
         if (!compiled) {
-          decodeError_ = diagnosticsText(diagnostics);
+          decodeError_ = errorLines(diagnostics);
           return;
         }
         const bool discourse = isDiscourseGrammar(load.grammar);
@@ -342,9 +327,7 @@ bool DiscourseView::decodeGrammar(const QString& grammarPath, const QString& roo
                                             : std::string();
       });
   if (!started) return false;
-  progress_->setValue(0);
-  progress_->setVisible(true);
-  cancelButton_->setVisible(true);
+  jobBar_->start();
   decodeButton_->setEnabled(false);
   showMessage(tr("Decoding with %1\u2026").arg(QFileInfo(grammarPath).fileName()));
   return true;
@@ -360,8 +343,6 @@ bool DiscourseView::waitForDecoding(int milliseconds) {
 
 void DiscourseView::onDecodingDone() {
   if (decodeError_.isEmpty()) decodeError_ = worker_.errorText();
-  progress_->setVisible(false);
-  cancelButton_->setVisible(false);
   decodeButton_->setEnabled(true);
   const std::shared_ptr<ModelDecoding> result = std::move(result_);
   if (!decodeError_.isEmpty()) {
@@ -577,17 +558,7 @@ bool DiscourseView::openParse(int row, int utterance) {
 }
 
 bool DiscourseView::exportMetricsCsv(const QString& path, QString* error) const {
-  std::string message;
-  const std::string text = metrics_->csvText().toStdString();
-  const bool ok = gwb::writeFileAtomically(
-      path.toStdString(),
-      [&](std::ostream& out) {
-        out << text;
-        return static_cast<bool>(out);
-      },
-      &message);
-  if (!ok && error) *error = QString::fromStdString(message);
-  return ok;
+  return saveBytesAtomically(path, metrics_->csvText().toUtf8(), error);
 }
 
 QString DiscourseView::statusText() const { return status_->text(); }
@@ -753,7 +724,7 @@ void DiscourseView::continueRestore() {
     if (probe.addAnnotationFile(source.toStdString(), diagnostics) == 0) {
       restoreProblems_ << tr("annotation row \u201c%1\u201d: %2")
                               .arg(QString::fromStdString(name),
-                                   diagnosticsText(diagnostics).section(QLatin1Char('\n'), 0, 0));
+                                   errorLines(diagnostics).section(QLatin1Char('\n'), 0, 0));
       continue;
     }
     bool found = false;

@@ -34,6 +34,7 @@
 #include <QWidget>
 
 #include "ui/common/background_job.h"
+#include "ui/common/job_progress_bar.h"
 #include "ui/grounded/discourse_data.h"
 #include "ui/grounded/segmentation_table.h"
 #include "ui/grounded/topic_palette.h"
@@ -42,7 +43,6 @@ class QCheckBox;
 class QComboBox;
 class QDialog;
 class QLabel;
-class QProgressBar;
 class QPushButton;
 class QSlider;
 class QSpinBox;
@@ -143,8 +143,7 @@ class DiscourseView : public QWidget {
   QComboBox* recordingBox_ = nullptr;
   QSlider* zoomSlider_ = nullptr;
   QSpinBox* gotoBox_ = nullptr;
-  QProgressBar* progress_ = nullptr;
-  QPushButton* cancelButton_ = nullptr;
+  JobProgressBar* jobBar_ = nullptr;
   QPushButton* decodeButton_ = nullptr;
   DiscourseTimeline* timeline_ = nullptr;
   QLabel* legend_ = nullptr;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include <QComboBox>
 #include <QDir>
@@ -17,16 +16,15 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableView>
 #include <QThread>
 #include <QVBoxLayout>
 
-#include "gwb/common/atomic_file.h"
 #include "gwb/grounded/social_grammar.h"
 #include "ui/common/background_job.h"
+#include "ui/common/file_save.h"
 #include "ui/common/qt_conversions.h"
 #include "ui/grounded/experiment_table.h"
 
@@ -162,21 +160,16 @@ QWidget* ExperimentPanel::createForm() {
 
   auto* buttons = new QHBoxLayout;
   runButton_ = new QPushButton(tr("&Run"), box);
-  cancelButton_ = new QPushButton(tr("&Cancel"), box);
-  progress_ = new QProgressBar(box);
-  progress_->setRange(0, 1);
-  progress_->setValue(0);
-  progress_->setFormat(QString());
+  jobBar_ = new JobProgressBar(JobProgressBar::Visibility::Always, box);
   status_ = new QLabel(box);
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   buttons->addWidget(runButton_);
-  buttons->addWidget(cancelButton_);
-  buttons->addWidget(progress_, 1);
+  buttons->addWidget(jobBar_, 1);
   buttons->addWidget(status_, 2);
   grid->addLayout(buttons, 2, 0, 1, column);
 
   connect(runButton_, &QPushButton::clicked, this, [this] { startRun(); });
-  connect(cancelButton_, &QPushButton::clicked, this, &ExperimentPanel::cancelRun);
+  connect(jobBar_, &JobProgressBar::cancelClicked, this, &ExperimentPanel::cancelRun);
   return box;
 }
 
@@ -274,15 +267,12 @@ void ExperimentPanel::startNext() {
   const QString name =
       QStringLiteral("%1, cues %2")
           .arg(QString::fromLatin1(gwb::socialModelName(job->spec().model)), job->spec().cues);
-  progress_->setRange(0, 0);
-  progress_->setFormat(tr("reading"));
+  jobBar_->start(tr("reading"));
   showStatus(tr("%1: reading the corpus\u2026").arg(name));
   const auto seedCount = static_cast<int>(job->spec().seeds.size());
   connect(job, &ExperimentJob::progress, this,
           [this, job, name, seedCount](int seed, int iteration, qint64 done, qint64 total) {
-            progress_->setRange(0, static_cast<int>(total));
-            progress_->setValue(static_cast<int>(done));
-            progress_->setFormat(tr("iteration %1: %v / %m").arg(iteration));
+            jobBar_->setIterationProgress(iteration, done, total);
             showStatus(tr("%1: seed %2 (%3 of %4)")
                            .arg(name,
                                 QString::number(job->spec().seeds[static_cast<std::size_t>(seed)]),
@@ -303,11 +293,10 @@ void ExperimentPanel::onJobFinished() {
   ExperimentJob* job = job_.release();
   job->deleteLater();  // this slot runs inside the job's finished() emission
   const QString error = job->error();
-  progress_->setRange(0, 1);
-  progress_->setValue(error.isEmpty() && !job->wasCancelled() ? 1 : 0);
-  progress_->setFormat(job->wasCancelled() ? tr("cancelled")
-                       : error.isEmpty()   ? tr("done")
-                                           : tr("failed"));
+  jobBar_->finish(job->wasCancelled() ? tr("cancelled")
+                  : error.isEmpty()   ? tr("done")
+                                      : tr("failed"),
+                  error.isEmpty() && !job->wasCancelled());
   if (!error.isEmpty()) {
     showStatus(error, true);
   } else if (job->wasCancelled()) {
@@ -343,7 +332,7 @@ bool ExperimentPanel::waitUntilIdle(int milliseconds) {
 }
 
 void ExperimentPanel::updateControls() {
-  cancelButton_->setEnabled(isBusy());
+  jobBar_->setCancelEnabled(isBusy());
   runButton_->setText(isBusy() ? tr("&Queue Run") : tr("&Run"));
 }
 
@@ -354,17 +343,7 @@ void ExperimentPanel::showStatus(const QString& text, bool error) {
 }
 
 bool ExperimentPanel::exportCsv(const QString& path, QString* error) const {
-  const QByteArray bytes = table_->csv().toUtf8();
-  std::string why;
-  const bool ok = gwb::writeFileAtomically(
-      toNativePath(path),
-      [&](std::ostream& out) {
-        out.write(bytes.constData(), bytes.size());
-        return true;
-      },
-      &why);
-  if (!ok && error) *error = toQString(why);
-  return ok;
+  return saveBytesAtomically(path, table_->csv().toUtf8(), error);
 }
 
 void ExperimentPanel::exportWithDialog() {
@@ -386,13 +365,6 @@ void ExperimentPanel::exportWithDialog() {
 namespace gwb::ui {
 
 namespace {
-
-QJsonValue finiteOrNull(double value) {
-  return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
-}
-double numberOrNaN(const QJsonValue& value) {
-  return value.isDouble() ? value.toDouble() : std::numeric_limits<double>::quiet_NaN();
-}
 
 QJsonObject specJson(const ExperimentSpec& s) {
   return {{QStringLiteral("model"), QString::fromLatin1(gwb::socialModelName(s.model))},

@@ -23,6 +23,7 @@
 #include <QJsonObject>
 #include <QWidget>
 
+#include "ui/common/job_progress_bar.h"
 #include "ui/grounded/experiment_job.h"
 
 class QComboBox;
@@ -58,7 +59,7 @@ class ExperimentPanel : public QWidget {
 
   ExperimentTableModel* table() const { return table_; }
   QTableView* tableView() const { return tableView_; }
-  QProgressBar* progressBar() const { return progress_; }
+  QProgressBar* progressBar() const { return jobBar_->bar(); }
   QLabel* statusLabel() const { return status_; }
   bool exportCsv(const QString& path, QString* error = nullptr) const;
 
@@ -91,8 +92,7 @@ class ExperimentPanel : public QWidget {
   QLineEdit* goldEdit_ = nullptr;
   QLineEdit* recordingsEdit_ = nullptr;
   QPushButton* runButton_ = nullptr;
-  QPushButton* cancelButton_ = nullptr;
-  QProgressBar* progress_ = nullptr;
+  JobProgressBar* jobBar_ = nullptr;
   QLabel* status_ = nullptr;
 
   ExperimentTableModel* table_ = nullptr;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <numeric>
+#include <utility>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -13,17 +15,17 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMouseEvent>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QThread>
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 
-#include "gwb/common/atomic_file.h"
 #include "gwb/earley/compiled_grammar.h"
 #include "gwb/earley/grammar_io.h"
+#include "ui/common/file_save.h"
 #include "ui/common/qcustomplot_include.h"
+#include "ui/common/qt_conversions.h"
 #include "ui/grounded/corpus_files_dialog.h"
 #include "ui/grounded/discourse_data.h"
 
@@ -31,38 +33,32 @@ namespace gwb::ui {
 
 namespace {
 
-QString diagnosticsText(const gwb::Diagnostics& diagnostics) {
-  QStringList lines;
-  for (const gwb::Diagnostic& d : diagnostics)
-    if (d.severity == gwb::Severity::Error) lines << QString::fromStdString(gwb::toString(d));
-  return lines.join(QLatin1Char('\n'));
+// A gradient through `stops` (position in [0, 1], colour), interpolated in RGB.
+QCPColorGradient gradientThrough(std::initializer_list<std::pair<double, QColor>> stops) {
+  QCPColorGradient g;
+  g.clearColorStops();
+  for (const auto& [position, colour] : stops) g.setColorStopAt(position, colour);
+  g.setColorInterpolation(QCPColorGradient::ciRGB);
+  return g;
 }
 
 // Near-white to dark red (ColorBrewer YlOrRd): zero cells stay light, the largest are dark
 // enough to read on a white page.
 QCPColorGradient sequentialGradient() {
-  QCPColorGradient g;
-  g.clearColorStops();
-  g.setColorStopAt(0.0, QColor(0xff, 0xff, 0xf2));
-  g.setColorStopAt(0.15, QColor(0xfe, 0xe3, 0x91));
-  g.setColorStopAt(0.4, QColor(0xfe, 0x99, 0x29));
-  g.setColorStopAt(0.7, QColor(0xd9, 0x48, 0x01));
-  g.setColorStopAt(1.0, QColor(0x67, 0x00, 0x0d));
-  g.setColorInterpolation(QCPColorGradient::ciRGB);
-  return g;
+  return gradientThrough({{0.0, QColor(0xff, 0xff, 0xf2)},
+                          {0.15, QColor(0xfe, 0xe3, 0x91)},
+                          {0.4, QColor(0xfe, 0x99, 0x29)},
+                          {0.7, QColor(0xd9, 0x48, 0x01)},
+                          {1.0, QColor(0x67, 0x00, 0x0d)}});
 }
 
 // Blue (second larger) – white (equal) – red (first larger), ColorBrewer RdBu.
 QCPColorGradient divergingGradient() {
-  QCPColorGradient g;
-  g.clearColorStops();
-  g.setColorStopAt(0.0, QColor(0x05, 0x30, 0x61));
-  g.setColorStopAt(0.25, QColor(0x43, 0x93, 0xc3));
-  g.setColorStopAt(0.5, QColor(0xf7, 0xf7, 0xf7));
-  g.setColorStopAt(0.75, QColor(0xd6, 0x60, 0x4d));
-  g.setColorStopAt(1.0, QColor(0x67, 0x00, 0x1f));
-  g.setColorInterpolation(QCPColorGradient::ciRGB);
-  return g;
+  return gradientThrough({{0.0, QColor(0x05, 0x30, 0x61)},
+                          {0.25, QColor(0x43, 0x93, 0xc3)},
+                          {0.5, QColor(0xf7, 0xf7, 0xf7)},
+                          {0.75, QColor(0xd6, 0x60, 0x4d)},
+                          {1.0, QColor(0x67, 0x00, 0x1f)}});
 }
 
 QString number(double value) {
@@ -105,19 +101,16 @@ TransitionView::TransitionView(QWidget* parent) : QWidget(parent) {
   exportMenu->addAction(tr("PNG\u2026"), this, &TransitionView::chooseExport);
   exportMenu->addAction(tr("PDF\u2026"), this, &TransitionView::chooseExport);
   exportButton->setMenu(exportMenu);
-  progress_ = new QProgressBar(this);
-  progress_->setFixedWidth(140);
-  progress_->setVisible(false);
-  cancelButton_ = new QPushButton(tr("Cancel"), this);
-  cancelButton_->setVisible(false);
+  jobBar_ = new JobProgressBar(JobProgressBar::Visibility::WhileRunning, this);
+  jobBar_->setFixedWidth(220);
+  jobBar_->follow(worker_);
 
   auto* bar = new QHBoxLayout;
   bar->addWidget(openGrammar);
   bar->addWidget(openComparison);
   bar->addWidget(differenceBox_);
   bar->addWidget(openCorpus);
-  bar->addWidget(progress_);
-  bar->addWidget(cancelButton_);
+  bar->addWidget(jobBar_);
   bar->addStretch();
   bar->addWidget(new QLabel(tr("Show:"), this));
   bar->addWidget(valuesBox_);
@@ -173,12 +166,7 @@ TransitionView::TransitionView(QWidget* parent) : QWidget(parent) {
           [this](int index) { setValues(static_cast<TransitionValues>(index)); });
   connect(orderBox_, &QComboBox::currentIndexChanged, this,
           [this](int index) { setOrder(static_cast<TopicOrder>(index)); });
-  connect(cancelButton_, &QPushButton::clicked, this, &TransitionView::cancelCounting);
   connect(plot_, &QCustomPlot::mouseMove, this, &TransitionView::onMouseMove);
-  connect(&worker_, &BackgroundJob::progress, this, [this](qint64 done, qint64 total) {
-    progress_->setMaximum(static_cast<int>(std::max<qint64>(1, total)));
-    progress_->setValue(static_cast<int>(done));
-  });
   connect(&worker_, &BackgroundJob::finished, this, &TransitionView::onCountingDone);
   rebuild();
   status_->setText(tr("Open a discourse grammar (Grammar\u2026). Hover a cell for its numbers."));
@@ -234,27 +222,23 @@ void TransitionView::clearComparison() {
   rebuild();
 }
 
-namespace {
-std::shared_ptr<const gwb::Grammar> readGrammar(const QString& path, QString* error) {
+std::shared_ptr<const gwb::Grammar> TransitionView::readGrammar(const QString& path,
+                                                                QString* error) {
   gwb::GrammarReadOptions options;
   options.runChecks = false;
   gwb::GrammarLoad load = gwb::loadGrammarFile(path.toStdString(), options);
   if (!load.ok()) {
-    if (error) *error = diagnosticsText(load.diagnostics);
+    const QString message = errorLines(load.diagnostics);
+    if (error) *error = message;
+    status_->setText(message);
     return nullptr;
   }
   return std::make_shared<const gwb::Grammar>(std::move(load.grammar));
 }
-}  // namespace
 
 bool TransitionView::loadGrammarFile(const QString& path, QString* error) {
-  QString message;
-  auto grammar = readGrammar(path, &message);
-  if (!grammar) {
-    if (error) *error = message;
-    status_->setText(message);
-    return false;
-  }
+  auto grammar = readGrammar(path, error);
+  if (!grammar) return false;
   if (!setGrammar(std::move(grammar), QFileInfo(path).fileName(), error)) return false;
   first_.path = QFileInfo(path).absoluteFilePath();
   rebuild();
@@ -262,13 +246,8 @@ bool TransitionView::loadGrammarFile(const QString& path, QString* error) {
 }
 
 bool TransitionView::loadComparisonFile(const QString& path, QString* error) {
-  QString message;
-  auto grammar = readGrammar(path, &message);
-  if (!grammar) {
-    if (error) *error = message;
-    status_->setText(message);
-    return false;
-  }
+  auto grammar = readGrammar(path, error);
+  if (!grammar) return false;
   if (!setComparison(std::move(grammar), QFileInfo(path).fileName(), error)) return false;
   second_.path = QFileInfo(path).absoluteFilePath();
   return true;
@@ -288,7 +267,7 @@ bool TransitionView::setCorpus(const QString& corpusPath, const QString& recordi
     recordings = std::move(load.recordings);
   }
   if (diagnostics.hasErrors()) {
-    const QString text = diagnosticsText(diagnostics);
+    const QString text = errorLines(diagnostics);
     if (error) *error = text;
     status_->setText(tr("Could not read the corpus:\n%1").arg(text));
     return false;
@@ -325,7 +304,7 @@ void TransitionView::startCounting() {
       gwb::Diagnostics diagnostics;
       const auto compiled = gwb::CompiledGrammar::compile(*job.grammar, diagnostics);
       if (!compiled) {
-        countError_ = diagnosticsText(diagnostics);
+        countError_ = errorLines(diagnostics);
         return;
       }
       const std::vector<std::string> cues = grammarCues(*job.grammar, corpus_.cueOrder);
@@ -336,9 +315,7 @@ void TransitionView::startCounting() {
       if (job.out->cancelled) return;
     }
   });
-  progress_->setValue(0);
-  progress_->setVisible(true);
-  cancelButton_->setVisible(true);
+  jobBar_->start();
   status_->setText(tr("Counting expected transitions over %n recording(s)\u2026", nullptr,
                       static_cast<int>(recordings_.size())));
 }
@@ -349,8 +326,6 @@ void TransitionView::cancelCounting() { worker_.cancel(); }
 
 void TransitionView::onCountingDone() {
   if (countError_.isEmpty()) countError_ = worker_.errorText();
-  progress_->setVisible(false);
-  cancelButton_->setVisible(false);
   if (!countError_.isEmpty()) {
     status_->setText(tr("Could not count: %1").arg(countError_));
   } else if (firstCounts_->cancelled || (secondCounts_ && secondCounts_->cancelled)) {
@@ -651,18 +626,10 @@ void TransitionView::restoreState(const QJsonObject& state) {
 bool TransitionView::exportFile(const QString& path, QString* error) {
   const QString suffix = QFileInfo(path).suffix().toLower();
   if (suffix == QLatin1String("csv")) {
-    std::string message;
-    const std::string text =
-        QString(QStringLiteral("# ") + captionText() + QLatin1Char('\n') + csvText()).toStdString();
-    const bool ok = gwb::writeFileAtomically(
-        path.toStdString(),
-        [&](std::ostream& out) {
-          out << text;
-          return static_cast<bool>(out);
-        },
-        &message);
-    if (!ok && error) *error = QString::fromStdString(message);
-    return ok;
+    return saveBytesAtomically(
+        path,
+        QString(QStringLiteral("# ") + captionText() + QLatin1Char('\n') + csvText()).toUtf8(),
+        error);
   }
   bool ok = false;
   if (suffix == QLatin1String("png")) {

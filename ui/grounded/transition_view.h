@@ -34,6 +34,7 @@
 #include "gwb/grounded/social_corpus.h"
 #include "gwb/grounded/topic_transitions.h"
 #include "ui/common/background_job.h"
+#include "ui/common/job_progress_bar.h"
 #include "ui/grounded/transition_matrix.h"
 
 class QCheckBox;
@@ -45,7 +46,6 @@ class QCPTextElement;
 class QJsonObject;
 class QLabel;
 class QMouseEvent;
-class QProgressBar;
 class QPushButton;
 
 namespace gwb::ui {
@@ -131,6 +131,8 @@ class TransitionView : public QWidget {
   };
   bool setSource(Source& source, std::shared_ptr<const gwb::Grammar> grammar, const QString& name,
                  QString* error);
+  // Reads a grammar file; on failure says why in *error and in the status line.
+  std::shared_ptr<const gwb::Grammar> readGrammar(const QString& path, QString* error);
   void startCounting();
   void onCountingDone();
   void rebuild();
@@ -169,8 +171,7 @@ class TransitionView : public QWidget {
   QLabel* title_ = nullptr;
   QCPTextElement* caption_ = nullptr;
   QLabel* status_ = nullptr;
-  QProgressBar* progress_ = nullptr;
-  QPushButton* cancelButton_ = nullptr;
+  JobProgressBar* jobBar_ = nullptr;
 
   std::shared_ptr<TransitionCounts> firstCounts_;
   std::shared_ptr<TransitionCounts> secondCounts_;

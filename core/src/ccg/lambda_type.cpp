@@ -175,26 +175,44 @@ bool expectOuterList(const std::vector<SexprToken>& tokens, const std::string& f
   return true;
 }
 
-void readTypes(std::string_view text, const std::string& file, TypeSystem* types,
-               Diagnostics* diagnostics) {
-  const auto tokens = detail::tokenizeSexpr(text, 1, 1, true);
+// Reads a file that is one list "( entry... )": `readEntry(i)` reads the entry that starts at
+// tokens[i] and moves i past it; then a missing ')' (naming the list of `what`) or text after it
+// is reported.
+template <typename ReadEntry>
+void readOuterList(const std::vector<SexprToken>& tokens, const std::string& file,
+                   const std::string& what, Diagnostics* diagnostics, ReadEntry readEntry) {
   if (!expectOuterList(tokens, file, diagnostics)) return;
   std::size_t i = 1;
   bool closed = false;
   while (i < tokens.size()) {
-    const SexprToken& token = tokens[i];
-    if (token.kind == SexprToken::Kind::Close) {
+    if (tokens[i].kind == SexprToken::Kind::Close) {
       closed = true;
       ++i;
       break;
     }
+    readEntry(i);
+  }
+  if (!closed) {
+    diagnostics->error(file, tokens.back().line, tokens.back().column,
+                       "expected ')' closing the list of " + what);
+  } else if (i < tokens.size()) {
+    diagnostics->error(file, tokens[i].line, tokens[i].column,
+                       "unexpected text after the closing ')'");
+  }
+}
+
+void readTypes(std::string_view text, const std::string& file, TypeSystem* types,
+               Diagnostics* diagnostics) {
+  const auto tokens = detail::tokenizeSexpr(text, 1, 1, true);
+  readOuterList(tokens, file, "types", diagnostics, [&](std::size_t& i) {
+    const SexprToken& token = tokens[i];
     if (token.kind == SexprToken::Kind::Atom) {
       if (!types->addAtomic(std::string(token.text), "e")) {
         diagnostics->error(file, token.line, token.column,
                            "type '" + std::string(token.text) + "' is declared twice");
       }
       ++i;
-      continue;
+      return;
     }
     // (name parent)
     if (i + 3 < tokens.size() + 0 && tokens[i + 1].kind == SexprToken::Kind::Atom &&
@@ -211,7 +229,7 @@ void readTypes(std::string_view text, const std::string& file, TypeSystem* types
                            "type '" + name + "' is declared twice");
       }
       i += 4;
-      continue;
+      return;
     }
     diagnostics->error(file, token.line, token.column, "expected a type name or '(name parent)'");
     // Skip to the matching ')'.
@@ -223,34 +241,19 @@ void readTypes(std::string_view text, const std::string& file, TypeSystem* types
         break;
       }
     }
-  }
-  if (!closed) {
-    diagnostics->error(file, tokens.back().line, tokens.back().column,
-                       "expected ')' closing the list of types");
-  } else if (i < tokens.size()) {
-    diagnostics->error(file, tokens[i].line, tokens[i].column,
-                       "unexpected text after the closing ')'");
-  }
+  });
 }
 
 void readSignatures(std::string_view text, const std::string& file, TypeSystem* types,
                     Diagnostics* diagnostics) {
   const auto tokens = detail::tokenizeSexpr(text, 1, 1, true);
-  if (!expectOuterList(tokens, file, diagnostics)) return;
-  std::size_t i = 1;
-  bool closed = false;
-  while (i < tokens.size()) {
+  readOuterList(tokens, file, "signatures", diagnostics, [&](std::size_t& i) {
     const SexprToken& open = tokens[i];
-    if (open.kind == SexprToken::Kind::Close) {
-      closed = true;
-      ++i;
-      break;
-    }
     if (open.kind != SexprToken::Kind::Open) {
       diagnostics->error(file, open.line, open.column,
                          "expected '(constant argument-type... result-type)'");
       ++i;
-      continue;
+      return;
     }
     std::size_t j = i + 1;
     std::vector<const SexprToken*> atoms;
@@ -260,13 +263,13 @@ void readSignatures(std::string_view text, const std::string& file, TypeSystem* 
       diagnostics->error(file, open.line, open.column,
                          "expected ')' closing the signature (nested lists are not allowed)");
       i = j;
-      continue;
+      return;
     }
     i = j + 1;
     if (atoms.size() < 2) {
       diagnostics->error(file, open.line, open.column,
                          "a signature needs a constant and at least a result type");
-      continue;
+      return;
     }
     Signature signature;
     bool ok = true;
@@ -291,14 +294,7 @@ void readSignatures(std::string_view text, const std::string& file, TypeSystem* 
       }
     }
     if (ok) types->addSignature(std::string(atoms[0]->text), std::move(signature));
-  }
-  if (!closed) {
-    diagnostics->error(file, tokens.back().line, tokens.back().column,
-                       "expected ')' closing the list of signatures");
-  } else if (i < tokens.size()) {
-    diagnostics->error(file, tokens[i].line, tokens[i].column,
-                       "unexpected text after the closing ')'");
-  }
+  });
 }
 
 }  // namespace

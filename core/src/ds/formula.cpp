@@ -475,6 +475,27 @@ RecordType mapFields(const RecordType& record, const std::function<Field(const F
   return RecordType(std::move(fields));
 }
 
+// `f` (Apply, Tuple, Lambda or Infix) with `map` applied to each argument; `f` itself when no
+// argument changed.
+template <typename Map>
+FormulaPtr mapArgs(const FormulaPtr& f, Map map) {
+  bool changed = false;
+  std::vector<FormulaPtr> args;
+  args.reserve(f->args().size());
+  for (const FormulaPtr& a : f->args()) {
+    args.push_back(map(a));
+    changed = changed || args.back() != a;
+  }
+  return withArgs(f, std::move(args), changed);
+}
+
+// The record formula `f` with `mapField` applied to each field; `f` itself when none changed.
+FormulaPtr mapRecord(const FormulaPtr& f, const std::function<Field(const Field&)>& mapField) {
+  bool changed = false;
+  RecordType r = mapFields(f->recordType(), mapField, &changed);
+  return changed ? Formula::record(std::move(r)) : f;
+}
+
 }  // namespace
 
 FormulaPtr substitute(const FormulaPtr& f, const std::string& name, const FormulaPtr& value) {
@@ -500,31 +521,21 @@ FormulaPtr substitute(const FormulaPtr& f, const std::string& name, const Formul
     case FormulaKind::Apply:
     case FormulaKind::Tuple:
     case FormulaKind::Infix: {
-      bool changed = false;
-      std::vector<FormulaPtr> args;
-      args.reserve(f->args().size());
-      for (const FormulaPtr& a : f->args()) {
-        args.push_back(substitute(a, name, value));
-        changed = changed || args.back() != a;
-      }
+      const FormulaPtr mapped =
+          mapArgs(f, [&](const FormulaPtr& a) { return substitute(a, name, value); });
       if (f->kind() == FormulaKind::Apply && f->name() == name &&
           value->kind() == FormulaKind::Symbol)
-        return Formula::apply(value->name(), std::move(args));
-      return withArgs(f, std::move(args), changed);
+        return Formula::apply(value->name(), mapped->args());
+      return mapped;
     }
     case FormulaKind::Record: {
-      bool changed = false;
       const bool renameLabels = value->kind() == FormulaKind::Symbol;
-      RecordType r = mapFields(
-          f->recordType(),
-          [&](const Field& field) {
-            Field out = field;
-            if (renameLabels && field.label == name) out.label = value->name();
-            if (field.value) out.value = substitute(field.value, name, value);
-            return out;
-          },
-          &changed);
-      return changed ? Formula::record(std::move(r)) : f;
+      return mapRecord(f, [&](const Field& field) {
+        Field out = field;
+        if (renameLabels && field.label == name) out.label = value->name();
+        if (field.value) out.value = substitute(field.value, name, value);
+        return out;
+      });
     }
   }
   return f;
@@ -545,30 +556,16 @@ FormulaPtr rename(const FormulaPtr& f, const std::map<std::string, std::string>&
     case FormulaKind::Lambda:
     case FormulaKind::Apply:
     case FormulaKind::Tuple:
-    case FormulaKind::Infix: {
-      bool changed = false;
-      std::vector<FormulaPtr> args;
-      args.reserve(f->args().size());
-      for (const FormulaPtr& a : f->args()) {
-        args.push_back(rename(a, renaming));
-        changed = changed || args.back() != a;
-      }
-      return withArgs(f, std::move(args), changed);
-    }
-    case FormulaKind::Record: {
-      bool changed = false;
-      RecordType r = mapFields(
-          f->recordType(),
-          [&](const Field& field) {
-            Field out = field;
-            auto it = renaming.find(field.label);
-            if (it != renaming.end()) out.label = it->second;
-            if (field.value) out.value = rename(field.value, renaming);
-            return out;
-          },
-          &changed);
-      return changed ? Formula::record(std::move(r)) : f;
-    }
+    case FormulaKind::Infix:
+      return mapArgs(f, [&](const FormulaPtr& a) { return rename(a, renaming); });
+    case FormulaKind::Record:
+      return mapRecord(f, [&](const Field& field) {
+        Field out = field;
+        auto it = renaming.find(field.label);
+        if (it != renaming.end()) out.label = it->second;
+        if (field.value) out.value = rename(field.value, renaming);
+        return out;
+      });
   }
   return f;
 }
@@ -586,28 +583,14 @@ FormulaPtr instantiate(const FormulaPtr& f,
     case FormulaKind::Lambda:
     case FormulaKind::Apply:
     case FormulaKind::Tuple:
-    case FormulaKind::Infix: {
-      bool changed = false;
-      std::vector<FormulaPtr> args;
-      args.reserve(f->args().size());
-      for (const FormulaPtr& a : f->args()) {
-        args.push_back(instantiate(a, value));
-        changed = changed || args.back() != a;
-      }
-      return withArgs(f, std::move(args), changed);
-    }
-    case FormulaKind::Record: {
-      bool changed = false;
-      RecordType r = mapFields(
-          f->recordType(),
-          [&](const Field& field) {
-            Field out = field;
-            if (field.value) out.value = instantiate(field.value, value);
-            return out;
-          },
-          &changed);
-      return changed ? Formula::record(std::move(r)) : f;
-    }
+    case FormulaKind::Infix:
+      return mapArgs(f, [&](const FormulaPtr& a) { return instantiate(a, value); });
+    case FormulaKind::Record:
+      return mapRecord(f, [&](const Field& field) {
+        Field out = field;
+        if (field.value) out.value = instantiate(field.value, value);
+        return out;
+      });
   }
   return f;
 }
@@ -685,17 +668,11 @@ FormulaPtr evaluateIn(const FormulaPtr& f, const RecordType* scope) {
     case FormulaKind::Meta:
     case FormulaKind::Path: return f;
     case FormulaKind::Apply:
-    case FormulaKind::Tuple: {
-      bool changed = false;
-      std::vector<FormulaPtr> args;
-      args.reserve(f->args().size());
-      for (const FormulaPtr& a : f->args()) {
-        // Relative paths are kept as written (DyLan evaluates them only on demand).
-        args.push_back(a->kind() == FormulaKind::Path ? a : evaluateIn(a, scope));
-        changed = changed || args.back() != a;
-      }
-      return withArgs(f, std::move(args), changed);
-    }
+    case FormulaKind::Tuple:
+      // Relative paths are kept as written (DyLan evaluates them only on demand).
+      return mapArgs(f, [&](const FormulaPtr& a) {
+        return a->kind() == FormulaKind::Path ? a : evaluateIn(a, scope);
+      });
     case FormulaKind::Lambda: {
       FormulaPtr body = evaluateIn(f->body(), scope);
       return body == f->body() ? f : Formula::lambda(f->name(), body);

@@ -4,6 +4,9 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "gwb/ds/action.h"
 #include "gwb/ds/ds_parser.h"
@@ -28,6 +31,43 @@ void referencedLabels(const FormulaPtr& f, std::set<std::string>* out) {
 
 bool isPlainField(const Field& f, const char* type) {
   return f.label != "head" && f.dsType && f.dsType->toString() == type;
+}
+
+// How a t-field p(args…) of `target` reads in the content of a verb whose event field is
+// `event`, with the role fields `roles` (label → the path that stands for it, "R1.head") bound.
+struct PredicateReading {
+  bool aboutEvent = false;     // an argument is the event
+  bool onlyRoles = true;       // no argument names a field other than the event and the roles
+  std::vector<char> roleUsed;  // per role: an argument is it
+  std::string args;            // the arguments, the roles rewritten to their paths
+};
+
+PredicateReading readPredicate(const Field& p, const RecordType& target, const std::string& event,
+                               const std::vector<std::pair<std::string, std::string>>& roles) {
+  PredicateReading reading;
+  reading.roleUsed.assign(roles.size(), 0);
+  for (const FormulaPtr& a : p.value->args()) {
+    const bool symbol = a->kind() == FormulaKind::Symbol;
+    const bool isEvent = symbol && a->name() == event;
+    const std::string* path = nullptr;
+    for (std::size_t k = 0; k < roles.size() && path == nullptr; ++k) {
+      if (symbol && a->name() == roles[k].first) {
+        path = &roles[k].second;
+        reading.roleUsed[k] = 1;
+      }
+    }
+    reading.aboutEvent = reading.aboutEvent || isEvent;
+    const bool refersToField =
+        (symbol || a->kind() == FormulaKind::Path) && target.hasLabel(a->name());
+    if (!isEvent && path == nullptr && refersToField) reading.onlyRoles = false;
+    reading.args += (reading.args.empty() ? "" : ", ") + (path != nullptr ? *path : a->text());
+  }
+  return reading;
+}
+
+// A t-field that is a predicate application (the candidates for a verb's content).
+bool isPredicateField(const Field& p) {
+  return isPlainField(p, "t") && p.value && p.value->kind() == FormulaKind::Apply;
 }
 
 }  // namespace
@@ -63,26 +103,14 @@ std::vector<std::string> HypothesisSearch::contentActions(const DsType& required
           std::string fields = event.toString();
           bool hasFeature = false;
           for (const Field& p : target.fields()) {
-            if (!isPlainField(p, "t") || !p.value || p.value->kind() != FormulaKind::Apply)
-              continue;
-            bool aboutEvent = false;
-            bool onlyThese = true;
-            std::string args;
-            for (const FormulaPtr& a : p.value->args()) {
-              const bool symbol = a->kind() == FormulaKind::Symbol;
-              const bool isEvent = symbol && a->name() == event.label;
-              const bool isEntity = symbol && a->name() == entity.label;
-              aboutEvent = aboutEvent || isEvent;
-              const bool refersToField =
-                  (symbol || a->kind() == FormulaKind::Path) && target.hasLabel(a->name());
-              if (!isEvent && !isEntity && refersToField) onlyThese = false;
-              args += (args.empty() ? "" : ", ") + (isEntity ? std::string("R.head") : a->text());
-            }
-            if (!aboutEvent || !onlyThese) continue;
+            if (!isPredicateField(p)) continue;
+            const PredicateReading reading =
+                readPredicate(p, target, event.label, {{entity.label, "R.head"}});
+            if (!reading.aboutEvent || !reading.onlyRoles) continue;
             const bool feature = p.value->args().size() == 1;
             hasFeature = hasFeature || feature;
             if (feature && !withFeatures) continue;
-            fields += "|" + p.label + "==" + p.value->name() + "(" + args + ") : t";
+            fields += "|" + p.label + "==" + p.value->name() + "(" + reading.args + ") : t";
           }
           out.push_back(
               contentBlock("e>t", "R^(R ++ [" + fields + "|head==" + event.label + " : es])"));
@@ -128,27 +156,12 @@ std::vector<std::string> HypothesisSearch::contentActions(const DsType& required
           std::string fields = event.toString();
           bool usesObject = false;
           for (const Field& p : target.fields()) {
-            if (!isPlainField(p, "t") || !p.value || p.value->kind() != FormulaKind::Apply)
-              continue;
-            bool aboutEvent = false;
-            bool onlyThese = true;
-            std::string args;
-            for (const FormulaPtr& a : p.value->args()) {
-              const bool symbol = a->kind() == FormulaKind::Symbol;
-              const bool isEvent = symbol && a->name() == event.label;
-              const bool isObject = symbol && a->name() == object.label;
-              const bool isSubject = symbol && a->name() == subject.label;
-              aboutEvent = aboutEvent || isEvent;
-              usesObject = usesObject || isObject;
-              const bool refersToField =
-                  (symbol || a->kind() == FormulaKind::Path) && target.hasLabel(a->name());
-              if (!isEvent && !isObject && !isSubject && refersToField) onlyThese = false;
-              args += (args.empty() ? "" : ", ") + (isObject    ? std::string("R2.head")
-                                                    : isSubject ? std::string("R1.head")
-                                                                : a->text());
-            }
-            if (aboutEvent && onlyThese)
-              fields += "|" + p.label + "==" + p.value->name() + "(" + args + ") : t";
+            if (!isPredicateField(p)) continue;
+            const PredicateReading reading = readPredicate(
+                p, target, event.label, {{object.label, "R2.head"}, {subject.label, "R1.head"}});
+            usesObject = usesObject || reading.roleUsed[0] != 0;
+            if (reading.aboutEvent && reading.onlyRoles)
+              fields += "|" + p.label + "==" + p.value->name() + "(" + reading.args + ") : t";
           }
           if (usesObject)
             out.push_back(contentBlock("e>(e>t)", "R2^R1^(R2 ++ (R1 ++ [" + fields +

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "earley/lookahead.h"
 #include "gwb/earley/dotted_item.h"
 
 namespace gwb {
@@ -120,36 +121,17 @@ double AgendaEarley::predictionMass(int position, SymbolId y) const {
   return it == nodes.end() ? 0.0 : it->second.mass;
 }
 
+// The look-ahead tests are the forward pass's (earley/lookahead.h), so both prune alike.
 std::optional<SymbolId> AgendaEarley::lookaheadAt(std::size_t r) const {
-  if (!options_.lookahead) return std::nullopt;
-  if (r >= terminals_.size()) return CompiledGrammar::kEndOfInput;
-  const SymbolId t = terminals_[r];
-  if (t == kNoSymbol) return std::nullopt;
-  if (g_.lexicalRules(t).empty() && g_.hasUnknownWordModel()) return std::nullopt;
-  return t;
+  return earley_internal::lookaheadTerminal(g_, options_.lookahead, terminals_, r);
 }
 
 bool AgendaEarley::mayComplete(std::size_t r, SymbolId y) const {
-  if (!options_.lookahead || y == g_.goal()) return true;
-  const std::optional<SymbolId> next = lookaheadAt(r);
-  return !next || g_.canBeFollowedBy(y, *next);
+  return earley_internal::mayCompleteBefore(g_, y, lookaheadAt(r));
 }
 
 bool AgendaEarley::worthCreating(std::size_t r, const AgendaItem& waiting) const {
-  const CompiledRule& rule = g_.rule(waiting.rule);
-  const auto nextPosition = static_cast<std::size_t>(waiting.dot) + 1;
-  if (nextPosition != rule.rhs.size()) {
-    const std::optional<SymbolId> next = lookaheadAt(r);
-    if (!next) return true;
-    if (*next == CompiledGrammar::kEndOfInput) return false;
-    const SymbolId after = rule.rhs[nextPosition];
-    if (after == g_.goal() || g_.symbols().isNonterminal(after))
-      return g_.canStartWith(after, *next);
-    return after == *next;
-  }
-  if (rule.lhs == g_.goal()) return true;
-  if (rule.unit) return false;
-  return mayComplete(r, rule.lhs);
+  return earley_internal::worthAdvancing(g_, waiting.rule, waiting.dot, lookaheadAt(r));
 }
 
 bool AgendaEarley::predictsAt(std::size_t r) const {

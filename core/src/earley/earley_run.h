@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "earley/lookahead.h"
 #include "gwb/common/memory_budget.h"
 #include "gwb/earley/compiled_grammar.h"
 #include "gwb/earley/earley_chart.h"
@@ -387,17 +388,9 @@ class EarleyRun {
     observer_->onEvent(e, chart_);
   }
 
-  // The next token's terminal (kEndOfInput at the end); nullopt disables look-ahead there
-  // (an unknown word, scanned through the unknown-word model).
+  // The next token's terminal (lookahead.h).
   std::optional<SymbolId> lookaheadAt(std::size_t r) const {
-    if (!options_.lookahead) return std::nullopt;
-    if (r >= terminals_.size()) return CompiledGrammar::kEndOfInput;
-    const SymbolId t = terminals_[r];
-    // A word the grammar does not know: no look-ahead there (it is scanned through the
-    // unknown-word model, or the parse fails at it).
-    if (t == kNoSymbol) return std::nullopt;
-    if (g_.lexicalRules(t).empty() && g_.hasUnknownWordModel()) return std::nullopt;
-    return t;
+    return lookaheadTerminal(g_, options_.lookahead, terminals_, r);
   }
 
   void predict(std::size_t r) {
@@ -562,34 +555,15 @@ class EarleyRun {
     return true;
   }
 
+  // Completing for every prefix's string probability needs completions before the end too.
   bool mayComplete(std::size_t r, SymbolId y) const {
-    if (!options_.lookahead || y == g_.goal()) return true;
-    const std::optional<SymbolId> next = lookaheadAt(r);
-    if (!next) return true;
-    if (g_.canBeFollowedBy(y, *next)) return true;
-    return options_.prefixStringProbabilities &&
-           g_.canBeFollowedBy(y, CompiledGrammar::kEndOfInput);
+    return mayCompleteBefore(g_, y, lookaheadAt(r), options_.prefixStringProbabilities);
   }
 
-  // With look-ahead, a completion that makes an item nobody can use is skipped: an unfinished
-  // item whose next symbol cannot start with the next word (or any item expecting more at the
-  // end of input), a finished unit item X → Z . (unit chains are folded into R_U; only the
-  // goal item is read), or a finished item whose LHS the next word cannot follow.
+  // With look-ahead, a completion that makes an item nobody can use is skipped (lookahead.h).
   bool worthCreating(std::size_t r, const EarleyItem& waiting) const {
-    const CompiledRule& rule = g_.rule(waiting.rule);
-    const auto nextPosition = static_cast<std::size_t>(waiting.dot) + 1;
-    if (nextPosition != rule.rhs.size()) {
-      // Unfinished: the symbol after the new dot must be able to start with the next word.
-      const std::optional<SymbolId> next = lookaheadAt(r);
-      if (!next || *next == CompiledGrammar::kEndOfInput) return next.has_value() ? false : true;
-      const SymbolId after = rule.rhs[nextPosition];
-      if (after == g_.goal() || g_.symbols().isNonterminal(after))
-        return g_.canStartWith(after, *next);
-      return after == *next;
-    }
-    if (rule.lhs == g_.goal()) return true;
-    if (rule.unit) return false;
-    return mayComplete(r, rule.lhs);
+    return worthAdvancing(g_, waiting.rule, waiting.dot, lookaheadAt(r),
+                          options_.prefixStringProbabilities);
   }
 
   // Completion, one constituent at a time. All finished items [k, r] Y → ν . of one origin k
