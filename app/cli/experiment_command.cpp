@@ -22,6 +22,7 @@
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/induction_output.h"
 #include "gwb/grounded/social_experiment.h"
+#include "gwb/grounded/synthetic_corpus.h"
 #include "gwb/grounded/topic_annotation.h"
 #include "gwb/grounded/topic_transitions.h"
 
@@ -796,6 +797,39 @@ void addExperimentCommand(CLI::App& app, int& exitStatus) {
       ->required();
   addTrainingOptions(*sweep, w->settings);
   sweep->callback([w, &exitStatus] { exitStatus = runSweep(*w); });
+
+  auto y = std::make_shared<std::pair<SyntheticCorpusOptions, std::string>>();
+  CLI::App* synthesize = experiment->add_subcommand(
+      "synthesize",
+      "write a synthetic social-cue corpus of any size (PREFIX.yld, PREFIX.gold.yld, "
+      "PREFIX.recordings.tsv) from a small generative model, for scaling studies");
+  synthesize->add_option("--utterances,-n", y->first.utterances, "utterances (default 1000)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+  synthesize
+      ->add_option("--per-recording", y->first.utterancesPerRecording,
+                   "utterances per recording (default 200)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+  synthesize->add_option("--objects", y->first.objects, "objects, i.e. topics (default 30)")
+      ->check(CLI::Range(1, 100000));
+  synthesize->add_option("--seed", y->first.seed, "random seed (default 1)");
+  synthesize->add_option("--out,-o", y->second, "PREFIX of the three files")->required();
+  synthesize->callback([y, &exitStatus] {
+    const SyntheticCorpus made = generateSocialCorpus(y->first);
+    const std::string& prefix = y->second;
+    AtomicOutputSet files(prefix + ".manifest");
+    files.add(prefix + ".yld", made.corpus);
+    files.add(prefix + ".gold.yld", made.gold);
+    files.add(prefix + ".recordings.tsv", made.recordings);
+    std::string error;
+    if (!files.commit(&error)) {
+      std::cerr << "gwb: " << error << '\n';
+      exitStatus = 1;
+      return;
+    }
+    std::cout << "wrote " << y->first.utterances << " utterances to " << prefix << ".yld, "
+              << prefix << ".gold.yld and " << prefix << ".recordings.tsv\n";
+    exitStatus = 0;
+  });
 
   auto c = std::make_shared<CompareSettings>();
   CLI::App* compare = experiment->add_subcommand(
