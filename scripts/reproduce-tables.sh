@@ -6,20 +6,24 @@
 #                               [--threads T] [--gwb PATH] [--report-only] [-- EXTRA GWB OPTIONS]
 #
 #   RESULTS_DIR     where every row's runs go (outside the repository): RESULTS_DIR/<row>/ holds
-#                   metrics.tsv (one line per seed, then mean and sd), time.txt (wall, user and
-#                   system seconds, peak RSS), log.txt, and per seed the learned grammar, decoded
-#                   corpus, topics, curve and, for discourse models, transitions.csv
+#                   metrics.tsv (one line per seed, then mean and sd), cells/ (the finished
+#                   seeds), and per seed under runs/ the learned grammar, decoded corpus, topics,
+#                   curve and, for discourse models, transitions.csv; RESULTS_DIR/sweep.tsv all
+#                   rows, time.txt (wall, user and system seconds, peak RSS) and log.txt
 #   --tables LIST   which tables (default 2,3): 2 all cues, 3 no cues, 4 ablation (drop one cue),
 #                   5 add-one (one cue only)
 #   --seeds N       seeds 1..N for Tables 2 and 3 (default 5)
 #   --cue-seeds N   seeds 1..N for Tables 4 and 5 (default 1)
 #   --threads T     strings parsed at once (default 2; the results do not depend on it)
+#   --ranks N       run the sweep's cells on N MPI ranks (mpirun -np N; default 1, no MPI)
+#   --mpirun-options "OPTS"  extra mpirun options, e.g. "--hostfile hosts" or "--oversubscribe"
 #   --only REGEX    run (and report) only the rows whose name matches, e.g. 't4-vb|kid.eyes'
 #   --gwb PATH      the CLI (default $GWB_BUILD_DIR/app/cli/gwb, GWB_BUILD_DIR default build-repro)
 #   --report-only   run nothing, print the table of what RESULTS_DIR holds
 #   -- OPTIONS      passed to every `gwb experiment social` (e.g. -- --iterations 20)
 #
-# A row whose metrics.tsv is complete is not run again, so an interrupted run resumes. The table
+# Every row's seeds are cells of one `gwb experiment sweep` (RESULTS_DIR/grid.txt); a finished
+# cell is not run again, so an interrupted run resumes. The table
 # (also written to RESULTS_DIR/tables.md) is made by scripts/reproduce_tables.py (python3, stdlib).
 # Environment: GWB_SHARED_DIR (default ../shared beside the repository), GWB_BUILD_DIR.
 set -euo pipefail
@@ -33,10 +37,12 @@ seeds=5
 cue_seeds=1
 threads=2
 report_only=0
+ranks=1
+mpirun_options=()
 only="."
 extra=()
 
-usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 
 if [ $# -lt 1 ]; then
   usage >&2
@@ -51,6 +57,8 @@ while [ $# -gt 0 ]; do
     --seeds) seeds="$2"; shift ;;
     --cue-seeds) cue_seeds="$2"; shift ;;
     --threads) threads="$2"; shift ;;
+    --ranks) ranks="$2"; shift ;;
+    --mpirun-options) read -r -a mpirun_options <<<"$2"; shift ;;
     --only) only="$2"; shift ;;
     --gwb) gwb="$2"; shift ;;
     --report-only) report_only=1 ;;
@@ -105,36 +113,27 @@ if [ ${#selected[@]} -eq 0 ]; then
 fi
 rows=("${selected[@]}")
 
-# A row is complete when its metrics.tsv has a line for every seed.
-complete() {
-  local file="$1" want="$2"
-  [ -f "$file" ] || return 1
-  local have
-  have=$(awk -F'\t' 'NR > 1 && $4 ~ /^[0-9]+$/' "$file" | wc -l)
-  [ "$have" -ge "$want" ]
-}
-
 if [ "$report_only" -eq 0 ]; then
-  for row in "${rows[@]}"; do
-    read -r name model cue_selection n <<<"$row"
-    dir="$results/$name"
-    if complete "$dir/metrics.tsv" "$n"; then
-      echo "== $name: done before, kept" >&2
-      continue
-    fi
-    mkdir -p "$dir"
-    echo "== $name: gwb experiment social --model $model --cues $cue_selection --seeds $n" >&2
-    # /usr/bin/time gives CPU time too; the machine may be shared, so wall time alone misleads.
-    timer=()
-    if [ -x /usr/bin/time ]; then timer=(/usr/bin/time -f '%e %U %S %M' -o "$dir/time.txt"); fi
-    start=$(date +%s)
-    "${timer[@]}" "$gwb" experiment social --model "$model" --cues "$cue_selection" \
-      --seeds "$n" --threads "$threads" --out "$dir/runs" ${extra[@]+"${extra[@]}"} \
-      >"$dir/metrics.tsv.part" 2>"$dir/log.txt"
-    if [ ${#timer[@]} -eq 0 ]; then echo "$(($(date +%s) - start)) - - -" >"$dir/time.txt"; fi
-    mv "$dir/metrics.tsv.part" "$dir/metrics.tsv"
-    echo "   $(cat "$dir/time.txt") (wall s, user s, system s, peak KiB)" >&2
-  done
+  # One sweep (gwb experiment sweep) over every row: a work queue of its cells, over MPI ranks
+  # with --ranks N; a cell finished before (RESULTS_DIR/<row>/cells/) is not run again.
+  grid="$results/grid.txt"
+  {
+    echo "# written by scripts/reproduce-tables.sh: one row per line, NAME MODEL CUES SEEDS"
+    for row in "${rows[@]}"; do
+      read -r name model cue_selection n <<<"$row"
+      echo "row $name $model $cue_selection 1-$n"
+    done
+  } >"$grid"
+  launcher=()
+  if [ "$ranks" -gt 1 ]; then launcher=(mpirun -np "$ranks" ${mpirun_options[@]+"${mpirun_options[@]}"}); fi
+  echo "== gwb experiment sweep --grid $grid (${#rows[@]} rows, $ranks rank(s))" >&2
+  # /usr/bin/time gives CPU time too; the machine may be shared, so wall time alone misleads.
+  timer=()
+  if [ -x /usr/bin/time ]; then timer=(/usr/bin/time -f '%e %U %S %M' -o "$results/time.txt"); fi
+  ${timer[@]+"${timer[@]}"} ${launcher[@]+"${launcher[@]}"} "$gwb" experiment sweep --grid "$grid" \
+    --out "$results" --threads "$threads" ${extra[@]+"${extra[@]}"} \
+    >"$results/sweep.stdout" 2>"$results/log.txt"
+  [ -f "$results/time.txt" ] && echo "   $(cat "$results/time.txt") (wall s, user s, system s, peak KiB)" >&2
 fi
 
 names=()

@@ -11,6 +11,8 @@ packages=(
   libeigen3-dev libboost-math-dev libcli11-dev nlohmann-json3-dev
   # ui
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev libgraphviz-dev
+  # MPI scale-out (optional component GWB_WITH_MPI; mpirun for its tests)
+  libopenmpi-dev openmpi-bin
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # fuzzing (scripts/fuzz.sh, CI): Clang with libFuzzer and the sanitizer runtimes

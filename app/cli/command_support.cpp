@@ -43,4 +43,14 @@ int runGuarded(const std::function<int()>& run) {
   return 1;
 }
 
+namespace {
+Distribution* currentDistribution = nullptr;
+}  // namespace
+
+Distribution& distribution() {
+  return currentDistribution != nullptr ? *currentDistribution : singleProcess();
+}
+
+void setDistribution(Distribution* ranks) { currentDistribution = ranks; }
+
 }  // namespace gwb::cli

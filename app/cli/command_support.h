@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "gwb/common/distribution.h"
+
 namespace gwb::cli {
 
 // Adds --max-memory SIZE ("512M", "4G", 0 for no limit) to `command`; its value replaces the
@@ -14,5 +16,10 @@ void addMaxMemoryOption(CLI::App& command);
 // Runs `run` (a command's body) and turns an allocation failure or a stray exception into a
 // message on stderr and exit status 1.
 int runGuarded(const std::function<int()>& run);
+
+// The ranks this process is one of: MPI's world under `mpirun` (when built with GWB_WITH_MPI),
+// else a single process. main sets it before the commands run.
+Distribution& distribution();
+void setDistribution(Distribution* ranks);
 
 }  // namespace gwb::cli

@@ -3,22 +3,27 @@
 // seeds, also mean ± sd. `gwb experiment compare`: χ² tests between two decoded outputs, as
 // Tables 4 and 5 mark them.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <sstream>
 
 #include "command_support.h"
 #include "commands.h"
 #include "gwb/common/atomic_file.h"
+#include "gwb/common/distribution.h"
 #include "gwb/common/memory_budget.h"
 #include "gwb/common/number_format.h"
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/induction_output.h"
 #include "gwb/grounded/social_experiment.h"
+#include "gwb/grounded/synthetic_corpus.h"
 #include "gwb/grounded/topic_annotation.h"
 #include "gwb/grounded/topic_transitions.h"
 
@@ -40,6 +45,7 @@ struct ExperimentSettings {
   int seeds = 1;
   double noise = 0.1;
   int threads = 1;
+  std::size_t chunkTokens = InductionOptions{}.chunkTokens;
   bool earleyx = false;
   std::string decode = "viterbi";
   bool topicFromWords = false;
@@ -222,14 +228,15 @@ std::optional<ExperimentInputs> loadInputs(const ExperimentSettings& s) {
     return std::nullopt;
   }
   in.cues = std::move(*cues);
-  std::cerr << "corpus " << corpusPath << ": " << in.corpus.utterances.size() << " utterances, "
-            << in.recordings.size() << " recording(s); gold dictionary " << in.dictionary.size()
-            << " entries\n";
+  if (distribution().leader())
+    std::cerr << "corpus " << corpusPath << ": " << in.corpus.utterances.size() << " utterances, "
+              << in.recordings.size() << " recording(s); gold dictionary " << in.dictionary.size()
+              << " entries\n";
   return in;
 }
 
-// Mean and sample standard deviation rows over seeds.
-void printMeanAndSd(const std::string& prefix, const std::vector<std::vector<double>>& rows) {
+// Mean and sample standard deviation rows over seeds (two lines).
+std::string meanAndSdRows(const std::string& prefix, const std::vector<std::vector<double>>& rows) {
   const std::size_t columns = rows.front().size();
   std::ostringstream mean;
   std::ostringstream sd;
@@ -245,13 +252,19 @@ void printMeanAndSd(const std::string& prefix, const std::vector<std::vector<dou
     mean << '\t' << fixed(m, digitsOf(c));
     sd << '\t' << fixed(std::sqrt(v), std::max(1, digitsOf(c)));
   }
-  std::cout << mean.str() << '\n' << sd.str() << std::endl;
+  return mean.str() + '\n' + sd.str() + '\n';
 }
 
-// One run: prints its row (and writes its outputs); nullopt on failure.
-std::optional<std::vector<double>> runOne(const ExperimentSettings& s, const ExperimentInputs& in,
-                                          double alpha, std::uint64_t seed, bool subfolder,
-                                          InductionObserver* observer) {
+// One run's metric row: as printed, and its numbers unrounded (for the mean and sd rows).
+struct RunRow {
+  std::string text;
+  std::vector<double> values;
+};
+
+// One run on `ranks`: its row (and its outputs written); nullopt on failure.
+std::optional<RunRow> runOne(const ExperimentSettings& s, const ExperimentInputs& in, double alpha,
+                             std::uint64_t seed, bool subfolder, InductionObserver* observer,
+                             Distribution& ranks) {
   SocialExperimentOptions options;
   options.model = *parseSocialModel(s.model);
   options.cues = in.cues;
@@ -264,12 +277,16 @@ std::optional<std::vector<double>> runOne(const ExperimentSettings& s, const Exp
   options.seed = seed;
   options.noise = s.noise;
   options.threads = s.threads;
+  options.chunkTokens = s.chunkTokens;
   options.earleyx = s.earleyx;
   options.decoding =
       s.decode == "marginal" ? TopicDecodingMode::Marginal : TopicDecodingMode::Viterbi;
   options.topicFromWords = s.topicFromWords;
   options.observer = observer;
-  if (!s.quiet) {
+  // Under mpirun every rank runs the experiment, its E-steps spread over the ranks (bitwise the
+  // one-process result); rank 0 alone reports and writes.
+  options.distribution = &ranks;
+  if (!s.quiet && ranks.leader()) {
     std::cerr << s.model << ", cues " << s.cues << ", alpha " << alpha << ", seed " << seed
               << ":\n";
   }
@@ -280,15 +297,14 @@ std::optional<std::vector<double>> runOne(const ExperimentSettings& s, const Exp
     const MemoryContext context(what.str());
     return runSocialExperiment(in.corpus, in.gold, in.dictionary, in.recordings, options);
   }();
-  printDiagnostics(r.diagnostics, std::cerr);
+  if (ranks.leader()) printDiagnostics(r.diagnostics, std::cerr);
   if (!r.ok()) return std::nullopt;
   const std::vector<double> values = rowValues(r);
   std::ostringstream row;
   row << s.model << '\t' << s.cues << '\t' << alpha << '\t' << seed;
   for (std::size_t i = 0; i < values.size(); ++i) row << '\t' << fixed(values[i], digitsOf(i));
-  std::cout << row.str() << std::endl;
-  if (!s.quiet) std::cerr << "  " << r.stopMessage << '\n';
-  if (!s.out.empty()) {
+  if (!s.quiet && ranks.leader()) std::cerr << "  " << r.stopMessage << '\n';
+  if (!s.out.empty() && ranks.leader()) {
     std::ostringstream dir;
     dir << s.out;
     if (subfolder) dir << "/alpha" << alpha << "-seed" << seed;
@@ -298,7 +314,7 @@ std::optional<std::vector<double>> runOne(const ExperimentSettings& s, const Exp
     for (const double value : values) fullRow << '\t' << formatProbability(value);
     if (!saveOutputs(dir.str(), r, options.model, fullRow.str())) return std::nullopt;
   }
-  return values;
+  return RunRow{row.str(), values};
 }
 
 int runExperiment(const ExperimentSettings& s) {
@@ -311,22 +327,347 @@ int runExperiment(const ExperimentSettings& s) {
     alphas.push_back(s.alpha);
   }
   std::cout << kHeader << '\n';
-  ProgressObserver progress(!s.quiet);
+  ProgressObserver progress(!s.quiet && distribution().leader());
   const bool subfolders = s.seeds > 1 || alphas.size() > 1;
   for (double alpha : alphas) {
     std::vector<std::vector<double>> rows;
     for (int k = 0; k < s.seeds; ++k) {
-      auto values =
-          runOne(s, *inputs, alpha, s.seed + static_cast<std::uint64_t>(k), subfolders, &progress);
-      if (!values) return 1;
-      rows.push_back(std::move(*values));
+      auto row = runOne(s, *inputs, alpha, s.seed + static_cast<std::uint64_t>(k), subfolders,
+                        &progress, distribution());
+      if (!row) return 1;
+      std::cout << row->text << std::endl;
+      rows.push_back(std::move(row->values));
     }
     if (rows.size() > 1) {
       std::ostringstream prefix;
       prefix << s.model << '\t' << s.cues << '\t' << alpha;
-      printMeanAndSd(prefix.str(), rows);
+      std::cout << meanAndSdRows(prefix.str(), rows) << std::flush;
     }
   }
+  return 0;
+}
+
+// ---- gwb experiment sweep ----
+
+// A grid file (docs/scale-out.md): one setting a line, `#` starts a comment.
+//   models vb discourse+init          the models (default vb)
+//   cues all none drop:kid.eyes       the cue selections (default all)
+//   alphas 0.001 0.01                 the Word.t -> w priors (default 0.001)
+//   seeds 1-5 7                       the seeds: numbers and ranges (default 1)
+//   row NAME MODEL CUES [SEEDS]       a named group instead of the models x cues product (as
+//                                     scripts/reproduce-tables.sh names the paper's rows),
+//                                     with its own seeds if given; repeatable
+// Cells are groups x alphas x seeds, in that order; a group is one model and one cue selection.
+struct SweepGroup {
+  std::string name;  // its folder under --out
+  std::string model;
+  std::string cues;
+  std::vector<std::uint64_t> seeds;
+};
+
+struct SweepGrid {
+  std::vector<SweepGroup> groups;
+  std::vector<double> alphas;
+};
+
+struct SweepCell {
+  std::size_t group = 0;
+  double alpha = 0.0;
+  std::uint64_t seed = 0;
+};
+
+struct SweepSettings {
+  std::string grid;
+  ExperimentSettings settings;
+};
+
+std::optional<std::vector<std::uint64_t>> parseSeeds(const std::vector<std::string>& words,
+                                                     std::string* error) {
+  std::vector<std::uint64_t> seeds;
+  for (const std::string& word : words) {
+    const std::size_t dash = word.find('-');
+    try {
+      std::size_t used = 0;
+      const std::uint64_t first = std::stoull(word.substr(0, dash), &used);
+      if (used != word.substr(0, dash).size()) throw std::invalid_argument(word);
+      std::uint64_t last = first;
+      if (dash != std::string::npos) {
+        last = std::stoull(word.substr(dash + 1), &used);
+        if (used != word.size() - dash - 1 || last < first || last - first >= 100000)
+          throw std::invalid_argument(word);
+      }
+      for (std::uint64_t seed = first; seed <= last; ++seed) seeds.push_back(seed);
+    } catch (const std::exception&) {
+      *error = "expected seeds as numbers or ranges like 1-5, not '" + word + "'";
+      return std::nullopt;
+    }
+  }
+  return seeds;
+}
+
+// A group's folder name: the model and cues with only letters, digits, '.', '_' and '-'.
+std::string groupName(const std::string& model, const std::string& cues) {
+  std::string name = model + "-" + cues;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '-';
+  return name;
+}
+
+std::optional<SweepGrid> readSweepGrid(const std::string& path, std::string* error) {
+  std::string text;
+  if (!readWholeFile(path, &text, error)) return std::nullopt;
+  std::vector<std::string> models{"vb"}, cueSelections{"all"};
+  std::vector<std::uint64_t> seeds{1};
+  SweepGrid grid;
+  grid.alphas = {0.001};
+  std::istringstream lines(text);
+  std::string line;
+  int number = 0;
+  const auto fail = [&](const std::string& what) {
+    *error = path + ":" + std::to_string(number) + ": " + what;
+    return std::nullopt;
+  };
+  while (std::getline(lines, line)) {
+    ++number;
+    if (const std::size_t hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    std::istringstream fields(line);
+    std::string key;
+    if (!(fields >> key)) continue;
+    std::vector<std::string> words;
+    for (std::string word; fields >> word;) words.push_back(word);
+    if (words.empty()) return fail("'" + key + "' needs at least one value");
+    std::string problem;
+    if (key == "models") {
+      for (const std::string& m : words)
+        if (!parseSocialModel(m)) return fail("unknown model '" + m + "'");
+      models = words;
+    } else if (key == "cues") {
+      for (const std::string& c : words)
+        if (!CueSelection::parse(c, &problem)) return fail("cues '" + c + "': " + problem);
+      cueSelections = words;
+    } else if (key == "alphas") {
+      grid.alphas.clear();
+      for (const std::string& a : words) {
+        char* end = nullptr;
+        const double alpha = std::strtod(a.c_str(), &end);
+        if (end != a.c_str() + a.size() || !(alpha > 0.0))
+          return fail("expected a positive alpha, not '" + a + "'");
+        grid.alphas.push_back(alpha);
+      }
+    } else if (key == "seeds") {
+      const auto parsed = parseSeeds(words, &problem);
+      if (!parsed) return fail(problem);
+      seeds = *parsed;
+    } else if (key == "row") {
+      if (words.size() < 3) return fail("expected 'row NAME MODEL CUES [SEEDS...]'");
+      if (!parseSocialModel(words[1])) return fail("unknown model '" + words[1] + "'");
+      if (!CueSelection::parse(words[2], &problem))
+        return fail("cues '" + words[2] + "': " + problem);
+      if (groupName(words[0], "") != words[0] + "-")
+        return fail("a row name may hold only letters, digits, '.', '_' and '-'");
+      SweepGroup group{words[0], words[1], words[2], {}};
+      if (words.size() > 3) {
+        const auto parsed = parseSeeds({words.begin() + 3, words.end()}, &problem);
+        if (!parsed) return fail(problem);
+        group.seeds = *parsed;
+      }
+      grid.groups.push_back(std::move(group));
+    } else {
+      return fail("unknown setting '" + key + "' (models, cues, alphas, seeds or row)");
+    }
+  }
+  if (grid.groups.empty()) {
+    for (const std::string& model : models)
+      for (const std::string& cues : cueSelections)
+        grid.groups.push_back({groupName(model, cues), model, cues, seeds});
+  }
+  for (SweepGroup& group : grid.groups)
+    if (group.seeds.empty()) group.seeds = seeds;
+  return grid;
+}
+
+std::string cellFile(const std::string& out, const SweepGroup& group, double alpha,
+                     std::uint64_t seed) {
+  std::ostringstream path;
+  path << out << '/' << group.name << "/cells/alpha" << alpha << "-seed" << seed << ".row";
+  return path.str();
+}
+
+// A finished cell's file: the row as printed, then its numbers in hexadecimal floating point.
+std::string cellText(const RunRow& row) {
+  std::ostringstream out;
+  out << row.text << '\n';
+  for (double v : row.values) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%a", v);
+    out << buffer << '\n';
+  }
+  out << "end\n";
+  return out.str();
+}
+
+std::optional<RunRow> readCell(const std::string& path) {
+  std::string text;
+  if (!readWholeFile(path, &text)) return std::nullopt;
+  std::istringstream in(text);
+  RunRow row;
+  if (!std::getline(in, row.text)) return std::nullopt;
+  for (std::string line; std::getline(in, line);) {
+    if (line == "end") return row;
+    row.values.push_back(std::strtod(line.c_str(), nullptr));
+  }
+  return std::nullopt;  // cut short: run the cell again
+}
+
+int runSweep(const SweepSettings& w) {
+  Distribution& ranks = distribution();
+  std::string error;
+  const std::optional<SweepGrid> grid = readSweepGrid(w.grid, &error);
+  if (!grid) {
+    if (ranks.leader()) std::cerr << "gwb: " << error << '\n';
+    return 1;
+  }
+  std::vector<SweepCell> cells;
+  for (std::size_t g = 0; g < grid->groups.size(); ++g)
+    for (double alpha : grid->alphas)
+      for (std::uint64_t seed : grid->groups[g].seeds) cells.push_back({g, alpha, seed});
+  const std::string& out = w.settings.out;
+
+  // Runs cell `k` in this process alone (its E-steps on this rank's threads) and records it.
+  std::vector<std::optional<ExperimentInputs>> inputs(grid->groups.size());
+  const auto runCell = [&](std::size_t k) -> std::optional<RunRow> {
+    const SweepCell& cell = cells[k];
+    const SweepGroup& group = grid->groups[cell.group];
+    ExperimentSettings s = w.settings;
+    s.model = group.model;
+    s.cues = group.cues;
+    s.out = out + "/" + group.name + "/runs";
+    if (!inputs[cell.group]) inputs[cell.group] = loadInputs(s);
+    if (!inputs[cell.group]) return std::nullopt;
+    ProgressObserver progress(!s.quiet);
+    return runOne(s, *inputs[cell.group], cell.alpha, cell.seed, true, &progress, singleProcess());
+  };
+  const auto saveCell = [&](std::size_t k, const RunRow& row) {
+    const SweepCell& cell = cells[k];
+    const std::string path = cellFile(out, grid->groups[cell.group], cell.alpha, cell.seed);
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+    std::string saveError;
+    if (!writeFileAtomically(
+            path, [&](std::ostream& file) { return static_cast<bool>(file << cellText(row)); },
+            &saveError)) {
+      std::cerr << "gwb: " << saveError << '\n';
+      return false;
+    }
+    return true;
+  };
+
+  // The queue: the cells without a finished file, in grid order.
+  std::vector<std::size_t> queue;
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    const SweepCell& cell = cells[k];
+    if (!readCell(cellFile(out, grid->groups[cell.group], cell.alpha, cell.seed)))
+      queue.push_back(k);
+  }
+  if (ranks.leader())  // one line, even with --quiet: what a resumed sweep skips
+
+    std::cerr << "sweep " << w.grid << ": " << cells.size() << " cell(s), "
+              << cells.size() - queue.size() << " finished before, " << queue.size()
+              << " to run on " << ranks.size() << " rank(s)\n";
+
+  if (ranks.size() == 1) {
+    for (std::size_t k : queue) {
+      const auto row = runCell(k);
+      if (!row || !saveCell(k, *row)) return 1;
+    }
+  } else if (ranks.leader()) {
+    // Rank 0 hands out cells and records what comes back; a worker asks with its last result
+    // (or nothing) and gets the next cell, or -1 when none is left.
+    std::size_t next = 0;
+    int stopped = 0;
+    while (stopped < ranks.size() - 1) {
+      int from = 0;
+      const std::string message = ranks.receiveFromAny(&from);
+      ByteReader reader(message);
+      if (!reader.atEnd()) {
+        const auto k = static_cast<std::size_t>(reader.get<std::uint64_t>());
+        RunRow row;
+        row.text = reader.getString();
+        row.values = reader.getDoubles();
+        if (!saveCell(k, row)) return 1;
+      }
+      ByteWriter reply;
+      if (next < queue.size()) {
+        reply.put<std::int64_t>(static_cast<std::int64_t>(queue[next++]));
+      } else {
+        reply.put<std::int64_t>(-1);
+        ++stopped;
+      }
+      ranks.send(from, reply.bytes());
+    }
+  } else {
+    std::string result;  // empty: the first request
+    for (;;) {
+      ranks.send(0, result);
+      int from = 0;
+      const std::string reply = ranks.receiveFromAny(&from);
+      ByteReader reader(reply);
+      const auto k = reader.get<std::int64_t>();
+      if (k < 0) break;
+      const auto row = runCell(static_cast<std::size_t>(k));
+      if (!row) return 1;  // main stops every rank, with this one's message above
+      ByteWriter message;
+      message.put<std::uint64_t>(static_cast<std::uint64_t>(k));
+      message.putString(row->text);
+      message.putDoubles(row->values);
+      result = std::move(message.bytes());
+    }
+    return 0;
+  }
+
+  // Rank 0: every group's metrics.tsv (as `gwb experiment social --seeds N` prints it) and the
+  // whole table, sweep.tsv, in grid order.
+  std::ostringstream table;
+  table << kHeader << '\n';
+  for (std::size_t g = 0; g < grid->groups.size(); ++g) {
+    const SweepGroup& group = grid->groups[g];
+    std::ostringstream metrics;
+    metrics << kHeader << '\n';
+    for (double alpha : grid->alphas) {
+      std::vector<std::vector<double>> rows;
+      for (std::uint64_t seed : group.seeds) {
+        const auto row = readCell(cellFile(out, group, alpha, seed));
+        if (!row) {
+          std::cerr << "gwb: " << cellFile(out, group, alpha, seed) << " is missing or cut short\n";
+          return 1;
+        }
+        metrics << row->text << '\n';
+        rows.push_back(row->values);
+      }
+      if (rows.size() > 1) {
+        std::ostringstream prefix;
+        prefix << group.model << '\t' << group.cues << '\t' << alpha;
+        metrics << meanAndSdRows(prefix.str(), rows);
+      }
+    }
+    const std::string text = metrics.str();
+    table << text.substr(text.find('\n') + 1);
+    std::string saveError;
+    if (!writeFileAtomically(
+            out + "/" + group.name + "/metrics.tsv",
+            [&](std::ostream& file) { return static_cast<bool>(file << text); }, &saveError)) {
+      std::cerr << "gwb: " << saveError << '\n';
+      return 1;
+    }
+  }
+  std::string saveError;
+  if (!writeFileAtomically(
+          out + "/sweep.tsv",
+          [&](std::ostream& file) { return static_cast<bool>(file << table.str()); }, &saveError)) {
+    std::cerr << "gwb: " << saveError << '\n';
+    return 1;
+  }
+  std::cout << table.str() << std::flush;
   return 0;
 }
 
@@ -383,6 +724,46 @@ int runCompare(const CompareSettings& s) {
   return 0;
 }
 
+// The options a single experiment and a sweep share: how every run trains, decodes and reads.
+void addTrainingOptions(CLI::App& command, ExperimentSettings& s) {
+  command.add_option("--null-word-alpha", s.nullWordAlpha, "prior on Word.None -> w (default 1)");
+  command.add_option("--transition-alpha", s.transitionAlpha,
+                     "prior on the discourse transitions (default 1)");
+  command.add_option("--self-transition-alpha", s.selfTransitionAlpha,
+                     "prior on staying on a topic, Discourse.t -> Sentence.t Discourse.t "
+                     "(default: --transition-alpha)");
+  command.add_option("--iterations,-n", s.iterations, "at most N iterations (0: to convergence)")
+      ->check(CLI::NonNegativeNumber);
+  command.add_option("--tolerance", s.tolerance, "converged below this relative change (1e-7)");
+  command.add_option("--noise", s.noise, "relative noise on the uniform start (default 0.1)");
+  command
+      .add_option("--decode", s.decode,
+                  "viterbi (topics of the best parse, default) or marginal (each utterance's "
+                  "most probable topic under the posterior)")
+      ->check(CLI::IsMember({"viterbi", "marginal"}));
+  command.add_flag("--topic-from-words", s.topicFromWords,
+                   "label an utterance None unless one of its words carries its topic (the gold "
+                   "annotation's rule; gives the paper's figures)");
+  command.add_flag("--earleyx", s.earleyx,
+                   "train as Earleyx: MALLET's digamma and log-gamma, unobserved rules kept");
+  command
+      .add_option("--chunk-tokens", s.chunkTokens,
+                  "E-step work unit: consecutive strings of at least N tokens (default 1024); "
+                  "the result depends on N, never on threads or ranks")
+      ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()));
+  command.add_option("--threads,-t", s.threads, "parse this many strings at once")
+      ->check(CLI::Range(1, 256));
+  command.add_option("--corpus", s.corpus,
+                     "corpus (default $GWB_SHARED_DIR or ../shared: socialall.ortho.yld)");
+  command.add_option("--gold", s.gold, "gold annotation (default gold.topic.ortho.yld)");
+  command.add_option("--recordings", s.recordings,
+                     "recordings table for the discourse models (default recordings.tsv)");
+  command.add_option("--gold-lexicon", s.goldLexicon,
+                     "'word topic' lines (default: every word.topic of the gold annotation)");
+  command.add_flag("--quiet,-q", s.quiet, "no progress on stderr");
+  addMaxMemoryOption(command);
+}
+
 }  // namespace
 
 void addExperimentCommand(CLI::App& app, int& exitStatus) {
@@ -399,44 +780,61 @@ void addExperimentCommand(CLI::App& app, int& exitStatus) {
   social->add_option("--alpha", s->alpha, "Dirichlet prior on Word.t -> w (default 0.001)");
   social->add_flag("--alpha-search", s->alphaSearch,
                    "run every alpha of the line search 1, 0.1, 0.01, 0.001, 0.0001");
-  social->add_option("--null-word-alpha", s->nullWordAlpha, "prior on Word.None -> w (default 1)");
-  social->add_option("--transition-alpha", s->transitionAlpha,
-                     "prior on the discourse transitions (default 1)");
-  social->add_option("--self-transition-alpha", s->selfTransitionAlpha,
-                     "prior on staying on a topic, Discourse.t -> Sentence.t Discourse.t "
-                     "(default: --transition-alpha)");
-  social->add_option("--iterations,-n", s->iterations, "at most N iterations (0: to convergence)")
-      ->check(CLI::NonNegativeNumber);
-  social->add_option("--tolerance", s->tolerance, "converged below this relative change (1e-7)");
   social->add_option("--seed", s->seed, "random seed of the initial noise (default 1)");
   social->add_option("--seeds", s->seeds, "run seeds SEED .. SEED+N-1 and add mean and sd rows")
       ->check(CLI::Range(1, 1000));
-  social->add_option("--noise", s->noise, "relative noise on the uniform start (default 0.1)");
-  social
-      ->add_option("--decode", s->decode,
-                   "viterbi (topics of the best parse, default) or marginal (each utterance's "
-                   "most probable topic under the posterior)")
-      ->check(CLI::IsMember({"viterbi", "marginal"}));
-  social->add_flag("--topic-from-words", s->topicFromWords,
-                   "label an utterance None unless one of its words carries its topic (the gold "
-                   "annotation's rule; gives the paper's figures)");
-  social->add_flag("--earleyx", s->earleyx,
-                   "train as Earleyx: MALLET's digamma and log-gamma, unobserved rules kept");
-  social->add_option("--threads,-t", s->threads, "parse this many strings at once")
-      ->check(CLI::Range(1, 256));
   social->add_option("--out", s->out,
                      "write learned.iogrammar, decoded.yld, topics.txt, curve.csv, metrics.tsv "
                      "(and transitions.csv) here, and last a manifest of them");
-  social->add_option("--corpus", s->corpus,
-                     "corpus (default $GWB_SHARED_DIR or ../shared: socialall.ortho.yld)");
-  social->add_option("--gold", s->gold, "gold annotation (default gold.topic.ortho.yld)");
-  social->add_option("--recordings", s->recordings,
-                     "recordings table for the discourse models (default recordings.tsv)");
-  social->add_option("--gold-lexicon", s->goldLexicon,
-                     "'word topic' lines (default: every word.topic of the gold annotation)");
-  social->add_flag("--quiet,-q", s->quiet, "no progress on stderr");
-  addMaxMemoryOption(*social);
+  addTrainingOptions(*social, *s);
   social->callback([s, &exitStatus] { exitStatus = runExperiment(*s); });
+
+  auto w = std::make_shared<SweepSettings>();
+  CLI::App* sweep = experiment->add_subcommand(
+      "sweep",
+      "run a grid of social-cue experiments (models x cues x alphas x seeds, docs/scale-out.md) "
+      "as a resumable work queue — over the ranks under mpirun — and write one table");
+  sweep->add_option("--grid", w->grid, "the grid file")->required()->check(CLI::ExistingFile);
+  sweep
+      ->add_option("--out", w->settings.out,
+                   "results folder: GROUP/metrics.tsv and GROUP/runs/ per row of the grid, "
+                   "GROUP/cells/ (finished cells, not run again), sweep.tsv")
+      ->required();
+  addTrainingOptions(*sweep, w->settings);
+  sweep->callback([w, &exitStatus] { exitStatus = runSweep(*w); });
+
+  auto y = std::make_shared<std::pair<SyntheticCorpusOptions, std::string>>();
+  CLI::App* synthesize = experiment->add_subcommand(
+      "synthesize",
+      "write a synthetic social-cue corpus of any size (PREFIX.yld, PREFIX.gold.yld, "
+      "PREFIX.recordings.tsv) from a small generative model, for scaling studies");
+  synthesize->add_option("--utterances,-n", y->first.utterances, "utterances (default 1000)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+  synthesize
+      ->add_option("--per-recording", y->first.utterancesPerRecording,
+                   "utterances per recording (default 200)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+  synthesize->add_option("--objects", y->first.objects, "objects, i.e. topics (default 30)")
+      ->check(CLI::Range(1, 100000));
+  synthesize->add_option("--seed", y->first.seed, "random seed (default 1)");
+  synthesize->add_option("--out,-o", y->second, "PREFIX of the three files")->required();
+  synthesize->callback([y, &exitStatus] {
+    const SyntheticCorpus made = generateSocialCorpus(y->first);
+    const std::string& prefix = y->second;
+    AtomicOutputSet files(prefix + ".manifest");
+    files.add(prefix + ".yld", made.corpus);
+    files.add(prefix + ".gold.yld", made.gold);
+    files.add(prefix + ".recordings.tsv", made.recordings);
+    std::string error;
+    if (!files.commit(&error)) {
+      std::cerr << "gwb: " << error << '\n';
+      exitStatus = 1;
+      return;
+    }
+    std::cout << "wrote " << y->first.utterances << " utterances to " << prefix << ".yld, "
+              << prefix << ".gold.yld and " << prefix << ".recordings.tsv\n";
+    exitStatus = 0;
+  });
 
   auto c = std::make_shared<CompareSettings>();
   CLI::App* compare = experiment->add_subcommand(

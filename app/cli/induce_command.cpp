@@ -5,18 +5,24 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
 #include "command_support.h"
 #include "commands.h"
+#include "gwb/common/atomic_file.h"
+#include "gwb/common/distribution.h"
 #include "gwb/common/memory_budget.h"
 #include "gwb/common/number_format.h"
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/induction.h"
+#include "gwb/earley/induction_checkpoint.h"
 #include "gwb/earley/induction_output.h"
 
 namespace gwb::cli {
@@ -42,7 +48,26 @@ struct InduceSettings {
   std::string mode = "scaled";
   bool earleyx = false;
   bool quiet = false;
+  std::string checkpoint;
+  bool resume = false;
+  std::size_t chunkTokens = InductionOptions{}.chunkTokens;
 };
+
+// What fixes a run's result, for checking that --resume continues the same run (threads and
+// the number of ranks do not change the result; --iterations may grow).
+std::string runDescription(const InduceSettings& s) {
+  std::ostringstream out;
+  out << "grammar=" << s.grammar << " format=" << s.format << " root=" << s.root
+      << " input=" << s.input << " method=" << s.method << " tolerance=" << s.tolerance
+      << " default-prior=" << s.defaultPrior << " prune=" << s.prune << " init=" << s.init
+      << " seed=" << s.seed << " noise=" << s.noise << " mode=" << s.mode
+      << " earleyx=" << s.earleyx << " chunk-tokens=" << s.chunkTokens;
+  for (const std::string& prior : s.priors) out << " prior=" << prior;
+  std::string text = out.str();
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  return text;
+}
 
 std::atomic<bool> interrupted{false};
 extern "C" void onInterrupt(int /*signal*/) { interrupted = true; }
@@ -127,6 +152,7 @@ int runInduce(const InduceSettings& s) {
   options.seed = s.seed;
   options.noise = s.noise;
   options.threads = s.threads;
+  options.chunkTokens = s.chunkTokens;
   options.mode = s.mode == "log" ? NumericMode::Log : NumericMode::Scaled;
   bool ok = true;
   for (const std::string& text : s.priors) {
@@ -163,10 +189,70 @@ int runInduce(const InduceSettings& s) {
   const std::size_t blank = input.blankLines;
   if (blank > 0) std::cerr << "gwb: skipped " << blank << " blank line(s) of " << s.input << '\n';
 
-  ConsoleObserver observer(method == InductionMethod::Vb, !s.quiet && isatty(STDERR_FILENO) != 0);
+  // Under mpirun every rank trains on the same data with the E-step spread over the ranks
+  // (bitwise the one-process result); rank 0 alone prints, checkpoints and writes the outputs.
+  Distribution& ranks = distribution();
+  ConsoleObserver observer(method == InductionMethod::Vb,
+                           !s.quiet && ranks.leader() && isatty(STDERR_FILENO) != 0);
   InductionControl control;
   control.observer = &observer;
   control.cancel = &interrupted;
+  control.distribution = &ranks;
+  const std::string checkpointPath =
+      !s.checkpoint.empty() ? s.checkpoint : (s.out.empty() ? "" : s.out + ".checkpoint");
+  const std::string run = runDescription(s);
+  std::optional<InductionCheckpoint> resumeFrom;
+  if (s.resume) {
+    if (checkpointPath.empty()) {
+      std::cerr << "gwb: --resume needs --out PREFIX (or --checkpoint FILE)\n";
+      return 1;
+    }
+    // Rank 0 reads the checkpoint and hands it to the others (no shared file system needed).
+    std::string text;
+    std::string error;
+    if (ranks.leader() && !readWholeFile(checkpointPath, &text, &error)) text.clear();
+    ranks.broadcast(text);
+    if (text.empty()) {
+      if (ranks.leader())
+        std::cerr << "gwb: --resume: " << (error.empty() ? checkpointPath + " is empty" : error)
+                  << '\n';
+      return 1;
+    }
+    resumeFrom = parseInductionCheckpoint(text, &error);
+    if (!resumeFrom) {
+      if (ranks.leader()) std::cerr << "gwb: --resume: " << checkpointPath << ": " << error << '\n';
+      return 1;
+    }
+    if (resumeFrom->run != run) {
+      if (ranks.leader())
+        std::cerr << "gwb: --resume: " << checkpointPath
+                  << " is the checkpoint of another run:\n  it has:  " << resumeFrom->run
+                  << "\n  now:     " << run << '\n';
+      return 1;
+    }
+    control.resume = &*resumeFrom;
+    if (ranks.leader())
+      std::cerr << "gwb: resuming after iteration " << resumeFrom->iteration << " ("
+                << checkpointPath << ")\n";
+  }
+  // Fault injection for the resume tests (tests/mpi): "N" kills this process (SIGKILL) right
+  // after its N-th checkpoint.
+  const char* killAfter = std::getenv("GWB_TEST_KILL_AFTER_CHECKPOINT");
+  const int killAfterCheckpoint = killAfter != nullptr ? std::atoi(killAfter) : 0;
+  int checkpointsWritten = 0;
+  bool checkpointFailed = false;
+  if (!checkpointPath.empty() && ranks.leader()) {
+    control.onCheckpoint = [&](const InductionCheckpoint& state) {
+      InductionCheckpoint named = state;
+      named.run = run;
+      std::string error;
+      if (!saveInductionCheckpoint(checkpointPath, named, &error) && !checkpointFailed) {
+        std::cerr << "gwb: warning: cannot write the checkpoint: " << error << '\n';
+        checkpointFailed = true;
+      }
+      if (++checkpointsWritten == killAfterCheckpoint) std::raise(SIGKILL);
+    };
+  }
   const InductionResult result = [&] {
     // Ctrl-C cancels while training; the previous action comes back however training ends
     // (an allocation failure included), so that a later Ctrl-C is not swallowed.
@@ -180,6 +266,11 @@ int runInduce(const InduceSettings& s) {
     return induceGrammar(loaded.grammar, sentences, options, control);
   }();
   observer.clearBar();
+  if (!ranks.leader()) return result.ok() ? 0 : 1;  // rank 0 reports and writes
+  if (ranks.size() > 1 && !s.quiet)
+    std::cerr << "gwb: " << ranks.size() << " ranks; rank 0 sent and received "
+              << ranks.bytesCommunicated() << " bytes in " << result.records.size()
+              << " iteration(s)\n";
   for (const Diagnostic& d : result.diagnostics) std::cerr << toString(d) << '\n';
 
   if (!result.records.empty()) {
@@ -256,6 +347,18 @@ void addInduceCommand(CLI::App& app, int& exitStatus) {
   induce->add_flag("--earleyx", s->earleyx,
                    "reproduce Earleyx: MALLET's digamma and log-gamma, unobserved rules kept");
   induce->add_flag("--quiet,-q", s->quiet, "no progress bar");
+  induce
+      ->add_option("--chunk-tokens", s->chunkTokens,
+                   "E-step work unit: consecutive sentences of at least N tokens (default 1024), "
+                   "whose counts are summed in a fixed order; the result depends on N, never on "
+                   "threads or ranks")
+      ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()));
+  induce->add_option("--checkpoint", s->checkpoint,
+                     "after every iteration, save where the run stands to FILE (atomically; "
+                     "default PREFIX.checkpoint with --out)");
+  induce->add_flag("--resume", s->resume,
+                   "go on from the checkpoint of an interrupted run of the same command (the "
+                   "result is that of an uninterrupted run)");
   addMaxMemoryOption(*induce);
   induce->callback([s, &exitStatus] { exitStatus = runInduce(*s); });
 }

@@ -2,14 +2,27 @@
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include "command_support.h"
 #include "commands.h"
 #include "gwb/common/atomic_file.h"
 #include "gwb/common/memory_budget.h"
+#ifdef GWB_WITH_MPI
+#include "gwb/mpi/mpi_distribution.h"
+#endif
 
 int main(int argc, char** argv) {
+  // Under mpirun every rank runs this main; rank 0 alone writes to stdout (the commands that
+  // distribute their work gather the results there), and a rank that fails ends the whole job.
+  std::unique_ptr<gwb::Distribution> world;
+#ifdef GWB_WITH_MPI
+  if (gwb::mpi::launchedByMpirun()) world = gwb::mpi::startMpi(argc, argv);
+#endif
+  gwb::Distribution& ranks = world ? *world : gwb::singleProcess();
+  gwb::cli::setDistribution(&ranks);
+  if (!ranks.leader()) std::cout.setstate(std::ios::badbit);
   CLI::App app{
       "gwb — Grammar Workbench on the command line: grammars, Earley parsing, "
       "induction, Dynamic Syntax"};
@@ -36,7 +49,7 @@ int main(int argc, char** argv) {
   gwb::cli::addInduceCommand(app, exitStatus);
   gwb::cli::addOutputsCommand(app, exitStatus);
   gwb::cli::addCcgCommand(app, exitStatus);
-  return gwb::cli::runGuarded([&] {
+  const int status = gwb::cli::runGuarded([&] {
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -44,4 +57,10 @@ int main(int argc, char** argv) {
     }
     return exitStatus;
   });
+  // The other ranks may be waiting for this one in a collective operation: stop them all (the
+  // error itself has been printed).
+  if (status != 0 && ranks.size() > 1)
+    ranks.abort("gwb: stopping all ranks after an error (exit status " + std::to_string(status) +
+                ")");
+  return status;
 }

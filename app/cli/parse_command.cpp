@@ -10,6 +10,7 @@
 #include "command_support.h"
 #include "commands.h"
 #include "gwb/common/atomic_file.h"
+#include "gwb/common/distribution.h"
 #include "gwb/common/memory_budget.h"
 #include "gwb/common/number_format.h"
 #include "gwb/earley/batch_parse.h"
@@ -81,7 +82,10 @@ int runParse(const ParseSettings& s) {
     // so once, with grammar check's own warning.
     GrammarCheckOptions sumOptions;
     sumOptions.maxPerKind = 1;
-    const Diagnostics sums = checkProbabilitySums(loaded.grammar, s.grammar, sumOptions);
+    // Said once, by rank 0.
+    const Diagnostics sums = distribution().leader()
+                                 ? checkProbabilitySums(loaded.grammar, s.grammar, sumOptions)
+                                 : Diagnostics{};
     for (const Diagnostic& d : sums) std::cerr << toString(d) << '\n';
     if (!sums.empty())
       std::cerr << "gwb: warning: the rule probabilities do not sum to 1, so the numbers below "
@@ -107,24 +111,36 @@ int runParse(const ParseSettings& s) {
   options.prefixStringProbabilities = s.stringProbability;
   options.viterbi = s.viterbi;
   const double unit = s.bits ? 1.0 / std::log(2.0) : 1.0;
-  // With no measure chosen, print the summary table only.
-  std::ostringstream surprisalOut, prefixOut, stringOut, viterbiOut, kbestOut, tsvOut;
-  tsvOut << "sentence\tposition\tword";
-  if (s.surprisal) tsvOut << (s.bits ? "\tsurprisal_bits" : "\tsurprisal_nats");
-  if (s.prefix) tsvOut << "\tlog_prefix_probability";
-  if (s.stringProbability) tsvOut << "\tlog_string_probability";
-  tsvOut << '\n';
+
+  // Under mpirun the lines are split into one consecutive range per rank, balanced by length;
+  // each rank parses its range on its own threads and formats it, and rank 0 joins the ranges'
+  // texts in rank order — the input order — so that every output is byte for byte the
+  // single-process one.
+  Distribution& ranks = distribution();
+  std::vector<std::vector<std::string>> sentences;
+  sentences.reserve(lines.size());
+  for (const std::string& line : lines) sentences.push_back(tokenize(line));
+  std::size_t first = 0;
+  std::size_t last = lines.size();
+  if (ranks.size() > 1) {
+    std::vector<std::size_t> costs;
+    costs.reserve(sentences.size());
+    for (const auto& words : sentences) costs.push_back(words.size() + 1);
+    const std::vector<std::size_t> bounds = balancedRanges(costs, ranks.size());
+    first = bounds[static_cast<std::size_t>(ranks.rank())];
+    last = bounds[static_cast<std::size_t>(ranks.rank()) + 1];
+  }
+  const std::vector<std::vector<std::string>> mine(
+      sentences.begin() + static_cast<std::ptrdiff_t>(first),
+      sentences.begin() + static_cast<std::ptrdiff_t>(last));
 
   // Parse every line on the batch service (results in input order), then write them in that
   // order. A line that runs out of memory stops every thread; its message (with the line's
   // context) is printed once.
-  std::vector<std::vector<std::string>> sentences;
-  sentences.reserve(lines.size());
-  for (const std::string& line : lines) sentences.push_back(tokenize(line));
-  std::vector<std::vector<RankedParse>> kbests(s.kbest > 0 ? lines.size() : 0);
+  std::vector<std::vector<RankedParse>> kbests(s.kbest > 0 ? mine.size() : 0);
   BatchParse batch;
   {
-    ProgressBar progress(lines.size(), !s.quiet && lines.size() > 20);
+    ProgressBar progress(mine.size(), !s.quiet && ranks.leader() && mine.size() > 20);
     BatchProgressFunction observer(
         [&](std::size_t, std::size_t finished, std::size_t) { progress.update(finished); });
     BatchParseOptions batchOptions;
@@ -132,7 +148,7 @@ int runParse(const ParseSettings& s) {
     batchOptions.control.threads = s.threads;
     batchOptions.control.observer = &observer;
     batchOptions.describeItem = [&](std::size_t id) {
-      return "parsing line " + std::to_string(id + 1) + " of " + s.input;
+      return "parsing line " + std::to_string(first + id + 1) + " of " + s.input;
     };
     if (s.kbest > 0) {
       batchOptions.inspectChart = [&](std::size_t id, const ParseResult& result,
@@ -141,7 +157,7 @@ int runParse(const ParseSettings& s) {
       };
     }
     try {
-      batch = parseBatch(*compiled, sentences, batchOptions);
+      batch = parseBatch(*compiled, mine, batchOptions);
     } catch (const std::bad_alloc& e) {
       const bool overBudget = dynamic_cast<const MemoryBudgetExceeded*>(&e) != nullptr;
       kbests.clear();
@@ -151,14 +167,17 @@ int runParse(const ParseSettings& s) {
                 << (s.threads > 1 ? " or parse fewer lines at once (--threads)" : "") << '\n';
       return 1;
     }
-    progress.update(lines.size());
+    progress.update(mine.size());
   }
   const std::vector<ParseResult>& results = batch.results;
+  // The texts of this rank's range; with one rank, of every line.
+  enum Stream { Summary, Problems, Surprisal, Prefix, StringProb, Viterbi, Kbest, Tsv, Streams };
+  std::ostringstream out[Streams];
   int failures = 0;
-  std::cout << "sentence\ttokens\tlog_probability\tviterbi_log_probability\titems\tstatus\n";
-  for (std::size_t id = 0; id < lines.size(); ++id) {
-    const std::vector<std::string>& words = sentences[id];
-    const ParseResult& result = results[id];
+  for (std::size_t k = 0; k < mine.size(); ++k) {
+    const std::size_t id = first + k;
+    const std::vector<std::string>& words = mine[k];
+    const ParseResult& result = results[k];
     std::string status = "ok";
     if (!result.success) {
       ++failures;
@@ -166,61 +185,89 @@ int runParse(const ParseSettings& s) {
                    ? "no parse: the prefix ends at word " + std::to_string(result.failedAt + 1) +
                          " '" + words[static_cast<std::size_t>(result.failedAt)] + "'"
                    : "no parse: not a complete sentence";
-      std::cerr << s.input << ':' << id + 1 << ": " << status << '\n';
+      out[Problems] << s.input << ':' << id + 1 << ": " << status << '\n';
     }
     // Numbers for other programs in the shortest text that reads back to the same double.
-    std::cout << id << '\t' << words.size() << '\t' << formatProbability(result.logProbability)
-              << '\t' << formatProbability(result.viterbiLogProbability) << '\t' << result.items
-              << '\t' << status << '\n';
-    const auto block = [&](std::ostringstream& out, auto value) {
-      out << "# " << id << '\n';
+    out[Summary] << id << '\t' << words.size() << '\t' << formatProbability(result.logProbability)
+                 << '\t' << formatProbability(result.viterbiLogProbability) << '\t'
+                 << result.items << '\t' << status << '\n';
+    const auto block = [&](std::ostringstream& stream, auto value) {
+      stream << "# " << id << '\n';
       for (std::size_t i = 0; i < words.size(); ++i)
-        out << words[i] << ' ' << formatJavaDouble(value(i)) << '\n';
-      out << "#! Done\n";
+        stream << words[i] << ' ' << formatJavaDouble(value(i)) << '\n';
+      stream << "#! Done\n";
     };
-    if (s.surprisal) block(surprisalOut, [&](std::size_t i) { return result.surprisal[i] * unit; });
+    if (s.surprisal)
+      block(out[Surprisal], [&](std::size_t i) { return result.surprisal[i] * unit; });
     if (s.prefix)
-      block(prefixOut, [&](std::size_t i) { return std::exp(result.logPrefixProbability[i + 1]); });
+      block(out[Prefix],
+            [&](std::size_t i) { return std::exp(result.logPrefixProbability[i + 1]); });
     if (s.stringProbability)
-      block(stringOut, [&](std::size_t i) { return std::exp(result.logStringProbability[i + 1]); });
-    if (s.viterbi) viterbiOut << (result.success ? result.viterbiTree.toPtb(true) : "") << '\n';
+      block(out[StringProb],
+            [&](std::size_t i) { return std::exp(result.logStringProbability[i + 1]); });
+    if (s.viterbi) out[Viterbi] << (result.success ? result.viterbiTree.toPtb(true) : "") << '\n';
     if (s.kbest > 0) {
-      kbestOut << "# " << id << '\n';
-      for (std::size_t rank = 0; rank < kbests[id].size(); ++rank)
-        kbestOut << rank + 1 << '\t' << formatProbability(kbests[id][rank].logProbability) << '\t'
-                 << kbests[id][rank].tree.toPtb(true) << '\n';
+      out[Kbest] << "# " << id << '\n';
+      for (std::size_t rank = 0; rank < kbests[k].size(); ++rank)
+        out[Kbest] << rank + 1 << '\t' << formatProbability(kbests[k][rank].logProbability)
+                   << '\t' << kbests[k][rank].tree.toPtb(true) << '\n';
     }
     for (std::size_t i = 0; i < words.size(); ++i) {
-      tsvOut << id << '\t' << i + 1 << '\t' << words[i];
-      if (s.surprisal) tsvOut << '\t' << formatProbability(result.surprisal[i] * unit);
-      if (s.prefix) tsvOut << '\t' << formatProbability(result.logPrefixProbability[i + 1]);
+      out[Tsv] << id << '\t' << i + 1 << '\t' << words[i];
+      if (s.surprisal) out[Tsv] << '\t' << formatProbability(result.surprisal[i] * unit);
+      if (s.prefix) out[Tsv] << '\t' << formatProbability(result.logPrefixProbability[i + 1]);
       if (s.stringProbability)
-        tsvOut << '\t' << formatProbability(result.logStringProbability[i + 1]);
-      tsvOut << '\n';
+        out[Tsv] << '\t' << formatProbability(result.logStringProbability[i + 1]);
+      out[Tsv] << '\n';
     }
   }
+  std::string texts[Streams];
+  for (int k = 0; k < Streams; ++k) texts[k] = out[k].str();
+  if (ranks.size() > 1) {
+    ByteWriter message;
+    message.put<std::int64_t>(failures);
+    for (const std::string& stream : texts) message.putString(stream);
+    const std::vector<std::string> parts = ranks.gather(message.bytes());
+    if (!ranks.leader()) return 0;  // rank 0 writes everything
+    failures = 0;
+    for (std::string& stream : texts) stream.clear();
+    for (const std::string& part : parts) {
+      ByteReader reader(part);
+      failures += static_cast<int>(reader.get<std::int64_t>());
+      for (std::string& stream : texts) stream += reader.getString();
+    }
+  }
+  std::cerr << texts[Problems];
+  std::cout << "sentence\ttokens\tlog_probability\tviterbi_log_probability\titems\tstatus\n"
+            << texts[Summary];
+  std::string tsvText = "sentence\tposition\tword";
+  if (s.surprisal) tsvText += s.bits ? "\tsurprisal_bits" : "\tsurprisal_nats";
+  if (s.prefix) tsvText += "\tlog_prefix_probability";
+  if (s.stringProbability) tsvText += "\tlog_string_probability";
+  tsvText += '\n';
+  tsvText += texts[Tsv];
   if (!s.out.empty()) {
     // One set: PREFIX.manifest, written last, vouches that the files come from one run.
     AtomicOutputSet files(s.out + ".manifest");
     if (s.tsv) {
-      files.add(s.out + ".tsv", tsvOut.str());
+      files.add(s.out + ".tsv", tsvText);
     } else {
-      if (s.surprisal) files.add(s.out + ".surprisal", surprisalOut.str());
-      if (s.prefix) files.add(s.out + ".prefix", prefixOut.str());
-      if (s.stringProbability) files.add(s.out + ".stringprob", stringOut.str());
+      if (s.surprisal) files.add(s.out + ".surprisal", texts[Surprisal]);
+      if (s.prefix) files.add(s.out + ".prefix", texts[Prefix]);
+      if (s.stringProbability) files.add(s.out + ".stringprob", texts[StringProb]);
     }
-    if (s.viterbi) files.add(s.out + ".viterbi", viterbiOut.str());
-    if (s.kbest > 0) files.add(s.out + ".kbest", kbestOut.str());
+    if (s.viterbi) files.add(s.out + ".viterbi", texts[Viterbi]);
+    if (s.kbest > 0) files.add(s.out + ".kbest", texts[Kbest]);
     std::string saveError;
     if (!files.commit(&saveError)) {
       std::cerr << "gwb: " << saveError << '\n';
       return 1;
     }
   } else if (s.surprisal || s.prefix || s.stringProbability) {
-    std::cout << tsvOut.str();
+    std::cout << tsvText;
   }
-  if (s.viterbi && s.out.empty()) std::cout << viterbiOut.str();
-  if (s.kbest > 0 && s.out.empty()) std::cout << kbestOut.str();
+  if (s.viterbi && s.out.empty()) std::cout << texts[Viterbi];
+  if (s.kbest > 0 && s.out.empty()) std::cout << texts[Kbest];
   if (failures > 0)
     std::cerr << failures << " of " << lines.size() << " sentence(s) had no parse\n";
   return 0;

@@ -6,6 +6,8 @@
 #include <optional>
 #include <sstream>
 
+#include "gwb/common/distribution.h"
+
 namespace gwb {
 
 namespace {
@@ -118,9 +120,27 @@ InductionResult induceGrammar(Grammar grammar,
   };
 
   double previous = kInfinity;
+  int firstIteration = 1;
+  if (control.resume != nullptr) {
+    // Going on after a checkpoint: its θ, objective and records are where the run stood.
+    const InductionCheckpoint& from = *control.resume;
+    if (from.probabilities.size() != grammar.ruleCount())
+      return fail("the checkpoint has " + std::to_string(from.probabilities.size()) +
+                  " rule probabilities, the grammar " + std::to_string(grammar.ruleCount()) +
+                  " rules");
+    for (RuleId id = 0; id < static_cast<RuleId>(grammar.ruleCount()); ++id)
+      grammar.setProbability(id, from.probabilities[index(id)]);
+    previous = from.objective;
+    result.records = from.records;
+    firstIteration = from.iteration + 1;
+  }
+  Distribution* const ranks = control.distribution;
   std::optional<CompiledGrammar> compiled;  // of `grammar`, which stays where it is
-  for (int iteration = 1;; ++iteration) {
-    if (control.cancel != nullptr && control.cancel->load()) {
+  for (int iteration = firstIteration;; ++iteration) {
+    bool cancelNow = control.cancel != nullptr && control.cancel->load();
+    // Every rank must take the same way: one that stops alone would leave the others waiting.
+    if (ranks != nullptr && ranks->size() > 1) cancelNow = !ranks->allTrue(!cancelNow);
+    if (cancelNow) {
       result.stopReason = StopReason::Cancelled;
       result.message = "cancelled before iteration " + std::to_string(iteration);
       break;
@@ -200,6 +220,15 @@ InductionResult induceGrammar(Grammar grammar,
     result.records.push_back(std::move(record));
     if (stop) break;
     previous = objective;
+    if (control.onCheckpoint) {
+      InductionCheckpoint checkpoint;
+      checkpoint.iteration = iteration;
+      checkpoint.probabilities.reserve(grammar.ruleCount());
+      for (const Rule& rule : grammar.rules()) checkpoint.probabilities.push_back(rule.probability);
+      checkpoint.objective = objective;
+      checkpoint.records = result.records;
+      control.onCheckpoint(checkpoint);
+    }
   }
   result.grammar = std::move(grammar);
   return result;

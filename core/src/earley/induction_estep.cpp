@@ -5,9 +5,11 @@
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
+#include <stdexcept>
 
 #include "common/parallel.h"
 #include "gwb/common/diagnostic.h"
+#include "gwb/common/distribution.h"
 
 namespace gwb {
 
@@ -37,6 +39,14 @@ std::vector<std::size_t> chunkStarts(const std::vector<std::vector<std::string>>
   return starts;
 }
 
+// Adds one chunk's sums to the total: the one place where chunks are summed, in chunk order.
+void addChunk(ExpectationResult& result, const std::vector<double>& counts, double negLogLikelihood,
+              const std::vector<std::size_t>& failed) {
+  for (std::size_t r = 0; r < counts.size(); ++r) result.counts[r] += counts[r];
+  result.negLogLikelihood += negLogLikelihood;
+  result.failedSentences.insert(result.failedSentences.end(), failed.begin(), failed.end());
+}
+
 }  // namespace
 
 ExpectationResult runExpectationStep(const CompiledGrammar& grammar,
@@ -44,12 +54,32 @@ ExpectationResult runExpectationStep(const CompiledGrammar& grammar,
                                      const InductionOptions& options,
                                      const InductionControl& control, int iteration) {
   const std::size_t ruleCount = grammar.grammar().ruleCount();
-  const std::size_t total = sentences.size();
   const std::vector<std::size_t> starts = chunkStarts(sentences, options.chunkTokens);
   const std::size_t chunkCount = starts.size() - 1;
+  std::vector<std::size_t> chunkTokens(chunkCount, 0);
+  for (std::size_t c = 0; c < chunkCount; ++c) {
+    for (std::size_t i = starts[c]; i < starts[c + 1]; ++i) chunkTokens[c] += sentences[i].size();
+  }
+  // Over several ranks (distribution.h), each computes a consecutive range of chunks, balanced
+  // by tokens; rank 0 gathers every chunk's sums and adds them up in chunk order — the very
+  // additions one process makes — and broadcasts the total, so that the result is bitwise that
+  // of one process for any number of ranks and threads.
+  Distribution& ranks = control.distribution != nullptr ? *control.distribution : singleProcess();
+  const bool distributed = ranks.size() > 1;
+  std::size_t firstChunk = 0;
+  std::size_t endChunk = chunkCount;
+  if (distributed) {
+    std::vector<std::size_t> costs = chunkTokens;
+    for (std::size_t& cost : costs) ++cost;
+    const std::vector<std::size_t> bounds = balancedRanges(costs, ranks.size());
+    firstChunk = bounds[static_cast<std::size_t>(ranks.rank())];
+    endChunk = bounds[static_cast<std::size_t>(ranks.rank()) + 1];
+  }
+  const std::size_t localChunks = endChunk - firstChunk;
+  const std::size_t total = starts[endChunk] - starts[firstChunk];
   const std::size_t threads = std::max<std::size_t>(
       1, std::min<std::size_t>(static_cast<std::size_t>(std::max(1, options.threads)),
-                               std::max<std::size_t>(1, chunkCount)));
+                               std::max<std::size_t>(1, localChunks)));
   const ExpectationStep step =
       control.expectationStep ? control.expectationStep : ExpectationStep(accumulateExpectedCounts);
 
@@ -72,14 +102,11 @@ ExpectationResult runExpectationStep(const CompiledGrammar& grammar,
   std::vector<Slot> slots(window);
   std::mutex mutex;
   std::condition_variable changed;
-  std::vector<std::size_t> chunkTokens(chunkCount, 0);
-  for (std::size_t c = 0; c < chunkCount; ++c) {
-    for (std::size_t i = starts[c]; i < starts[c + 1]; ++i) chunkTokens[c] += sentences[i].size();
-  }
   std::vector<char> started(chunkCount, 0);
   std::size_t startedCount = 0;
-  std::size_t firstNotStarted = 0;
-  std::size_t reduced = 0;
+  std::size_t firstNotStarted = firstChunk;
+  std::size_t reduced = firstChunk;
+  ByteWriter chunkSums;  // distributed: this rank's chunks, in order, for rank 0
   bool stop = false;
   bool cancelled = false;
   std::mutex progressMutex;
@@ -110,14 +137,18 @@ ExpectationResult runExpectationStep(const CompiledGrammar& grammar,
     return true;
   };
   // With `mutex` held: adds every finished chunk that is next in order to the total, so the
-  // sum is the same whichever thread computed which chunk.
+  // sum is the same whichever thread computed which chunk (distributed: keeps it for rank 0).
   const auto drainReadyChunks = [&] {
-    while (reduced < chunkCount && slots[reduced % window].ready) {
+    while (reduced < endChunk && slots[reduced % window].ready) {
       Slot& next = slots[reduced % window];
-      for (std::size_t r = 0; r < ruleCount; ++r) result.counts[r] += next.counts[r];
-      result.negLogLikelihood += next.negLogLikelihood;
-      result.failedSentences.insert(result.failedSentences.end(), next.failed.begin(),
-                                    next.failed.end());
+      if (distributed) {
+        chunkSums.putDoubles(next.counts);
+        chunkSums.put<double>(next.negLogLikelihood);
+        chunkSums.put<std::uint64_t>(next.failed.size());
+        for (std::size_t i : next.failed) chunkSums.put<std::uint64_t>(i);
+      } else {
+        addChunk(result, next.counts, next.negLogLikelihood, next.failed);
+      }
       next.ready = false;
       ++reduced;
     }
@@ -125,7 +156,7 @@ ExpectationResult runExpectationStep(const CompiledGrammar& grammar,
   // With `mutex` held: the longest chunk not started that the window admits, or chunkCount.
   const auto chunkToStart = [&] {
     std::size_t best = chunkCount;
-    const std::size_t end = std::min(chunkCount, reduced + window);
+    const std::size_t end = std::min(endChunk, reduced + window);
     for (std::size_t c = firstNotStarted; c < end; ++c) {
       if (started[c] == 0 && (best == chunkCount || chunkTokens[c] > chunkTokens[best])) best = c;
     }
@@ -138,14 +169,14 @@ ExpectationResult runExpectationStep(const CompiledGrammar& grammar,
         {
           std::unique_lock<std::mutex> lock(mutex);
           changed.wait(lock, [&] {
-            if (stop || startedCount == chunkCount) return true;
+            if (stop || startedCount == localChunks) return true;
             chunk = chunkToStart();
             return chunk < chunkCount;
           });
-          if (stop || startedCount == chunkCount) return;
+          if (stop || startedCount == localChunks) return;
           started[chunk] = 1;
           ++startedCount;
-          while (firstNotStarted < chunkCount && started[firstNotStarted] != 0) ++firstNotStarted;
+          while (firstNotStarted < endChunk && started[firstNotStarted] != 0) ++firstNotStarted;
         }
         Slot& slot = slots[chunk % window];
         if (!computeChunk(chunk, slot)) {
@@ -171,6 +202,42 @@ ExpectationResult runExpectationStep(const CompiledGrammar& grammar,
   };
   parallel::runOnThreads(static_cast<int>(threads), worker);
   result.cancelled = cancelled;
+  if (!distributed) return result;
+
+  // Every rank stops if any was cancelled (so none waits for the others' sums in vain).
+  result.cancelled = !ranks.allTrue(!cancelled);
+  if (result.cancelled) return result;
+  const std::vector<std::string> parts = ranks.gather(chunkSums.bytes());
+  std::string summed;
+  if (ranks.leader()) {
+    for (const std::string& part : parts) {
+      ByteReader reader(part);
+      while (!reader.atEnd()) {
+        const std::vector<double> counts = reader.getDoubles();
+        if (counts.size() != ruleCount)
+          throw std::runtime_error("E-step: a rank sent counts of another grammar");
+        const double negLogLikelihood = reader.get<double>();
+        std::vector<std::size_t> failed(static_cast<std::size_t>(reader.get<std::uint64_t>()));
+        for (std::size_t& i : failed) i = static_cast<std::size_t>(reader.get<std::uint64_t>());
+        addChunk(result, counts, negLogLikelihood, failed);
+      }
+    }
+    ByteWriter sum;
+    sum.putDoubles(result.counts);
+    sum.put<double>(result.negLogLikelihood);
+    sum.put<std::uint64_t>(result.failedSentences.size());
+    for (std::size_t i : result.failedSentences) sum.put<std::uint64_t>(i);
+    summed = std::move(sum.bytes());
+  }
+  ranks.broadcast(summed);
+  if (!ranks.leader()) {
+    ByteReader reader(summed);
+    result.counts = reader.getDoubles();
+    result.negLogLikelihood = reader.get<double>();
+    result.failedSentences.resize(static_cast<std::size_t>(reader.get<std::uint64_t>()));
+    for (std::size_t& i : result.failedSentences)
+      i = static_cast<std::size_t>(reader.get<std::uint64_t>());
+  }
   return result;
 }
 

@@ -43,6 +43,7 @@ InductionOptions inductionOptions(const SocialExperimentOptions& options, Induct
   io.seed = options.seed;
   io.noise = options.noise;
   io.threads = options.threads;
+  io.chunkTokens = options.chunkTokens;
   return io;
 }
 
@@ -143,6 +144,7 @@ SocialExperimentResult runSocialExperiment(const SocialCorpus& corpus, const Gol
   InductionControl control;
   control.observer = options.observer;
   control.cancel = options.cancel;
+  control.distribution = options.distribution;
 
   const auto sentencesOf = [&](bool perRecording) {
     std::vector<std::vector<std::string>> sentences;

@@ -103,10 +103,29 @@ class InductionObserver {
 using ExpectationStep = std::function<ExpectedCounts(
     const CompiledGrammar&, const std::vector<std::string>&, NumericMode, std::vector<double>&)>;
 
+class Distribution;  // gwb/common/distribution.h
+
+// Where a run stands after an iteration: enough to go on as if it had never stopped
+// (induction_checkpoint.h reads and writes it).
+struct InductionCheckpoint {
+  int iteration = 0;                     // iterations finished
+  std::vector<double> probabilities;     // θ by RuleId after that iteration's M-step
+  double objective = 0.0;                // that iteration's (the next stop test compares with it)
+  std::vector<IterationRecord> records;  // iterations 1..iteration
+  std::string run;  // the caller's description of the run; a resume must match it
+};
+
 struct InductionControl {
   InductionObserver* observer = nullptr;
   const std::atomic<bool>* cancel = nullptr;  // set it to stop at the next sentence
   ExpectationStep expectationStep;            // empty: accumulateExpectedCounts
+  // The ranks the E-step is spread over (distribution.h); null: this process alone. Every rank
+  // calls induceGrammar with the same grammar, sentences and options, and gets the same result.
+  Distribution* distribution = nullptr;
+  // Where an interrupted run goes on (induction_checkpoint.h): null starts afresh.
+  const InductionCheckpoint* resume = nullptr;
+  // Called after every iteration that does not end the run, with what --resume needs.
+  std::function<void(const InductionCheckpoint&)> onCheckpoint;
 };
 
 }  // namespace gwb

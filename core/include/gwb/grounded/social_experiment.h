@@ -54,6 +54,7 @@ struct SocialExperimentOptions {
   std::uint64_t seed = 1;
   double noise = 0.1;
   int threads = 1;
+  std::size_t chunkTokens = InductionOptions{}.chunkTokens;  // the E-step's unit (induction.h)
   // Train as Earleyx does (InductionOptions::earleyx: MALLET's special functions, unobserved
   // rules kept, its free energy), the implementation the paper used.
   bool earleyx = false;
@@ -66,6 +67,9 @@ struct SocialExperimentOptions {
   // Set it to stop training at the next sentence; the experiment then ends with an error
   // ("cancelled") and no scores.
   const std::atomic<bool>* cancel = nullptr;
+  // The ranks every training run's E-step is spread over (distribution.h); null: this process.
+  // Every rank runs the experiment with the same options and gets the same result, bitwise.
+  Distribution* distribution = nullptr;
 };
 
 struct SocialExperimentResult {

@@ -1,0 +1,121 @@
+#include "gwb/earley/induction_checkpoint.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include "gwb/common/atomic_file.h"
+
+namespace gwb {
+
+namespace {
+
+std::string hex(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%a", value);
+  return buffer;
+}
+
+bool readHex(const std::string& word, double* value) {
+  if (word.empty()) return false;
+  char* end = nullptr;
+  *value = std::strtod(word.c_str(), &end);
+  return end == word.c_str() + word.size();
+}
+
+}  // namespace
+
+std::string formatInductionCheckpoint(const InductionCheckpoint& checkpoint) {
+  std::ostringstream out;
+  out << "gwb-induction-checkpoint 1\n";
+  out << "run " << checkpoint.run << '\n';
+  out << "iteration " << checkpoint.iteration << '\n';
+  out << "objective " << hex(checkpoint.objective) << '\n';
+  for (const IterationRecord& r : checkpoint.records) {
+    out << "record " << r.iteration << ' ' << hex(r.negLogLikelihood) << ' ' << hex(r.freeEnergy)
+        << ' ' << hex(r.variationalFreeEnergy) << ' ' << hex(r.objective) << ' ' << r.liveRules
+        << ' ' << hex(r.seconds) << ' ' << hex(r.expectationSeconds) << ' '
+        << (r.objectiveIncreased ? 1 : 0) << ' ' << r.failures;
+    for (std::size_t i : r.failedSentences) out << ' ' << i;
+    out << '\n';
+  }
+  out << "probabilities " << checkpoint.probabilities.size() << '\n';
+  for (double p : checkpoint.probabilities) out << hex(p) << '\n';
+  out << "end\n";
+  return out.str();
+}
+
+std::optional<InductionCheckpoint> parseInductionCheckpoint(const std::string& text,
+                                                            std::string* error) {
+  std::istringstream in(text);
+  std::string line;
+  int lineNumber = 0;
+  InductionCheckpoint checkpoint;
+  const auto failAt = [&](const std::string& expected) {
+    if (error != nullptr) *error = "line " + std::to_string(lineNumber) + ": expected " + expected;
+    return std::nullopt;
+  };
+  const auto next = [&] {
+    ++lineNumber;
+    return static_cast<bool>(std::getline(in, line));
+  };
+  if (!next() || line != "gwb-induction-checkpoint 1")
+    return failAt("'gwb-induction-checkpoint 1' (not a checkpoint of this version)");
+  if (!next() || line.rfind("run ", 0) != 0) return failAt("'run DESCRIPTION'");
+  checkpoint.run = line.substr(4);
+  std::string word;
+  {
+    if (!next()) return failAt("'iteration N'");
+    std::istringstream fields(line);
+    if (!(fields >> word >> checkpoint.iteration) || word != "iteration" ||
+        checkpoint.iteration < 1)
+      return failAt("'iteration N' with N >= 1");
+  }
+  {
+    if (!next()) return failAt("'objective X'");
+    std::istringstream fields(line);
+    std::string value;
+    if (!(fields >> word >> value) || word != "objective" || !readHex(value, &checkpoint.objective))
+      return failAt("'objective X' (a hexadecimal float)");
+  }
+  while (next() && line.rfind("record ", 0) == 0) {
+    std::istringstream fields(line.substr(7));
+    IterationRecord r;
+    std::string nll, fe, vfe, objective, seconds, eSeconds;
+    int increased = 0;
+    if (!(fields >> r.iteration >> nll >> fe >> vfe >> objective >> r.liveRules >> seconds >>
+          eSeconds >> increased >> r.failures) ||
+        !readHex(nll, &r.negLogLikelihood) || !readHex(fe, &r.freeEnergy) ||
+        !readHex(vfe, &r.variationalFreeEnergy) || !readHex(objective, &r.objective) ||
+        !readHex(seconds, &r.seconds) || !readHex(eSeconds, &r.expectationSeconds))
+      return failAt("an iteration record");
+    r.objectiveIncreased = increased != 0;
+    std::size_t index = 0;
+    while (fields >> index) r.failedSentences.push_back(index);
+    if (r.failedSentences.size() != r.failures)
+      return failAt(std::to_string(r.failures) + " failed sentence indices");
+    checkpoint.records.push_back(std::move(r));
+  }
+  if (checkpoint.records.size() != static_cast<std::size_t>(checkpoint.iteration))
+    return failAt(std::to_string(checkpoint.iteration) + " iteration records");
+  std::size_t count = 0;
+  {
+    std::istringstream fields(line);
+    if (!(fields >> word >> count) || word != "probabilities") return failAt("'probabilities N'");
+  }
+  checkpoint.probabilities.resize(count);
+  for (double& p : checkpoint.probabilities) {
+    if (!next() || !readHex(line, &p)) return failAt("a probability (a hexadecimal float)");
+  }
+  if (!next() || line != "end") return failAt("'end' (the checkpoint is cut short)");
+  return checkpoint;
+}
+
+bool saveInductionCheckpoint(const std::string& path, const InductionCheckpoint& checkpoint,
+                             std::string* error) {
+  const std::string text = formatInductionCheckpoint(checkpoint);
+  return writeFileAtomically(
+      path, [&](std::ostream& out) { return static_cast<bool>(out << text); }, error);
+}
+
+}  // namespace gwb
