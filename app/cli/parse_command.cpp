@@ -189,8 +189,8 @@ int runParse(const ParseSettings& s) {
     }
     // Numbers for other programs in the shortest text that reads back to the same double.
     out[Summary] << id << '\t' << words.size() << '\t' << formatProbability(result.logProbability)
-                 << '\t' << formatProbability(result.viterbiLogProbability) << '\t'
-                 << result.items << '\t' << status << '\n';
+                 << '\t' << formatProbability(result.viterbiLogProbability) << '\t' << result.items
+                 << '\t' << status << '\n';
     const auto block = [&](std::ostringstream& stream, auto value) {
       stream << "# " << id << '\n';
       for (std::size_t i = 0; i < words.size(); ++i)
@@ -209,8 +209,8 @@ int runParse(const ParseSettings& s) {
     if (s.kbest > 0) {
       out[Kbest] << "# " << id << '\n';
       for (std::size_t rank = 0; rank < kbests[k].size(); ++rank)
-        out[Kbest] << rank + 1 << '\t' << formatProbability(kbests[k][rank].logProbability)
-                   << '\t' << kbests[k][rank].tree.toPtb(true) << '\n';
+        out[Kbest] << rank + 1 << '\t' << formatProbability(kbests[k][rank].logProbability) << '\t'
+                   << kbests[k][rank].tree.toPtb(true) << '\n';
     }
     for (std::size_t i = 0; i < words.size(); ++i) {
       out[Tsv] << id << '\t' << i + 1 << '\t' << words[i];
