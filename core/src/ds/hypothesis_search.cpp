@@ -7,6 +7,8 @@
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include "gwb/ds/action.h"
 #include "gwb/ds/ds_parser.h"
@@ -85,6 +87,39 @@ std::vector<std::string> restrictorPredicates(const RecordType& restrictor) {
                                            "==" + p.value->name() + "(R1.head) : t])"));
   }
   return out;
+}
+
+// How a t-field p(args...) of `target` reads in the content of a verb whose event field is
+// `event`, with the role fields `roles` (label -> the path that stands for it, "R1.head") bound;
+// an argument naming several roles takes the first.
+struct PredicateReading {
+  bool aboutEvent = false;     // an argument is the event
+  bool onlyRoles = true;       // no argument names a field other than the event and the roles
+  std::vector<char> roleUsed;  // per role: an argument is it
+  std::string args;            // the arguments, the roles rewritten to their paths
+};
+
+PredicateReading readPredicate(const Field& p, const RecordType& target, const std::string& event,
+                               const std::vector<std::pair<std::string, std::string>>& roles) {
+  PredicateReading reading;
+  reading.roleUsed.assign(roles.size(), 0);
+  for (const FormulaPtr& a : p.value->args()) {
+    const bool symbol = a->kind() == FormulaKind::Symbol;
+    const bool isEvent = symbol && a->name() == event;
+    const std::string* path = nullptr;
+    for (std::size_t k = 0; k < roles.size() && path == nullptr; ++k) {
+      if (symbol && a->name() == roles[k].first) {
+        path = &roles[k].second;
+        reading.roleUsed[k] = 1;
+      }
+    }
+    reading.aboutEvent = reading.aboutEvent || isEvent;
+    const bool refersToField =
+        (symbol || a->kind() == FormulaKind::Path) && target.hasLabel(a->name());
+    if (!isEvent && path == nullptr && refersToField) reading.onlyRoles = false;
+    reading.args += (reading.args.empty() ? "" : ", ") + (path != nullptr ? *path : a->text());
+  }
+  return reading;
 }
 
 bool fillsRole(const std::string& label, const std::string& filler) {
@@ -239,27 +274,15 @@ std::vector<std::string> HypothesisSearch::contentActions(const DsType& required
             for (const Field& p : target.fields()) {
               if (!isPlainField(p, "t") || !p.value || p.value->kind() != FormulaKind::Apply)
                 continue;
-              bool aboutEvent = false;
-              bool onlyThese = true;
-              std::string args;
-              for (const FormulaPtr& a : p.value->args()) {
-                const bool symbol = a->kind() == FormulaKind::Symbol;
-                const bool isEvent = symbol && a->name() == event.label;
-                const bool isThird = symbol && a->name() == third->label;
-                const bool isObject = symbol && a->name() == object->label;
-                const bool isSubject = symbol && a->name() == subject->label;
-                aboutEvent = aboutEvent || isEvent;
-                usesThird = usesThird || isThird;
-                usesObject = usesObject || isObject;
-                const bool refersToField =
-                    (symbol || a->kind() == FormulaKind::Path) && target.hasLabel(a->name());
-                if (!isEvent && !isThird && !isObject && !isSubject && refersToField)
-                  onlyThese = false;
-                args += (args.empty() ? "" : ", ") + (isThird     ? std::string("R3.head")
-                                                      : isObject  ? std::string("R2.head")
-                                                      : isSubject ? std::string("R1.head")
-                                                                  : a->text());
-              }
+              const PredicateReading reading = readPredicate(p, target, event.label,
+                                                             {{third->label, "R3.head"},
+                                                              {object->label, "R2.head"},
+                                                              {subject->label, "R1.head"}});
+              usesThird = usesThird || reading.roleUsed[0] != 0;
+              usesObject = usesObject || reading.roleUsed[1] != 0;
+              const bool aboutEvent = reading.aboutEvent;
+              const bool onlyThese = reading.onlyRoles;
+              const std::string& args = reading.args;
               if (aboutEvent && onlyThese)
                 fields += "|" + p.label + "==" + p.value->name() + "(" + args + ") : t";
             }
@@ -289,23 +312,12 @@ std::vector<std::string> HypothesisSearch::contentActions(const DsType& required
             for (const Field& p : target.fields()) {
               if (!isPlainField(p, "t") || !p.value || p.value->kind() != FormulaKind::Apply)
                 continue;
-              bool aboutEvent = false;
-              bool onlyThese = true;
-              std::string args;
-              for (const FormulaPtr& a : p.value->args()) {
-                const bool symbol = a->kind() == FormulaKind::Symbol;
-                const bool isEvent = symbol && a->name() == event.label;
-                const bool isObject = symbol && a->name() == object.label;
-                const bool isSubject = symbol && a->name() == subject.label;
-                aboutEvent = aboutEvent || isEvent;
-                usesObject = usesObject || isObject;
-                const bool refersToField =
-                    (symbol || a->kind() == FormulaKind::Path) && target.hasLabel(a->name());
-                if (!isEvent && !isObject && !isSubject && refersToField) onlyThese = false;
-                args += (args.empty() ? "" : ", ") + (isObject    ? std::string("R2.head")
-                                                      : isSubject ? std::string("R1.head")
-                                                                  : a->text());
-              }
+              const PredicateReading reading = readPredicate(
+                  p, target, event.label, {{object.label, "R2.head"}, {subject.label, "R1.head"}});
+              usesObject = usesObject || reading.roleUsed[0] != 0;
+              const bool aboutEvent = reading.aboutEvent;
+              const bool onlyThese = reading.onlyRoles;
+              const std::string& args = reading.args;
               if (!aboutEvent || !onlyThese) continue;
               const bool feature = p.value->args().size() == 1;
               hasFeature = hasFeature || feature;
