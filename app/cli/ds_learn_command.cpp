@@ -37,6 +37,7 @@ struct DsEvaluateSettings {
   std::string items;
   int threads = 1;
   std::size_t maxTrees = 200000;
+  std::string incomplete = "first";
 };
 
 std::string fixed(double value, int digits) {
@@ -64,6 +65,8 @@ int runDsEvaluate(const DsEvaluateSettings& s) {
   ds::LexiconEvaluationOptions options;
   options.threads = s.threads;
   options.parse.maxNodes = s.maxTrees;
+  options.parse.incomplete = s.incomplete == "most-probable" ? ds::IncompleteChoice::MostProbable
+                                                             : ds::IncompleteChoice::FirstReached;
   options.cancel = &dsInterrupted;
   options.progress = [](std::size_t done, std::size_t total) {
     std::cerr << "\revaluating: " << done << " / " << total << " items" << std::flush;
@@ -220,6 +223,11 @@ void addDsLearnCommands(CLI::App& ds, int& exitStatus) {
       ->check(CLI::Range(1, 256));
   evaluate->add_option("--max-trees", e->maxTrees, "stop an item's search after this many trees")
       ->check(CLI::Range(1, 100000000));
+  evaluate
+      ->add_option("--incomplete", e->incomplete,
+                   "the tree an incomplete parse is scored by: `first` reached after the last word "
+                   "(as DyLan's evaluation code; default) or the `most-probable` one")
+      ->check(CLI::IsMember({"first", "most-probable"}));
   evaluate->callback([e, &exitStatus] { exitStatus = runDsEvaluate(*e); });
 
   auto l = std::make_shared<DsLearnSettings>();

@@ -357,10 +357,12 @@ class Search {
     }
     // Exhausted: the furthest position reached tells failure from incompleteness.
     int first = -1;
+    const bool mostProbable = options_.incomplete == IncompleteChoice::MostProbable;
     for (const DagNode& node : result_.dag.nodes()) {
-      if (node.wordsConsumed == maxLevel_) {
+      if (node.wordsConsumed != maxLevel_) continue;
+      if (first < 0 || node.logProbability > result_.dag.node(first).logProbability) {
         first = node.id;
-        break;
+        if (!mostProbable) break;
       }
     }
     result_.finalNode = first < 0 ? rootId : first;

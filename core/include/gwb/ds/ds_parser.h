@@ -45,6 +45,14 @@ namespace gwb::ds {
 
 enum class SearchStrategy { BreadthFirst, BestFirst };
 
+// Which tree an INCOMPLETE best-first parse reports (every word consumed, no complete tree):
+//   FirstReached  the first tree created after the last word — DyLan's evaluation code gives
+//                 the authors' Table 1 figures this way (docs/dynamic-syntax.md);
+//   MostProbable  the most probable tree after the last word (ties: the first reached).
+// Eshghi, Hough & Purver 2013 leave it open; a low-probability lexical action that applies
+// without the computational steps a likelier one needs is reached first.
+enum class IncompleteChoice { FirstReached, MostProbable };
+
 struct DsParseOptions {
   SearchStrategy strategy = SearchStrategy::BreadthFirst;
   int beam = 0;                   // breadth-first: trees kept after each word (0: all)
@@ -59,6 +67,8 @@ struct DsParseOptions {
   // The tree the parse starts from; null: the axiom, a root requiring ty(t). (A noun-phrase
   // fragment learned from a ?ty(e) root parses back from one.)
   std::shared_ptr<const DsTree> axiom;
+  // Best-first: the tree an incomplete parse reports (breadth-first reports its first tree).
+  IncompleteChoice incomplete = IncompleteChoice::FirstReached;
 };
 
 struct DagEdge {
