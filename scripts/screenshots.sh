@@ -78,14 +78,15 @@ if [[ -d "$shared/data" ]]; then
   shot ds-stepper-complete.png --view ds --ds-grammar "$dylan" --ds-sentence "a man likes mary" \
     --ds-step end
   # Dynamic Syntax > DS lexicon learning on the project's four-item sample with the induction
-  # seed: the curve, "go"'s hypotheses, a test item's alignment, and a hypothesis's derivation.
+  # seed: the curve, "Mommy"'s hypotheses, a test item's alignment (tiny-test.txt: a parse with
+  # a field the gold lacks), and a hypothesis's derivation.
   seed="$shared/data/dylan/2013-english-ttr-induction-seed"
   tiny="$here/tests/data/ds/eval/tiny-train.txt"
   shot ds-learning-curve.png --view ds-learn --ds-seed "$seed" --ds-train "$tiny"
   shot ds-learning-words.png --view ds-learn --ds-seed "$seed" --ds-train "$tiny" \
-    --ds-word go --ds-learn-tab words
-  shot ds-learning-test.png --view ds-learn --ds-seed "$seed" --ds-train "$tiny" --ds-top 2 \
-    --ds-test-item 3 --ds-learn-tab test
+    --ds-word Mommy --ds-learn-tab words
+  shot ds-learning-test.png --view ds-learn --ds-seed "$seed" --ds-train "$tiny" \
+    --ds-test "$here/tests/data/ds/eval/tiny-test.txt" --ds-test-item 3 --ds-learn-tab test
   shot ds-learning-derivation.png --view ds-learn --ds-seed "$seed" --ds-train "$tiny" \
     --ds-word read --ds-learn-tab derivation
 else

@@ -363,7 +363,7 @@ QWidget* DsLearningView::buildDerivationTab() {
   });
   dagView_ = new DsDagView(dagModel_, page);
   dagView_->setCollapsed(false);
-  stepsTable_ = makeTable({tr("step"), tr("word"), tr("action")}, page);
+  stepsTable_ = makeTable({tr("step"), tr("word"), tr("action"), tr("IF / THEN / ELSE")}, page);
   stepsTable_->setFont(monoFont());
   auto* top = new QHBoxLayout;
   top->addWidget(derivationTitle_, 1);
@@ -444,11 +444,14 @@ void DsLearningView::onItemLearned(const LearningPoint& point) {
   if (!point.note.isEmpty())
     notes_->appendPlainText(
         tr("item %1 (%2): %3").arg(QString::number(point.items), point.sentence, point.note));
-  curvePlot_->xAxis->setRange(0, static_cast<double>(std::max<qint64>(point.total, 1)));
+  // The last item's point a little inside the frame.
+  const double total = static_cast<double>(std::max<qint64>(point.total, 1));
+  curvePlot_->xAxis->setRange(0, total + std::max(0.25, 0.02 * total));
   sizeGraph_->rescaleValueAxis(false, true);
   meanGraph_->rescaleValueAxis(false, true);
-  curvePlot_->yAxis->setRangeLower(0);
-  curvePlot_->yAxis2->setRangeLower(0);
+  // From zero, with room above the highest point so that it is not drawn on the frame.
+  curvePlot_->yAxis->setRange(0, std::max(1.0, curvePlot_->yAxis->range().upper * 1.1));
+  curvePlot_->yAxis2->setRange(0, std::max(1.0, curvePlot_->yAxis2->range().upper * 1.1));
   curvePlot_->replot(QCustomPlot::rpQueuedReplot);
   setStatus(tr("Learning: %1 of %2 items, %3 hypotheses for %4 words")
                 .arg(QString::number(point.items), QString::number(point.total),
@@ -577,8 +580,9 @@ void DsLearningView::fillWords() {
   }
   bars_->setData(keys, values, true);
   barPlot_->xAxis->setTicker(ticker);
+  // At least five slots, so that a word with one or two hypotheses does not get wide slabs.
   barPlot_->xAxis->setRange(0.3,
-                            static_cast<double>(std::max<std::size_t>(barIds_.size(), 1)) + 0.7);
+                            static_cast<double>(std::max<std::size_t>(barIds_.size(), 5)) + 0.7);
   barPlot_->yAxis->setRange(0, 1.05);
   barPlot_->replot();
   selectHypothesis(barIds_.empty() ? -1 : 0);
@@ -816,22 +820,26 @@ void DsLearningView::showDerivationResult() {
     const gwb::ds::PathStep& step = d.path[i];
     const int w = d.stepWord[i];
     const gwb::ds::DagEdge& edge = d.replay.dag.edges()[i];
-    QString text = toQString(edge.action);
-    if (step.lexical) text += QStringLiteral("\n") + toQString(step.action);
-    const QStringList cells = {
-        QString::number(i + 1),
-        w >= 0 ? toQString(words[static_cast<std::size_t>(w)]) : tr("(computational)"), text};
+    // A lexical step's action on one line; the full text in its tooltip.
+    const QString text = step.lexical ? toQString(step.action).simplified() : QString();
+    const QStringList cells = {QString::number(i + 1),
+                               w >= 0 ? toQString(words[static_cast<std::size_t>(w)]) : QString(),
+                               toQString(edge.action), text};
     for (int c = 0; c < cells.size(); ++c) {
       auto* cell = new QTableWidgetItem(cells[c]);
       if (w >= 0 && w == d.wordIndex) cell->setBackground(mine);
+      if (step.lexical) cell->setToolTip(toQString(step.action));
       stepsTable_->setItem(static_cast<int>(i), c, cell);
     }
   }
-  stepsTable_->resizeRowsToContents();
+  for (int c = 0; c < 3; ++c) stepsTable_->resizeColumnToContents(c);
+  if (const std::vector<int> own = d.hypothesisEdges(); !own.empty())
+    stepsTable_->scrollToItem(stepsTable_->item(own.front(), 0),
+                              QAbstractItemView::PositionAtCenter);
   const std::string& word = words[static_cast<std::size_t>(d.wordIndex)];
   derivationTitle_->setText(
-      tr("\u201c%1\u201d (word %2 of \u201c%3\u201d, line %4): %5 steps, the hypothesis's %6 "
-         "highlighted; the DAG replays them from the axiom to the item's record type.")
+      tr("\u201c%1\u201d (word %2 of \u201c%3\u201d, line %4): %5 steps from the axiom to the "
+         "item's record type, %6 of them the hypothesis's own (highlighted).")
           .arg(toQString(word), QString::number(d.wordIndex + 1), toQString(ex.sentence),
                QString::number(ex.line), QString::number(d.path.size()),
                QString::number(d.hypothesisEdges().size())));

@@ -238,6 +238,43 @@ TEST_F(DsLearningViewTest, TheTestItemAlignmentIsMaxMappings) {
   EXPECT_EQ(stepper.grammarDirectory(), QDir::cleanPath(QString::fromStdString(seedDirectory_)));
 }
 
+// A test file of its own, made so that the parses miss a gold field ("you go" with a tense the
+// training never showed) and add one ("you can go" against a gold type without "can"): the
+// colours say so, as alignFields does.
+TEST_F(DsLearningViewTest, MissingAndExtraFieldsAreColouredSo) {
+  learn();
+  view_.setTestPath(
+      QString::fromStdString(gwb::testing::sourceDir() + "/tests/data/ds/eval/tiny-test.txt"));
+  ASSERT_EQ(view_.testItemCount(), 3);
+  std::vector<std::string> seen;
+  for (int index = 0; index < 3; ++index) {
+    ASSERT_TRUE(view_.selectTestItem(index));
+    ASSERT_TRUE(view_.waitForInspection());
+    ASSERT_NE(view_.evaluation(), nullptr);
+    const ds::FieldAlignment& a = view_.alignment();
+    const ds::FieldAlignment expected = ds::alignFields(
+        view_.evaluation()->parsed, view_.evaluation()->gold, view_.evaluation()->mapping);
+    ASSERT_EQ(a.gold.size(), expected.gold.size());
+    for (std::size_t i = 0; i < a.gold.size(); ++i) {
+      EXPECT_EQ(a.gold[i].match, expected.gold[i].match);
+      EXPECT_EQ(view_.goldTable()->item(static_cast<int>(i), 0)->background().color(),
+                DsLearningView::matchColor(a.gold[i].match));
+      seen.push_back(std::string("gold ") + ds::fieldMatchName(a.gold[i].match));
+    }
+    for (std::size_t i = 0; i < a.hypothesis.size(); ++i) {
+      EXPECT_EQ(view_.parsedTable()->item(static_cast<int>(i), 0)->background().color(),
+                DsLearningView::matchColor(a.hypothesis[i].match));
+      seen.push_back(std::string("parsed ") + ds::fieldMatchName(a.hypothesis[i].match));
+    }
+  }
+  const auto has = [&seen](const char* what) {
+    return std::find(seen.begin(), seen.end(), what) != seen.end();
+  };
+  EXPECT_TRUE(has("gold matched"));
+  EXPECT_TRUE(has("gold missing")) << "the tense of \"you go\"";
+  EXPECT_TRUE(has("parsed extra")) << "the feature of \"can\"";
+}
+
 TEST_F(DsLearningViewTest, ADerivationIsTheHypothesisStepsAsDagEdges) {
   learn();
   const ds::IncrementalEm& em = *view_.lexicon();
