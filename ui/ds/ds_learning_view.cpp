@@ -100,7 +100,7 @@ DsLearningView::DsLearningView(QWidget* parent)
     : QWidget(parent), dagModel_(new DsDagModel(this)), job_(new DsLearningJob(this)) {
   buildUi();
   // The grammar docks (diagnostics, nonterminals) say nothing about a learning run.
-  setProperty(kWantedDocksProperty, QStringList());
+  setProperty(static_cast<const char*>(kWantedDocksProperty), QStringList());
   seedEdit_->setText(defaultSeedDirectory());
   connect(job_, &DsLearningJob::loaded, this, &DsLearningView::onLoaded);
   connect(job_, &DsLearningJob::itemLearned, this, &DsLearningView::onItemLearned);
@@ -128,9 +128,11 @@ QString DsLearningView::defaultSeedDirectory() {
 #endif
   candidates << QCoreApplication::applicationDirPath() + QStringLiteral("/../../../shared") +
                     relative;
-  for (const QString& c : candidates)
-    if (QFileInfo::exists(c + QStringLiteral("/computational-actions.txt")))
+  for (const QString& c : candidates) {
+    if (QFileInfo::exists(c + QStringLiteral("/computational-actions.txt"))) {
       return QDir::cleanPath(c);
+    }
+  }
   return {};
 }
 
@@ -322,9 +324,10 @@ QWidget* DsLearningView::buildTestTab() {
   scoreLabel_->setWordWrap(true);
   QStringList legend;
   for (const auto m : {gwb::ds::FieldMatch::Matched, gwb::ds::FieldMatch::Partial,
-                       gwb::ds::FieldMatch::Missing, gwb::ds::FieldMatch::Extra})
+                       gwb::ds::FieldMatch::Missing, gwb::ds::FieldMatch::Extra}) {
     legend << QStringLiteral("<span style=\"background:%1\">&nbsp;%2&nbsp;</span>")
                   .arg(matchColor(m).name(), toQString(gwb::ds::fieldMatchName(m)));
+  }
   auto* legendLabel =
       new QLabel(tr("maxMapping alignment: ") + legend.join(QLatin1Char(' ')), page);
 
@@ -441,9 +444,10 @@ void DsLearningView::onItemLearned(const LearningPoint& point) {
   const auto x = static_cast<double>(point.items);
   sizeGraph_->addData(x, static_cast<double>(point.hypotheses));
   meanGraph_->addData(x, point.meanHypothesesPerItem);
-  if (!point.note.isEmpty())
+  if (!point.note.isEmpty()) {
     notes_->appendPlainText(
         tr("item %1 (%2): %3").arg(QString::number(point.items), point.sentence, point.note));
+  }
   // The last item's point a little inside the frame.
   const double total = static_cast<double>(std::max<qint64>(point.total, 1));
   curvePlot_->xAxis->setRange(0, total + std::max(0.25, 0.02 * total));
@@ -569,9 +573,11 @@ void DsLearningView::fillWords() {
       values << h.probability;
       ticker->addTick(static_cast<double>(r + 1), QString::number(r + 1));
       QStringList lines;
-      for (const int item : h.items)
-        if (corpus_ && item >= 0 && static_cast<std::size_t>(item) < corpus_->size())
+      for (const int item : h.items) {
+        if (corpus_ && item >= 0 && static_cast<std::size_t>(item) < corpus_->size()) {
           lines << QString::number((*corpus_)[static_cast<std::size_t>(item)].line);
+        }
+      }
       const auto row = static_cast<int>(r);
       hypothesisTable_->setItem(row, 0, new QTableWidgetItem(QString::number(r + 1)));
       hypothesisTable_->setItem(row, 1, new QTableWidgetItem(fixed(h.probability, 4)));
@@ -644,9 +650,10 @@ void DsLearningView::readTestItems() {
   gwb::Diagnostics diagnostics;
   testItems_ = gwb::ds::loadSemanticCorpus(toNativePath(path), diagnostics);
   const QSignalBlocker block(testList_);
-  for (const gwb::ds::SemanticExample& ex : testItems_)
+  for (const gwb::ds::SemanticExample& ex : testItems_) {
     testList_->addItem(
         QStringLiteral("%1: %2").arg(QString::number(ex.line), toQString(ex.sentence)));
+  }
 }
 
 int DsLearningView::testItemCount() const { return static_cast<int>(testItems_.size()); }
@@ -762,7 +769,7 @@ void DsLearningView::fillAlignmentTable(QTableWidget* table,
     const gwb::ds::AlignedField& f = fields[i];
     const auto row = static_cast<int>(i);
     const int depth = static_cast<int>(std::count(f.label.begin(), f.label.end(), '.'));
-    const QString indent(2 * depth, QLatin1Char(' '));
+    const QString indent(static_cast<qsizetype>(2) * depth, QLatin1Char(' '));
     const QStringList cells = {
         indent + toQString(f.text), toQString(f.partner),
         f.partner.empty() ? toQString(gwb::ds::fieldMatchName(f.match)) : fixed(f.score, 2)};
@@ -833,9 +840,10 @@ void DsLearningView::showDerivationResult() {
     }
   }
   for (int c = 0; c < 3; ++c) stepsTable_->resizeColumnToContents(c);
-  if (const std::vector<int> own = d.hypothesisEdges(); !own.empty())
+  if (const std::vector<int> own = d.hypothesisEdges(); !own.empty()) {
     stepsTable_->scrollToItem(stepsTable_->item(own.front(), 0),
                               QAbstractItemView::PositionAtCenter);
+  }
   const std::string& word = words[static_cast<std::size_t>(d.wordIndex)];
   derivationTitle_->setText(
       tr("\u201c%1\u201d (word %2 of \u201c%3\u201d, line %4): %5 steps from the axiom to the "
@@ -869,11 +877,12 @@ void DsLearningView::chooseSaveFolder() {
   const QString dir = QFileDialog::getExistingDirectory(this, tr("Save Learned Lexicons Into"));
   if (dir.isEmpty()) return;
   QString error;
-  if (saveLexicons(dir, &error))
+  if (saveLexicons(dir, &error)) {
     setStatus(tr("Wrote lexicon.lex-top-1..%1.txt and hypotheses.tsv into %2")
                   .arg(QString::number(top()), dir));
-  else
+  } else {
     setStatus(tr("Could not save: %1").arg(error));
+  }
 }
 
 }  // namespace gwb::ui

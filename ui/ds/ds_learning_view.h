@@ -162,7 +162,8 @@ class DsLearningView : public QWidget {
   void onInspectionDone();
   void showEvaluation();
   void showDerivationResult();
-  void fillAlignmentTable(QTableWidget* table, const std::vector<gwb::ds::AlignedField>& fields);
+  static void fillAlignmentTable(QTableWidget* table,
+                                 const std::vector<gwb::ds::AlignedField>& fields);
   void setStatus(const QString& text);
   void chooseSeed();
   void chooseTrain();
