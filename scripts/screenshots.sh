@@ -77,6 +77,18 @@ if [[ -d "$shared/data" ]]; then
     --ds-step word:2 --ds-select 8
   shot ds-stepper-complete.png --view ds --ds-grammar "$dylan" --ds-sentence "a man likes mary" \
     --ds-step end
+  # Dynamic Syntax > DS lexicon learning on the project's four-item sample with the induction
+  # seed: the curve, "Mommy"'s hypotheses, a test item's alignment (tiny-test.txt: a parse with
+  # a field the gold lacks), and a hypothesis's derivation.
+  seed="$shared/data/dylan/2013-english-ttr-induction-seed"
+  tiny="$here/tests/data/ds/eval/tiny-train.txt"
+  shot ds-learning-curve.png --view ds-learn --ds-seed "$seed" --ds-train "$tiny"
+  shot ds-learning-words.png --view ds-learn --ds-seed "$seed" --ds-train "$tiny" \
+    --ds-word Mommy --ds-learn-tab words
+  shot ds-learning-test.png --view ds-learn --ds-seed "$seed" --ds-train "$tiny" \
+    --ds-test "$here/tests/data/ds/eval/tiny-test.txt" --ds-test-item 3 --ds-learn-tab test
+  shot ds-learning-derivation.png --view ds-learn --ds-seed "$seed" --ds-train "$tiny" \
+    --ds-word read --ds-learn-tab derivation
 else
   echo "$0: $shared/data not found; skipping the corpus and discourse screenshots" >&2
 fi

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <utility>
 
 #include <QAction>
 #include <QComboBox>
@@ -341,6 +342,13 @@ void DsStepperView::applyPendingState() {
   if (const double zoom = state.value(kZoomKey).toDouble(0.0); zoom > 0.0) dagView_->setZoom(zoom);
   notice_ = notes.join(QStringLiteral("; "));
   updateStatus();
+}
+
+void DsStepperView::useGrammar(std::shared_ptr<const gwb::ds::DsGrammar> grammar,
+                               const QString& directory) {
+  grammarEdit_->setText(directory);
+  loadedDirectory_ = QDir::cleanPath(directory);
+  grammar_ = std::move(grammar);
 }
 
 void DsStepperView::chooseGrammar() {

@@ -68,6 +68,10 @@ class DsStepperView : public QWidget {
   static QString defaultGrammarDirectory();
 
   void setGrammarDirectory(const QString& directory);
+  // Parses with `grammar` (a seed grammar with a learned lexicon, say) rather than the folder's
+  // own: the folder shown becomes `directory` and later parses with it reuse `grammar`, until
+  // another folder is chosen. Call parse() afterwards.
+  void useGrammar(std::shared_ptr<const gwb::ds::DsGrammar> grammar, const QString& directory);
   QString grammarDirectory() const;
   void setSentence(const QString& sentence);
   QString sentence() const;

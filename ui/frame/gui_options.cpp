@@ -13,8 +13,8 @@ namespace gwb::ui {
 const QStringList kGuiViews = {
     QStringLiteral("grammar"),     QStringLiteral("stepper"),     QStringLiteral("tree"),
     QStringLiteral("discourse"),   QStringLiteral("transitions"), QStringLiteral("induction"),
-    QStringLiteral("experiments"), QStringLiteral("ds"),          QStringLiteral("ccg"),
-    QStringLiteral("help"),        QStringLiteral("shortcuts")};
+    QStringLiteral("experiments"), QStringLiteral("ds"),          QStringLiteral("ds-learn"),
+    QStringLiteral("ccg"),         QStringLiteral("help"),        QStringLiteral("shortcuts")};
 
 namespace {
 
@@ -33,7 +33,7 @@ std::vector<QCommandLineOption> allOptions() {
       valueOption("view",
                   "The page to show for the last grammar: grammar, stepper or tree; a research "
                   "window: discourse, transitions, induction or experiments; the DS stepper: ds; "
-                  "the CCG parser: ccg; "
+                  "DS lexicon learning: ds-learn; the CCG parser: ccg; "
                   "or help or shortcuts.",
                   "PAGE"),
       valueOption("sentence", "A sentence to parse in the last grammar's Earley stepper.", "TEXT"),
@@ -78,6 +78,16 @@ std::vector<QCommandLineOption> allOptions() {
                   "N"),
       valueOption("ds-select", "DS stepper: the DAG node to select.", "N"),
       flagOption("ds-best-first", "DS stepper: parse best-first."),
+      valueOption("ds-seed", "DS learning (--view ds-learn): the seed grammar folder.", "DIR"),
+      valueOption("ds-train", "DS learning: the training items; learns from them at once.", "FILE"),
+      valueOption("ds-test", "DS learning: the test items (default: the training items).", "FILE"),
+      valueOption("ds-learn-tab", "DS learning: the tab shown: curve, words, test or derivation.",
+                  "TAB"),
+      valueOption("ds-word", "DS learning: the word whose hypotheses (and derivation) are shown.",
+                  "WORD"),
+      valueOption("ds-test-item", "DS learning: the test item (1-based) to parse and score.", "N"),
+      valueOption("ds-top", "DS learning: the top-N lexicon test items are parsed with (1-5).",
+                  "N"),
       valueOption("ccg-lexicon",
                   "CCG parser (--view ccg): a factored lexicon or model (default: the sample "
                   "samples/ccg/geography.flex).",
@@ -266,6 +276,15 @@ GuiCommandLine parseGuiOptions(const QStringList& arguments) {
   o.dsStep = read.position("ds-step", true);
   o.dsSelect = read.integer("ds-select", 0);
   o.dsBestFirst = read.isSet("ds-best-first");
+  o.dsSeed = read.value("ds-seed");
+  o.dsTrain = read.optional("ds-train");
+  o.dsTest = read.optional("ds-test");
+  o.dsLearnTab =
+      read.choice("ds-learn-tab", {QStringLiteral("curve"), QStringLiteral("words"),
+                                   QStringLiteral("test"), QStringLiteral("derivation")});
+  o.dsWord = read.optional("ds-word");
+  o.dsTestItem = read.integer("ds-test-item", 1);
+  o.dsTop = read.integer("ds-top", 1);
 
   o.ccgLexicon = read.value("ccg-lexicon");
   o.ccgSentence = read.optional("ccg-sentence");

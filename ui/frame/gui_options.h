@@ -7,8 +7,8 @@
 // FILE... are grammars or corpora to open, each in its own tab; with none the last session's
 // workspace is restored (or, with --no-session, the default one). --view names what to show:
 // a page of the last grammar (grammar, stepper, tree), a research window (discourse,
-// transitions, induction, experiments), the DS stepper (ds), the CCG parser (ccg), or
-// help/shortcuts. The other
+// transitions, induction, experiments), the DS stepper (ds), DS lexicon learning (ds-learn), the
+// CCG parser (ccg), or help/shortcuts. The other
 // options fill that view; `grammar-workbench --help` lists them all, and
 // ui/frame/workbench_startup.h applies them.
 //
@@ -74,6 +74,15 @@ struct GuiOptions {
   std::optional<QString> dsStep;
   std::optional<int> dsSelect;
   bool dsBestFirst = false;
+
+  // DS lexicon learning (--view ds-learn).
+  QString dsSeed;                  // the seed grammar folder (default: the shared one)
+  std::optional<QString> dsTrain;  // training items; given: learn at once
+  std::optional<QString> dsTest;   // test items (default: the training items)
+  QString dsLearnTab;              // "", curve, words, test, derivation
+  std::optional<QString> dsWord;   // the word shown (Words, Derivation)
+  std::optional<int> dsTestItem;   // 1-based test item to parse and score
+  std::optional<int> dsTop;        // 1..5
 
   // CCG parser (--view ccg).
   QString ccgLexicon;

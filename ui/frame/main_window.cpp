@@ -1,6 +1,7 @@
 #include "ui/frame/main_window.h"
 
 #include <algorithm>
+#include <utility>
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -33,6 +34,7 @@
 #include "ui/ccg/ccg_view.h"
 #include "ui/common/qt_conversions.h"
 #include "ui/common/text_format.h"
+#include "ui/ds/ds_learning_view.h"
 #include "ui/ds/ds_stepper_view.h"
 #include "ui/earley/grammar_document.h"
 #include "ui/earley/grammar_editor.h"
@@ -214,6 +216,10 @@ void MainWindow::createMenus() {
 
   QMenu* dsMenu = menuBar()->addMenu(tr("&Dynamic Syntax"));
   dsMenu->addAction(tr("DS &stepper\u2026"), this, [this] { openDsStepper(); });
+  QAction* learnAction =
+      dsMenu->addAction(tr("DS &lexicon learning\u2026"), this, [this] { openDsLearning(); });
+  learnAction->setStatusTip(
+      tr("Learn a DS lexicon from sentences paired with record types, and inspect it"));
 
   QMenu* ccgMenu = menuBar()->addMenu(tr("&CCG"));
   ccgMenu->addAction(tr("CCG &parser (sample lexicon)"), this, [this] {
@@ -489,6 +495,32 @@ DsStepperView* MainWindow::openDsStepper(const QString& grammarDirectory, const 
   central_->setCurrentWidget(tabs_);
   tabs_->setCurrentIndex(index);
   if (!sentence.isEmpty() && !view->grammarDirectory().isEmpty()) view->parse();
+  return view;
+}
+
+DsLearningView* MainWindow::openDsLearning() {
+  for (int i = 0; i < tabs_->count(); ++i) {
+    if (auto* view = qobject_cast<DsLearningView*>(tabs_->widget(i))) {
+      central_->setCurrentWidget(tabs_);
+      tabs_->setCurrentIndex(i);
+      return view;
+    }
+  }
+  auto* view = new DsLearningView(tabs_);
+  connect(view, &DsLearningView::openInStepper, this,
+          [this](std::shared_ptr<const gwb::ds::DsGrammar> grammar, const QString& directory,
+                 const QString& sentence) {
+            DsStepperView* stepper = openDsStepper();
+            stepper->useGrammar(std::move(grammar), directory);
+            stepper->setBestFirst(true);
+            stepper->setSentence(sentence);
+            stepper->parse();
+            tabs_->setTabText(tabs_->indexOf(stepper), tr("DS stepper (learned)"));
+          });
+  const int index = tabs_->addTab(view, tr("DS learning"));
+  tabs_->setTabToolTip(index, tr("Dynamic Syntax lexicon induction"));
+  central_->setCurrentWidget(tabs_);
+  tabs_->setCurrentIndex(index);
   return view;
 }
 
@@ -1186,7 +1218,8 @@ QString MainWindow::aboutText() {
             "<li><b>Dynamic Syntax</b> after Eshghi, Hough &amp; Purver (2013) &mdash; "
             "incremental parsing with DyLan grammars, shown as a parse DAG with its partial trees "
             "and record types; learning a probabilistic lexicon from sentences paired with "
-            "record types (<tt>gwb ds learn</tt>, command line).</li>"
+            "record types (<tt>gwb ds learn</tt>, and the DS learning tab, which shows what "
+            "was learned and why).</li>"
             "<li><b>CCG semantic parsing</b> with factored lexicons after Kwiatkowski et al. "
             "(2011) &mdash; <tt>gwb ccg parse</tt> and <tt>check</tt>, command line; CCG "
             "lexicon induction is not built yet.</li>"

@@ -48,6 +48,7 @@ class AppSettings;
 class CorpusView;
 class DiagnosticsPanel;
 class CcgView;
+class DsLearningView;
 class DsStepperView;
 class DiscourseView;
 class ExperimentPanel;
@@ -90,6 +91,10 @@ class MainWindow : public QMainWindow {
   // the sentence is parsed at once.
   DsStepperView* openDsStepper(const QString& grammarDirectory = QString(),
                                const QString& sentence = QString());
+  // Dynamic Syntax > DS lexicon learning: the learning tab (ds_learning_view.h), opened once and
+  // brought to the front after; its "Open in DS stepper" opens a DS stepper tab with the item
+  // and the learned lexicon.
+  DsLearningView* openDsLearning();
   // CCG > CCG parser and File > Open of a CCG lexicon or model: a new CCG tab (ccg_view.h) with
   // `lexiconPath` opened (none when empty) and `sentence` set (and parsed, with a lexicon).
   // Null, with the reason in the status bar, when the lexicon cannot be read.

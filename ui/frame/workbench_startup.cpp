@@ -12,6 +12,7 @@
 
 #include "gwb/earley/agenda_earley.h"
 #include "ui/ccg/ccg_view.h"
+#include "ui/ds/ds_learning_view.h"
 #include "ui/ds/ds_stepper_view.h"
 #include "ui/earley/agenda_panel.h"
 #include "ui/earley/earley_stepper.h"
@@ -222,7 +223,49 @@ QWidget* applyResearchOptions(MainWindow& window, const GuiOptions& options) {
   return nullptr;
 }
 
+namespace {
+
+// DS lexicon learning (--view ds-learn).
+void applyDsLearningOptions(MainWindow& window, const GuiOptions& options) {
+  DsLearningView* view = window.openDsLearning();
+  if (options.takeScreenshot())
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>()) dock->hide();
+  if (!options.dsSeed.isEmpty()) view->setSeedDirectory(options.dsSeed);
+  if (options.dsTop) view->setTop(*options.dsTop);
+  if (options.dsTest) view->setTestPath(*options.dsTest);
+  if (!options.dsTrain) return;
+  view->setTrainPath(*options.dsTrain);
+  if (!view->startLearning() || !view->waitForLearning() || view->lexicon() == nullptr) {
+    reportError(view->statusText());
+    return;
+  }
+  if (options.dsWord && !view->selectWord(*options.dsWord))
+    reportError(QStringLiteral("--ds-word: %1 was not learned").arg(*options.dsWord));
+  if (options.dsTestItem) {
+    if (!view->selectTestItem(*options.dsTestItem - 1))
+      reportError(QStringLiteral("--ds-test-item: no item %1").arg(*options.dsTestItem));
+    view->waitForInspection();
+  }
+  const QString& tab = options.dsLearnTab;
+  if (tab == QLatin1String("derivation")) {
+    if (!view->showDerivation(view->selectedHypothesis())) {
+      reportError(QStringLiteral("--ds-learn-tab derivation: no hypothesis selected"));
+      return;
+    }
+    view->waitForInspection();
+  }
+  if (tab == QLatin1String("words")) view->showTab(DsLearningView::WordsTab);
+  if (tab == QLatin1String("test")) view->showTab(DsLearningView::TestTab);
+  if (tab == QLatin1String("derivation")) view->showTab(DsLearningView::DerivationTab);
+}
+
+}  // namespace
+
 void applyDsOptions(MainWindow& window, const GuiOptions& options) {
+  if (options.view == QLatin1String("ds-learn")) {
+    applyDsLearningOptions(window, options);
+    return;
+  }
   if (options.view != QLatin1String("ds")) return;
   DsStepperView* ds = window.openDsStepper(options.dsGrammar);
   // The docks (nonterminals, diagnostics) say nothing about a DS grammar; the DAG needs the

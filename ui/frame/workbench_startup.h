@@ -60,7 +60,8 @@ void applyGrammarOptions(MainWindow& window, const GuiOptions& options);
 // The research and help windows (--view discourse|transitions|induction|experiments|help|
 // shortcuts); returns the window shown, or null for another --view.
 QWidget* applyResearchOptions(MainWindow& window, const GuiOptions& options);
-// The DS stepper (--view ds).
+// The DS stepper (--view ds), and DS lexicon learning (--view ds-learn: --ds-seed, --ds-train
+// learned from at once, --ds-test, --ds-top, --ds-word, --ds-test-item, --ds-learn-tab).
 void applyDsOptions(MainWindow& window, const GuiOptions& options);
 // The CCG parser (--view ccg): opens --ccg-lexicon (default: the sample), parses --ccg-sentence,
 // replays to --ccg-step and selects chart cell --ccg-cell.

@@ -585,4 +585,144 @@ ExampleHypotheses HypothesisSearch::hypotheses(const SemanticExample& example,
   return h;
 }
 
+std::vector<int> HypothesisDerivation::hypothesisEdges() const {
+  std::vector<int> edges;
+  for (std::size_t i = 0; i < stepWord.size(); ++i)
+    if (wordIndex >= 0 && stepWord[i] == wordIndex) edges.push_back(static_cast<int>(i));
+  return edges;
+}
+
+namespace {
+
+// The label of a lexical step's edge: a seed tree-building action by name, content by the
+// condition of its first IF.
+std::string lexicalStepLabel(const std::string& text,
+                             const std::vector<const DsAction*>& treeBuilding,
+                             const std::vector<std::string>& treeBuildingText) {
+  for (std::size_t b = 0; b < treeBuilding.size(); ++b)
+    if (treeBuildingText[b] == text) return treeBuilding[b]->name;
+  std::string first = text.substr(0, text.find('\n'));
+  if (first.rfind("IF", 0) == 0) first = first.substr(2);
+  const std::size_t begin = first.find_first_not_of(' ');
+  return "content " + (begin == std::string::npos ? std::string() : first.substr(begin));
+}
+
+}  // namespace
+
+HypothesisDerivation HypothesisSearch::derivation(const SemanticExample& example,
+                                                  const std::string& word, const std::string& key,
+                                                  const HypothesisSearchOptions& options) const {
+  HypothesisDerivation d;
+  const std::vector<std::string> words = splitWords(example.sentence);
+  std::string note;
+  const std::vector<std::vector<PathStep>> found = paths(example, options, &note);
+  for (const std::vector<PathStep>& path : found) {
+    const std::size_t limit = options.maxTuples == 0 ? 0 : options.maxTuples + 1;
+    for (const std::vector<int>& assignment : wordAssignments(path, words.size(), limit)) {
+      const std::vector<std::string> texts = wordActions(path, assignment, words.size());
+      for (std::size_t w = 0; w < words.size() && d.wordIndex < 0; ++w)
+        if (words[w] == word && canonicalHypothesisKey(texts[w]) == key) {
+          d.wordIndex = static_cast<int>(w);
+          d.path = path;
+          d.stepWord = assignment;
+        }
+      if (d.found()) break;
+    }
+    if (d.found()) break;
+  }
+  if (!d.found()) {
+    d.note = found.empty() ? "no action sequence reaches the item's record type"
+                           : "no path of the item gives \"" + word + "\" this hypothesis";
+    if (!note.empty()) d.note += " (" + note + ")";
+    return d;
+  }
+
+  // The steps' actions: computational ones from the seed, lexical ones parsed from their text.
+  std::vector<std::optional<DsAction>> parsed(d.path.size());
+  std::vector<const DsAction*> actions(d.path.size(), nullptr);
+  for (std::size_t i = 0; i < d.path.size(); ++i) {
+    const PathStep& step = d.path[i];
+    if (!step.lexical) {
+      actions[i] = seed_.findAction(step.action);
+    } else {
+      Diagnostics diagnostics;
+      std::vector<LexicalEntry> entries =
+          parseLearnedLexicon("[1,0]\nw\n" + step.action + "\n", "<hypothesis step>", diagnostics);
+      if (entries.size() == 1 && !diagnostics.hasErrors()) {
+        parsed[i] = std::move(entries[0].action);
+        actions[i] = &*parsed[i];
+      }
+    }
+    if (actions[i] == nullptr) {
+      d.note = "step " + std::to_string(i + 1) + " (" + step.action + ") cannot be replayed";
+      d.wordIndex = -1;
+      return d;
+    }
+  }
+
+  // Replay: the first choice of trees (an action can give several) that ends at the target.
+  struct Replayed {
+    DsTree tree;
+    std::vector<std::string> closure;
+  };
+  std::vector<Replayed> trees;
+  std::function<bool(const DsTree&, std::size_t)> replay = [&](const DsTree& tree,
+                                                               std::size_t step) {
+    if (step == d.path.size()) {
+      if (!tree.isComplete()) return false;
+      const DsNode* root = tree.find(NodeAddress());
+      const FormulaPtr f = root != nullptr ? root->formula() : nullptr;
+      return f && f->isRecord() && equalUpToRelabelling(f->recordType(), example.semantics);
+    }
+    for (const DsTree& child : applyAction(*actions[step], tree)) {
+      Replayed next;
+      next.tree = applyClosure(nonOptional_, child, &next.closure);
+      const DsTree closed = next.tree;
+      trees.push_back(std::move(next));
+      if (replay(closed, step + 1)) return true;
+      trees.pop_back();
+    }
+    return false;
+  };
+  const DsTree axiom = axiomFor(example.semantics);
+  if (!replay(axiom, 0)) {
+    d.note = "the path does not replay to the item's record type";
+    d.wordIndex = -1;
+    return d;
+  }
+
+  DsParseResult& r = d.replay;
+  DagNode start;
+  start.tree = std::make_shared<const DsTree>(axiom);
+  r.dag.addNode(std::move(start));
+  int consumed = 0;
+  for (std::size_t i = 0; i < d.path.size(); ++i) {
+    const PathStep& step = d.path[i];
+    if (step.lexical) consumed = std::max(consumed, d.stepWord[i] + 1);
+    DagNode node;
+    node.tree = std::make_shared<const DsTree>(trees[i].tree);
+    node.wordsConsumed = consumed;
+    node.complete = trees[i].tree.isComplete();
+    const int to = r.dag.addNode(std::move(node));
+    DagEdge edge;
+    edge.from = to - 1;
+    edge.to = to;
+    edge.lexical = step.lexical;
+    edge.action = step.lexical ? lexicalStepLabel(step.action, treeBuilding_, treeBuildingText_)
+                               : step.action;
+    if (step.lexical) {
+      edge.wordIndex = d.stepWord[i];
+      edge.word = words[static_cast<std::size_t>(d.stepWord[i])];
+    }
+    edge.closure = trees[i].closure;
+    r.path.push_back(r.dag.addEdge(std::move(edge)));
+  }
+  r.outcome = ParseOutcome::Parsed;
+  r.finalNode = static_cast<int>(r.dag.nodes().size()) - 1;
+  const DsTree& last = *r.dag.node(r.finalNode).tree;
+  r.rootFormula = last.find(NodeAddress())->formula();
+  r.maximalSemantics = maximalSemantics(last);
+  return d;
+}
+
 }  // namespace gwb::ds

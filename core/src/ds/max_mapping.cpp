@@ -217,4 +217,61 @@ MaxMappingResult maxMapping(const RecordType& hypothesis, const RecordType& gold
   return result;
 }
 
+const char* fieldMatchName(FieldMatch match) {
+  switch (match) {
+    case FieldMatch::Matched: return "matched";
+    case FieldMatch::Partial: return "partial";
+    case FieldMatch::Missing: return "missing";
+    case FieldMatch::Extra: return "extra";
+  }
+  return "";
+}
+
+namespace {
+
+// Fields (head aside) in record order, nested restrictor fields after their restrictor.
+void listFields(const RecordType& record, const std::string& prefix,
+                std::vector<std::pair<std::string, const Field*>>* out) {
+  for (const Field& f : record.fields()) {
+    if (f.label == "head") continue;
+    out->emplace_back(prefix + f.label, &f);
+    if (!f.dsType && f.value && f.value->isRecord())
+      listFields(f.value->recordType(), prefix + f.label + ".", out);
+  }
+}
+
+bool isRestrictorField(const Field& f) { return !f.dsType && f.value && f.value->isRecord(); }
+
+std::vector<AlignedField> alignSide(const RecordType& record, bool hypothesisSide,
+                                    const MaxMappingResult& mapping) {
+  std::vector<std::pair<std::string, const Field*>> fields;
+  listFields(record, "", &fields);
+  std::vector<AlignedField> out;
+  for (const auto& [label, field] : fields) {
+    AlignedField a;
+    a.label = label;
+    a.text = field->toString();
+    a.match = hypothesisSide ? FieldMatch::Extra : FieldMatch::Missing;
+    for (const auto& [h, g, score] : mapping.pairs) {
+      if ((hypothesisSide ? h : g) != label) continue;
+      a.partner = hypothesisSide ? g : h;
+      a.score = isRestrictorField(*field) ? 1.0 : score;
+      a.match = a.score >= 1.0 - 1e-9 ? FieldMatch::Matched : FieldMatch::Partial;
+      break;
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+}  // namespace
+
+FieldAlignment alignFields(const RecordType& hypothesis, const RecordType& gold,
+                           const MaxMappingResult& mapping) {
+  FieldAlignment alignment;
+  alignment.hypothesis = alignSide(hypothesis, true, mapping);
+  alignment.gold = alignSide(gold, false, mapping);
+  return alignment;
+}
+
 }  // namespace gwb::ds

@@ -6,30 +6,30 @@
 
 namespace gwb::ds {
 
-std::vector<std::vector<std::string>> splitAtWordBoundaries(const std::vector<PathStep>& path,
-                                                            std::size_t words, std::size_t limit,
-                                                            bool* truncated) {
+std::vector<std::vector<int>> wordAssignments(const std::vector<PathStep>& path, std::size_t words,
+                                              std::size_t limit, bool* truncated) {
   if (truncated != nullptr) *truncated = false;
-  // Maximal runs of lexical steps.
-  std::vector<std::vector<const std::string*>> runs;
+  // Maximal runs of lexical steps, as step indices.
+  std::vector<std::vector<std::size_t>> runs;
   bool inRun = false;
-  for (const PathStep& step : path) {
-    if (!step.lexical) {
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    if (!path[i].lexical) {
       inRun = false;
       continue;
     }
     if (!inRun) runs.emplace_back();
-    runs.back().push_back(&step.action);
+    runs.back().push_back(i);
     inRun = true;
   }
-  std::vector<std::vector<std::string>> out;
+  std::vector<std::vector<int>> out;
   if (runs.empty() || runs.size() > words) return out;
   std::size_t steps = 0;
   for (const auto& run : runs) steps += run.size();
   if (steps < words) return out;
 
-  // Choose cut points inside runs: piece count = runs + cuts = words.
-  std::vector<std::string> current;
+  // Choose cut points inside runs: piece count = runs + cuts = words. The piece starting at
+  // step `from` of a run ends at `to` (exclusive), shortest first; ending the run moves on.
+  std::vector<int> current(path.size(), -1);
   bool stopped = false;
   std::function<void(std::size_t, std::size_t, std::size_t)> cut =
       [&](std::size_t run, std::size_t from, std::size_t piecesLeft) {
@@ -47,21 +47,43 @@ std::vector<std::vector<std::string>> splitAtWordBoundaries(const std::vector<Pa
         }
         const auto& runSteps = runs[run];
         const std::size_t runsAfter = runs.size() - run - 1;
-        // The piece starting at `from` ends at `to` (exclusive); ending the run moves on.
         for (std::size_t to = from + 1; to <= runSteps.size(); ++to) {
-          std::string text;
-          for (std::size_t k = from; k < to; ++k) text += (k > from ? "\n" : "") + *runSteps[k];
           if (piecesLeft == 0) return;
-          current.push_back(text);
+          const int word = static_cast<int>(words - piecesLeft);
+          for (std::size_t k = from; k < to; ++k) current[runSteps[k]] = word;
           if (to == runSteps.size()) {
             if (piecesLeft - 1 >= runsAfter) cut(run + 1, 0, piecesLeft - 1);
           } else {
             cut(run, to, piecesLeft - 1);
           }
-          current.pop_back();
+          for (std::size_t k = from; k < to; ++k) current[runSteps[k]] = -1;
         }
       };
   cut(0, 0, words);
+  return out;
+}
+
+std::vector<std::string> wordActions(const std::vector<PathStep>& path,
+                                     const std::vector<int>& assignment, std::size_t words) {
+  std::vector<std::string> texts(words);
+  std::vector<bool> started(words, false);
+  for (std::size_t i = 0; i < path.size() && i < assignment.size(); ++i) {
+    const int w = assignment[i];
+    if (w < 0 || static_cast<std::size_t>(w) >= words) continue;
+    const auto word = static_cast<std::size_t>(w);
+    if (started[word]) texts[word] += '\n';
+    texts[word] += path[i].action;
+    started[word] = true;
+  }
+  return texts;
+}
+
+std::vector<std::vector<std::string>> splitAtWordBoundaries(const std::vector<PathStep>& path,
+                                                            std::size_t words, std::size_t limit,
+                                                            bool* truncated) {
+  std::vector<std::vector<std::string>> out;
+  for (const std::vector<int>& assignment : wordAssignments(path, words, limit, truncated))
+    out.push_back(wordActions(path, assignment, words));
   return out;
 }
 

@@ -44,6 +44,54 @@ TEST(DsHypothesisSearchTest, FindsTheKnownActionsOfASimpleSentence) {
   EXPECT_TRUE(found) << all;
 }
 
+// A learned hypothesis traced back to its training item: the path that gave it, replayed as a
+// DAG whose lexical edges of the word are exactly the hypothesis's steps.
+TEST(DsHypothesisSearchTest, DerivationReplaysTheStepsOfAHypothesis) {
+  GWB_REQUIRE_SHARED(seedFile,
+                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
+  const DsGrammarLoad seed = loadDsGrammar(seedFile.substr(0, seedFile.rfind('/')));
+  ASSERT_TRUE(seed.ok());
+  const HypothesisSearch search(seed.grammar);
+  const SemanticExample ex =
+      item("you go", "[x==you : e|e1==go : es|p1==subj(e1, x) : t|head==e1 : es]");
+  const ExampleHypotheses h = search.hypotheses(ex, {});
+  ASSERT_FALSE(h.tuples.empty()) << h.note;
+  for (const std::size_t word : {std::size_t{0}, std::size_t{1}}) {
+    const WordHypothesis& wanted = h.hypotheses[h.tuples[0][word]];
+    const HypothesisDerivation d = search.derivation(ex, h.words[word], wanted.key, {});
+    ASSERT_TRUE(d.found()) << d.note;
+    EXPECT_EQ(d.wordIndex, static_cast<int>(word));
+    ASSERT_EQ(d.stepWord.size(), d.path.size());
+    // One edge per step, one node per tree, all on the path, ending at the target.
+    const ParseDag& dag = d.replay.dag;
+    ASSERT_EQ(dag.edges().size(), d.path.size());
+    EXPECT_EQ(dag.nodes().size(), d.path.size() + 1);
+    EXPECT_EQ(d.replay.path.size(), d.path.size());
+    EXPECT_EQ(d.replay.outcome, ParseOutcome::Parsed);
+    ASSERT_TRUE(d.replay.rootFormula && d.replay.rootFormula->isRecord());
+    EXPECT_TRUE(equalUpToRelabelling(d.replay.rootFormula->recordType(), ex.semantics));
+    // The hypothesis's edges are the word's lexical edges, and their steps make its action.
+    std::string action;
+    for (const int e : d.hypothesisEdges()) {
+      const DagEdge& edge = dag.edges()[static_cast<std::size_t>(e)];
+      EXPECT_TRUE(edge.lexical);
+      EXPECT_EQ(edge.wordIndex, static_cast<int>(word));
+      EXPECT_EQ(edge.word, h.words[word]);
+      action += (action.empty() ? "" : "\n") + d.path[static_cast<std::size_t>(e)].action;
+    }
+    EXPECT_EQ(canonicalHypothesisKey(action), wanted.key);
+    for (const DagEdge& edge : dag.edges()) {
+      if (edge.lexical) {
+        EXPECT_EQ(edge.word, h.words[static_cast<std::size_t>(edge.wordIndex)]);
+      }
+    }
+  }
+  const HypothesisDerivation none = search.derivation(ex, "go", "no such key", {});
+  EXPECT_FALSE(none.found());
+  EXPECT_FALSE(none.note.empty());
+  EXPECT_TRUE(none.replay.dag.nodes().empty());
+}
+
 // An auxiliary carries no content of its own but a one-place feature of the event, on a
 // LINKed tree (the authors' learned action for "can"): tree building plus content in one word.
 TEST(DsHypothesisSearchTest, FindsLinkedFeatureActionsForAuxiliaries) {

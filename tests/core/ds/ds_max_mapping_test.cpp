@@ -146,5 +146,31 @@ TEST(DsMaxMappingTest, AgreesWithTheBruteForceOracleOnRandomPairs) {
   }
 }
 
+// The alignment lists every field of both sides with the pairs of the best mapping.
+TEST(DsMaxMappingTest, AlignsFieldsByTheBestMapping) {
+  const RecordType h =
+      rt("[x5==you : e|e2==run : es|p==subj(e2, x5) : t|q==fast(e2) : t|head==e2 : es]");
+  const RecordType g =
+      rt("[x==you : e|e1==go : es|p1==subj(e1, x) : t|r : [y : e|head==y : e]|head==e1 : es]");
+  const MaxMappingResult m = maxMapping(h, g);
+  const FieldAlignment a = alignFields(h, g, m);
+  auto show = [](const std::vector<AlignedField>& side) {
+    std::string out;
+    for (const AlignedField& f : side)
+      out += f.label + ":" + fieldMatchName(f.match) + (f.partner.empty() ? "" : ">" + f.partner) +
+             " ";
+    return out;
+  };
+  EXPECT_EQ(show(a.hypothesis), "x5:matched>x e2:partial>e1 p:matched>p1 q:extra ");
+  EXPECT_EQ(show(a.gold), "x:matched>x5 e1:partial>e2 p1:matched>p r:missing r.y:missing ");
+  // Every pair of the mapping shows on both sides, with its score.
+  double total = 0;
+  for (const AlignedField& f : a.hypothesis) total += f.score;
+  EXPECT_DOUBLE_EQ(total, m.score);
+  ASSERT_EQ(a.hypothesis.size(), 4u);
+  EXPECT_EQ(a.hypothesis[3].text, "q==fast(e2) : t");
+  EXPECT_DOUBLE_EQ(a.hypothesis[1].score, 0.5);  // the type right, the value wrong
+}
+
 }  // namespace
 }  // namespace gwb::ds

@@ -50,6 +50,27 @@ TEST(DsWordHypothesesTest, SplitsLexicalRunsIntoOneHypothesisPerWord) {
   EXPECT_TRUE(truncated);
 }
 
+// The step assignments are the same splits: each step's word, computational steps -1.
+TEST(DsWordHypothesesTest, AssignsEachLexicalStepToItsWord) {
+  const std::vector<PathStep> path = {comp("intro"), lex("a"), lex("b"), comp("completion"),
+                                      lex("c")};
+  const std::vector<std::vector<int>> assignments = wordAssignments(path, 3, 0);
+  ASSERT_EQ(assignments.size(), 1u);
+  EXPECT_EQ(assignments[0], (std::vector<int>{-1, 0, 1, -1, 2}));
+  const std::vector<std::vector<int>> two = wordAssignments(path, 2, 0);
+  ASSERT_EQ(two.size(), 1u);
+  EXPECT_EQ(two[0], (std::vector<int>{-1, 0, 0, -1, 1}));
+  EXPECT_EQ(wordActions(path, two[0], 2), (std::vector<std::string>{"a\nb", "c"}));
+  const std::vector<PathStep> run = {lex("a"), lex("b"), lex("c"), lex("d")};
+  for (std::size_t words = 1; words <= 4; ++words) {
+    const auto splits = splitAtWordBoundaries(run, words, 0);
+    const auto steps = wordAssignments(run, words, 0);
+    ASSERT_EQ(splits.size(), steps.size()) << words;
+    for (std::size_t i = 0; i < splits.size(); ++i)
+      EXPECT_EQ(wordActions(run, steps[i], words), splits[i]) << words << " " << i;
+  }
+}
+
 TEST(DsWordHypothesesTest, CollectsHypothesesUpToRelabelling) {
   const std::string john = "IF    ?Ty(e)\nTHEN  ttrput([x==john : e|head==x : e])\nELSE  abort";
   const std::string john7 = "IF    ?Ty(e)\nTHEN  ttrput([x7==john : e|head==x7 : e])\nELSE  abort";

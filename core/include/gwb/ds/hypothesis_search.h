@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "gwb/ds/ds_grammar.h"
+#include "gwb/ds/ds_parser.h"
 #include "gwb/ds/ds_tree.h"
 #include "gwb/ds/lexicon_em.h"
 #include "gwb/ds/record_type.h"
@@ -55,6 +56,25 @@ struct HypothesisSearchOptions {
 // an entity (a noun-phrase fragment such as "more juice").
 DsTree axiomFor(const RecordType& target);
 
+// Where a learned hypothesis came from in one training item: the first successful path (in the
+// search's order) with a split at word boundaries that gives the word the hypothesis, and that
+// path replayed from the axiom as a parse DAG — one node per tree, one edge per step (lexical
+// steps: tree building named after its seed action, content as `content <condition>`, each with
+// its word; computational steps with the non-optional actions that followed them as closure),
+// so that the DS DAG view can draw it. `replay` is Parsed, its path every edge, its root
+// formula the target's record type (up to relabelling).
+struct HypothesisDerivation {
+  std::vector<PathStep> path;
+  std::vector<int> stepWord;  // by step: the word position it belongs to (-1: computational)
+  int wordIndex = -1;         // the position of the word the hypothesis is for (-1: not found)
+  DsParseResult replay;
+  std::string note;  // why nothing was found
+
+  bool found() const { return wordIndex >= 0; }
+  // The edges (= steps) of the hypothesis: the lexical steps of wordIndex.
+  std::vector<int> hypothesisEdges() const;
+};
+
 class HypothesisSearch {
  public:
   // The grammar (the seed) must outlive the search.
@@ -69,6 +89,12 @@ class HypothesisSearch {
                                            std::string* note = nullptr) const;
   ExampleHypotheses hypotheses(const SemanticExample& example,
                                const HypothesisSearchOptions& options) const;
+  // The derivation of the hypothesis with canonical key `key` (canonicalHypothesisKey) for
+  // `word` in `example` (see HypothesisDerivation); not found when no path gives it, as when
+  // the options' budgets are smaller than the learning run's.
+  HypothesisDerivation derivation(const SemanticExample& example, const std::string& word,
+                                  const std::string& key,
+                                  const HypothesisSearchOptions& options) const;
 
  private:
   const DsGrammar& seed_;

@@ -57,6 +57,30 @@ struct MaxMappingResult {
   }
 };
 
+// The best mapping field by field, for showing it beside the two record types: every field of H
+// and of G except `head`, in record order, a restrictor's nested fields right after it with
+// labels "r.x" (as in MaxMappingResult::pairs). A paired field is Matched when its pair scores
+// every part (1; a restrictor's own entry scores its 1 and its nested fields speak for
+// themselves), else Partial; an unpaired G field is Missing, an unpaired H field Extra.
+enum class FieldMatch { Matched, Partial, Missing, Extra };
+const char* fieldMatchName(FieldMatch match);  // "matched", "partial", "missing", "extra"
+
+struct AlignedField {
+  std::string label;    // "x", or "r.x" inside restrictor r
+  std::string text;     // the field's text (Field::toString; restrictors: "r : [...]")
+  std::string partner;  // the paired field's label on the other side; empty when unpaired
+  double score = 0.0;   // the pair's score (restrictors: 1), 0 when unpaired
+  FieldMatch match = FieldMatch::Missing;
+};
+
+struct FieldAlignment {
+  std::vector<AlignedField> hypothesis;
+  std::vector<AlignedField> gold;
+};
+
+FieldAlignment alignFields(const RecordType& hypothesis, const RecordType& gold,
+                           const MaxMappingResult& mapping);
+
 // N_R: fields, restrictors counting one plus their nested fields.
 double recordTypeSize(const RecordType& record);
 

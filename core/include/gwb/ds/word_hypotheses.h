@@ -36,6 +36,16 @@ std::vector<std::vector<std::string>> splitAtWordBoundaries(const std::vector<Pa
                                                             std::size_t words, std::size_t limit,
                                                             bool* truncated = nullptr);
 
+// The same splits as step assignments: for each split (in the same order, at most `limit`),
+// the word position (0-based) each step of `path` belongs to, -1 for computational steps. This
+// is how a learned hypothesis is traced back to the steps that made it (HypothesisSearch::
+// derivation).
+std::vector<std::vector<int>> wordAssignments(const std::vector<PathStep>& path, std::size_t words,
+                                              std::size_t limit, bool* truncated = nullptr);
+// The word actions of one assignment: each word's steps' texts joined by newlines.
+std::vector<std::string> wordActions(const std::vector<PathStep>& path,
+                                     const std::vector<int>& assignment, std::size_t words);
+
 // The hypothesis tuples of one example from all its successful paths, at most `maxTuples`
 // distinct tuples (0: no limit).
 ExampleHypotheses collectWordHypotheses(const std::vector<std::string>& words,
