@@ -98,7 +98,7 @@ QVariant FublLexiconModel::data(const QModelIndex& index, int role) const {
   if (role != Qt::DisplayRole && role != Qt::ToolTipRole && !raw && role != Qt::TextAlignmentRole) {
     return {};
   }
-  const bool number = index.column() >= LexemeWeightColumn;
+  const bool number = index.column() >= LexemeWeightColumn && index.column() <= ScoreColumn;
   if (role == Qt::TextAlignmentRole) {
     return QVariant::fromValue(
         Qt::Alignment((number ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter));

@@ -2,9 +2,9 @@
 // template pairs — one row per lexical entry the lexicon builds (the pairs whose slots and types
 // fit) — for the lexicon browser of the FUBL learner view (fubl_view.h).
 //
-// Columns: the lexeme's words, its constants, the template (category : form), the lexeme's,
-// the template's and the pair's weights, and the entry's score as the parser counts it
-// (lexeme + 0.1 × template + pair, cky_parser.h). Numbers are returned as doubles under
+// Columns: the lexeme's words, its constants, the lexeme's, the template's and the pair's
+// weights, the entry's score as the parser counts it (lexeme + 0.1 × template + pair,
+// cky_parser.h), and the template (category : form). Numbers are returned as doubles under
 // Qt::EditRole / the sort role, so a QSortFilterProxyModel sorts them as numbers; DisplayRole
 // shows them with three decimals. Rows come in the lexicon's order: by lexeme index, then
 // template index.
@@ -35,11 +35,11 @@ class FublLexiconModel : public QAbstractTableModel {
   enum Column {
     WordsColumn,
     ConstantsColumn,
-    TemplateColumn,
     LexemeWeightColumn,
     TemplateWeightColumn,
     PairWeightColumn,
     ScoreColumn,
+    TemplateColumn,  // last: the widest
     ColumnCount
   };
   // Under this role every cell gives its raw value: a double for the number columns.

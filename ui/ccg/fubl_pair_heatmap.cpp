@@ -18,6 +18,7 @@ namespace {
 constexpr int kLeftMargin = 130;  // lexeme labels
 constexpr int kTopMargin = 18;    // template numbers
 constexpr int kMaxCell = 18;
+constexpr double kMinScale = 0.1;  // weights this small stay pale
 
 QColor weightColor(double value, double scale) {
   if (scale <= 0) return Qt::white;
@@ -72,6 +73,7 @@ void FublPairHeatmap::refresh() {
       rows_[static_cast<std::size_t>(l->second) * templates_.size() + t] = row;
       scale_ = std::max(scale_, std::fabs(model_->pairWeight(row)));
     }
+    scale_ = std::max(scale_, kMinScale);
   }
   updateGeometry();
   update();

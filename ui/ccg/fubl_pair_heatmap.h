@@ -1,7 +1,8 @@
 // FublPairHeatmap: the pair weights of a learned factored lexicon as a heatmap — lexemes down,
 // templates across, each lexeme × template pair that makes a lexical entry coloured by its pair
 // feature's weight (`pair:LEXEME || TEMPLATE`, lexicon.h): blue below zero, white at zero, red
-// above, scaled by the largest magnitude shown. Pairs that make no entry are left grey.
+// above, scaled by the largest magnitude shown (at least 0.1, so that weights near zero stay
+// pale). Pairs that make no entry are left grey.
 //
 // It shows what a FublLexiconModel holds, through the browser's FublLexiconFilter: the rows are
 // the lexemes the filter keeps that have an entry (in the lexicon's order), the columns the
@@ -34,7 +35,7 @@ class FublPairHeatmap : public QWidget {
   const std::vector<int>& columnTemplates() const { return templates_; }
   // The weight drawn in cell (row, column); nullopt for a pair that makes no entry.
   std::optional<double> valueAt(int row, int column) const;
-  // The largest |weight| shown (the colour scale's end), 0 when all are zero.
+  // The colour scale's end: the largest |weight| shown, at least 0.1 (0 with nothing shown).
   double scale() const { return scale_; }
   void setSelectedPair(int lexeme, int lexicalTemplate);
   // The cell under a point of the widget, or (-1, -1).

@@ -69,9 +69,9 @@ enum EvaluationColumn {
 enum SentenceEntryColumn {
   EntrySpan,
   EntryWords,
-  EntryMeaning,
-  EntryScore,
   EntryInBest,
+  EntryScore,
+  EntryMeaning,
   EntryColumnCount
 };
 enum LexemeTemplateColumn { LtTemplate, LtTemplateWeight, LtPairWeight, LtScore, LtColumnCount };
@@ -250,7 +250,6 @@ QWidget* FublView::buildLexiconPage() {
   lexiconTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
   lexiconTable_->setSelectionMode(QAbstractItemView::SingleSelection);
   lexiconTable_->verticalHeader()->setVisible(false);
-  lexiconTable_->horizontalHeader()->setStretchLastSection(false);
   lexiconTable_->setWordWrap(false);
   connect(lexiconTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
@@ -300,7 +299,7 @@ QWidget* FublView::buildLexiconPage() {
   sentenceRow->addWidget(new QLabel(tr("<b>Entries for</b>"), sentenceBoxWidget));
   sentenceRow->addWidget(sentenceBox_, 1);
   sentenceEntries_ = makeTable(
-      {tr("Span"), tr("Words"), tr("Category : meaning"), tr("Score"), tr("In best parse")},
+      {tr("Span"), tr("Words"), tr("In best parse"), tr("Score"), tr("Category : meaning")},
       sentenceBoxWidget);
   sentenceEntries_->setObjectName(QStringLiteral("fublSentenceEntries"));
   sentenceLayout->addLayout(sentenceRow);
@@ -484,6 +483,7 @@ void FublView::showModel() {
   sentenceWorker_.cancelAndFinish();
   lexiconModel_->setLexicon(model_);
   lexiconTable_->resizeColumnsToContents();
+  lexiconTable_->horizontalHeader()->setStretchLastSection(true);  // the template
   selectedLexeme_ = -1;
   lexemeTemplates_->setRowCount(0);
   lexemeTitle_->setText(tr("<b>Lexeme</b> \u2014 select a row"));
