@@ -148,6 +148,7 @@ void FublPairHeatmap::paintEvent(QPaintEvent* /*event*/) {
   }
   for (int r = 0; r < static_cast<int>(lexemes_.size()); ++r) {
     if (h >= 10) {
+      painter.setPen(palette().text().color());  // the cells below leave their grid pen set
       const QString label = model_->wordsText(lexemes_[r]) + QStringLiteral(" \u22a2 ") +
                             model_->constantsText(lexemes_[r]);
       painter.drawText(QRect(0, kTopMargin + r * h, kLeftMargin - 4, h),
