@@ -39,6 +39,13 @@ shot grammar.png "$scratch/pp-attachment-edited.cfg"
 shot ccg-stepper.png --view ccg --ccg-sentence "what are the major cities in ohio" \
   --ccg-step cell:3-7
 shot ccg-parser.png --view ccg --ccg-sentence "what are the major cities in ohio"
+# CCG > FUBL learner on the sample pairs (geography.ccg): the curve after six passes, the learned
+# lexicon, the evaluation, the first sentence in the CCG tab; the model goes to the scratch folder.
+fubl=(--view fubl --fubl-passes 6 --fubl-model "$scratch/geography.ccgmodel" --run)
+shot fubl-training.png "${fubl[@]}" --fubl-page training
+shot fubl-lexicon.png "${fubl[@]}" --fubl-page lexicon
+shot fubl-evaluation.png "${fubl[@]}" --fubl-page evaluation
+shot fubl-ccg-tab.png "${fubl[@]}" --fubl-open 1
 
 if [[ -d "$shared/data" ]]; then
   grammar="$shared/data/earleyx/grammars/socialDiscourse.grammar"

@@ -19,6 +19,7 @@ set(cases
   "stepper-end|${SAMPLES}/pp-attachment.cfg,--view,stepper,--step,end,--select,7:4"
   "agenda|${SAMPLES}/pp-attachment.cfg,--view,stepper,--agenda,30,--agenda-strategy,complete-first"
   "ccg|--view,ccg,--ccg-lexicon,${SAMPLES}/ccg/geography.flex,--ccg-sentence,what are the major cities in ohio,--ccg-step,cell:2-5"
+  "fubl|--view,fubl,--fubl-passes,3,--fubl-model,${OUT_DIR}/geography.ccgmodel,--run,--fubl-page,lexicon"
   "help|--view,help"
   "shortcuts|--view,shortcuts")
 set(failures "")

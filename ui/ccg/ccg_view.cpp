@@ -429,6 +429,42 @@ bool CcgView::openLexicon(const QString& path, QString* error) {
   return true;
 }
 
+void CcgView::openModel(std::shared_ptr<ccg::FactoredLexicon> lexicon,
+                        std::shared_ptr<const ccg::TypeSystem> types, const ccg::CkyOptions& parser,
+                        const QString& title, const std::vector<ccg::SemanticExample>& examples,
+                        int sentence) {
+  worker_.cancelAndFinish();
+  clearResult();
+  lexicon_ = std::move(lexicon);
+  modelTypes_ = std::move(types);
+  parserOptions_ = parser;
+  parserOptions_.cancel = nullptr;
+  parserOptions_.keepPrunedEntries = true;  // the chart shows what the beam dropped
+  parserOptions_.recordEvents = true;       // the stepper replays the fill
+  compositionBox_->setChecked(parser.combinators.composition);
+  typesNote_ = parser.types != nullptr ? tr("type-checked") : tr("not type-checked");
+  lexiconPath_.clear();
+  lexiconEdit_->setText(title);
+  lexiconEdit_->setToolTip(title);
+  sentenceBox_->clear();
+  for (const ccg::SemanticExample& example : examples) {
+    QStringList words;
+    for (const std::string& w : example.words) words << toQString(w);
+    sentenceBox_->addItem(words.join(QLatin1Char(' ')), toQString(example.logicalFormText));
+  }
+  setStatus(tr("%1: %2 lexemes, %3 templates, %4 lexical entries (%5)")
+                .arg(title)
+                .arg(lexicon_->lexemes().size())
+                .arg(lexicon_->templates().size())
+                .arg(lexicon_->entryCount())
+                .arg(typesNote_));
+  updateActions();
+  if (sentence >= 0 && sentence < sentenceBox_->count()) {
+    sentenceBox_->setCurrentIndex(sentence);
+    parse();
+  }
+}
+
 bool CcgView::loadSentences(const QString& path, QString* error) {
   QString readError;
   const std::optional<QString> text = readText(path, &readError);

@@ -36,7 +36,9 @@
 
 #include "gwb/ccg/cky_parser.h"
 #include "gwb/ccg/cky_replay.h"
+#include "gwb/ccg/lambda_type.h"
 #include "gwb/ccg/lexicon.h"
+#include "gwb/ccg/semantic_examples.h"
 #include "ui/common/background_job.h"
 
 class QCheckBox;
@@ -70,6 +72,15 @@ class CcgView : public QWidget {
   // in *error and the status line on bad input — the view keeps its previous lexicon.
   bool openLexicon(const QString& path, QString* error = nullptr);
   QString lexiconPath() const { return lexiconPath_; }
+  // Shows a learned model instead of a file (the FUBL learner's, fubl_view.h): `lexicon` with its
+  // entries built, parsed with `parser` (its types, when set, are those of `types`, which the view
+  // keeps alive), named `title`; `examples` fill the sentence list with their logical forms as
+  // the annotations that parses are marked against. Then `sentence` (an index into `examples`,
+  // -1: none) is chosen and parsed.
+  void openModel(std::shared_ptr<gwb::ccg::FactoredLexicon> lexicon,
+                 std::shared_ptr<const gwb::ccg::TypeSystem> types,
+                 const gwb::ccg::CkyOptions& parser, const QString& title,
+                 const std::vector<gwb::ccg::SemanticExample>& examples, int sentence = -1);
   const gwb::ccg::FactoredLexicon* lexicon() const { return lexicon_.get(); }
   // Sentences to pick from: a GeoQuery-style file (sentence line, logical-form line, blank) or
   // plain sentences, one a line.
@@ -163,6 +174,7 @@ class CcgView : public QWidget {
   QString lexiconPath_;
   std::shared_ptr<gwb::ccg::FactoredLexicon> lexicon_;
   gwb::ccg::CkyOptions parserOptions_;
+  std::shared_ptr<const gwb::ccg::TypeSystem> modelTypes_;  // openModel's, for parserOptions_
   QString typesNote_;
   QString status_;
 

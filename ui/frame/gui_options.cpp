@@ -14,7 +14,8 @@ const QStringList kGuiViews = {
     QStringLiteral("grammar"),     QStringLiteral("stepper"),     QStringLiteral("tree"),
     QStringLiteral("discourse"),   QStringLiteral("transitions"), QStringLiteral("induction"),
     QStringLiteral("experiments"), QStringLiteral("ds"),          QStringLiteral("ds-learn"),
-    QStringLiteral("ccg"),         QStringLiteral("help"),        QStringLiteral("shortcuts")};
+    QStringLiteral("ccg"),         QStringLiteral("fubl"),        QStringLiteral("help"),
+    QStringLiteral("shortcuts")};
 
 namespace {
 
@@ -33,7 +34,7 @@ std::vector<QCommandLineOption> allOptions() {
       valueOption("view",
                   "The page to show for the last grammar: grammar, stepper or tree; a research "
                   "window: discourse, transitions, induction or experiments; the DS stepper: ds; "
-                  "DS lexicon learning: ds-learn; the CCG parser: ccg; "
+                  "DS lexicon learning: ds-learn; the CCG parser: ccg; the FUBL learner: fubl; "
                   "or help or shortcuts.",
                   "PAGE"),
       valueOption("sentence", "A sentence to parse in the last grammar's Earley stepper.", "TEXT"),
@@ -97,6 +98,21 @@ std::vector<QCommandLineOption> allOptions() {
                   "CCG parser: where the CKY replay stops: a number of steps, end, or cell:B-E.",
                   "N"),
       valueOption("ccg-cell", "CCG parser: the chart cell to select, B-E (words B..E-1).", "B-E"),
+      valueOption("fubl-train",
+                  "FUBL learner (--view fubl): the training pairs (default: the sample "
+                  "samples/ccg/geography.ccg); --run trains.",
+                  "FILE"),
+      valueOption("fubl-fixed", "FUBL learner: a fixed entity lexicon (np-fixedlex.geo).", "FILE"),
+      valueOption("fubl-test", "FUBL learner: the test pairs evaluated after training.", "FILE"),
+      valueOption("fubl-model", "FUBL learner: where the model is written.", "FILE"),
+      valueOption("fubl-passes", "FUBL learner: the number of passes.", "N"),
+      valueOption("fubl-seed", "FUBL learner: the seed (0: file order).", "S"),
+      valueOption("fubl-page", "FUBL learner: the page to show: training, lexicon or evaluation.",
+                  "PAGE"),
+      valueOption("fubl-filter", "FUBL learner: the lexicon filter, a word or a constant.", "TEXT"),
+      valueOption("fubl-open",
+                  "FUBL learner: after the run, open test sentence N (1-based) in the CCG tab.",
+                  "N"),
       valueOption("screenshot",
                   "Show the window at 1280x800 (or --screenshot-size), save it as an image to "
                   "OUT and exit.",
@@ -290,6 +306,17 @@ GuiCommandLine parseGuiOptions(const QStringList& arguments) {
   o.ccgSentence = read.optional("ccg-sentence");
   o.ccgStep = read.optional("ccg-step");
   o.ccgCell = read.optional("ccg-cell");
+
+  o.fublTrain = read.value("fubl-train");
+  o.fublFixed = read.value("fubl-fixed");
+  o.fublTest = read.value("fubl-test");
+  o.fublModel = read.value("fubl-model");
+  o.fublPasses = read.integer("fubl-passes", 1);
+  o.fublSeed = read.integer("fubl-seed", 0);
+  o.fublPage = read.choice("fubl-page", {QStringLiteral("training"), QStringLiteral("lexicon"),
+                                         QStringLiteral("evaluation")});
+  o.fublFilter = read.value("fubl-filter");
+  o.fublOpen = read.integer("fubl-open", 1);
 
   if (!read.error().isEmpty()) {
     result.action = GuiCommandLine::Action::Error;

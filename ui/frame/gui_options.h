@@ -8,7 +8,7 @@
 // workspace is restored (or, with --no-session, the default one). --view names what to show:
 // a page of the last grammar (grammar, stepper, tree), a research window (discourse,
 // transitions, induction, experiments), the DS stepper (ds), DS lexicon learning (ds-learn), the
-// CCG parser (ccg), or help/shortcuts. The other
+// CCG parser (ccg), the FUBL learner (fubl), or help/shortcuts. The other
 // options fill that view; `grammar-workbench --help` lists them all, and
 // ui/frame/workbench_startup.h applies them.
 //
@@ -89,6 +89,17 @@ struct GuiOptions {
   std::optional<QString> ccgSentence;
   std::optional<QString> ccgStep;  // N, end or cell:B-E (checked by the view)
   std::optional<QString> ccgCell;  // B-E
+
+  // FUBL learner (--view fubl); --run starts the training.
+  QString fublTrain;  // default: samples/ccg/geography.ccg
+  QString fublFixed;
+  QString fublTest;
+  QString fublModel;
+  std::optional<int> fublPasses;
+  std::optional<int> fublSeed;
+  QString fublPage;             // "", training, lexicon, evaluation
+  QString fublFilter;           // the lexicon page's filter (a word or a constant)
+  std::optional<int> fublOpen;  // 1-based test sentence to open in the CCG tab after the run
 
   bool takeScreenshot() const { return screenshotPath.has_value(); }
 };

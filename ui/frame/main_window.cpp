@@ -32,6 +32,7 @@
 #include "gwb/earley/grammar_io.h"
 #include "gwb/grounded/topic_transitions.h"
 #include "ui/ccg/ccg_view.h"
+#include "ui/ccg/fubl_view.h"
 #include "ui/common/qt_conversions.h"
 #include "ui/common/text_format.h"
 #include "ui/ds/ds_learning_view.h"
@@ -224,6 +225,13 @@ void MainWindow::createMenus() {
   QMenu* ccgMenu = menuBar()->addMenu(tr("&CCG"));
   ccgMenu->addAction(tr("CCG &parser (sample lexicon)"), this, [this] {
     openCcgView(samplesDirectory() % QStringLiteral("/ccg/geography.flex"));
+  });
+  ccgMenu->addAction(tr("&FUBL learner (sample pairs)"), this, [this] {
+    FublTrainingSettings settings;
+    settings.trainingPath = samplesDirectory() % QStringLiteral("/ccg/geography.ccg");
+    // Not beside the sample (an installed, perhaps read-only folder).
+    settings.modelPath = QDir::temp().filePath(QStringLiteral("geography.ccgmodel"));
+    openFublView(&settings);
   });
 
   QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
@@ -522,6 +530,41 @@ DsLearningView* MainWindow::openDsLearning() {
   central_->setCurrentWidget(tabs_);
   tabs_->setCurrentIndex(index);
   return view;
+}
+
+FublView* MainWindow::openFublView(const FublTrainingSettings* settings) {
+  auto* view = new FublView(tabs_);
+  view->setProperty(kWantedDocksProperty, QStringList());  // the grammar docks say nothing here
+  if (settings) view->setSettings(*settings);
+  connect(view, &FublView::openSentenceRequested, this, [this, view](int index) {
+    CcgView* ccg = ccgViewOfLearner(view);
+    if (!ccg) {
+      ccg = new CcgView(tabs_);
+      ccg->setProperty(kWantedDocksProperty, QStringList());
+      tabs_->addTab(ccg, tr("CCG: learned model"));
+      learnerCcgViews_.append({QPointer<FublView>(view), QPointer<CcgView>(ccg)});
+    }
+    const QString name =
+        tr("model learned from %1").arg(QFileInfo(view->job().settings().trainingPath).fileName());
+    const int at = tabs_->indexOf(ccg);
+    tabs_->setTabToolTip(at, tr("CCG parser: %1").arg(name));
+    central_->setCurrentWidget(tabs_);
+    tabs_->setCurrentIndex(at);
+    ccg->openModel(view->model(), view->types(), view->parserOptions(), name, view->testExamples(),
+                   index);
+  });
+  const int index = tabs_->addTab(view, tr("FUBL learner"));
+  tabs_->setTabToolTip(index, tr("FUBL: learning a factored CCG lexicon"));
+  central_->setCurrentWidget(tabs_);
+  tabs_->setCurrentIndex(index);
+  return view;
+}
+
+CcgView* MainWindow::ccgViewOfLearner(const FublView* learner) const {
+  for (const auto& [fubl, ccg] : learnerCcgViews_) {
+    if (fubl.data() == learner && ccg) return ccg.data();
+  }
+  return nullptr;
 }
 
 CcgView* MainWindow::openCcgView(const QString& lexiconPath, const QString& sentence) {

@@ -52,6 +52,8 @@ class DsLearningView;
 class DsStepperView;
 class DiscourseView;
 class ExperimentPanel;
+class FublView;
+struct FublTrainingSettings;
 class GrammarView;
 class HelpWindow;
 class ShortcutsWindow;
@@ -99,6 +101,12 @@ class MainWindow : public QMainWindow {
   // `lexiconPath` opened (none when empty) and `sentence` set (and parsed, with a lexicon).
   // Null, with the reason in the status bar, when the lexicon cannot be read.
   CcgView* openCcgView(const QString& lexiconPath = QString(), const QString& sentence = QString());
+  // CCG > FUBL learner: a new tab with the FUBL learner (fubl_view.h), its form filled from
+  // `settings` when given. A test sentence it asks to open (double-click in its evaluation list)
+  // opens in a CCG tab with the learned model — one CCG tab per learner, reused while it is open.
+  FublView* openFublView(const FublTrainingSettings* settings = nullptr);
+  // The CCG tab a learner opened its last sentence in (null if none or closed).
+  CcgView* ccgViewOfLearner(const FublView* learner) const;
 
   // Workspaces (see workspace.h). capture/apply work in memory; apply first settles unsaved
   // edits (false if the user cancels), closes every tab, then opens and restores each
@@ -251,6 +259,7 @@ class MainWindow : public QMainWindow {
   QPointer<TransitionView> transitionView_;
   QPointer<InductionPanel> inductionPanel_;
   QPointer<ExperimentPanel> experimentPanel_;
+  QList<QPair<QPointer<FublView>, QPointer<CcgView>>> learnerCcgViews_;
   QPointer<HelpWindow> helpWindow_;
   QPointer<ShortcutsWindow> shortcutsWindow_;
   QAction* saveAction_ = nullptr;

@@ -5,13 +5,16 @@
 #include <vector>
 
 #include <QApplication>
+#include <QDir>
 #include <QDockWidget>
 #include <QSettings>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 
 #include "gwb/earley/agenda_earley.h"
 #include "ui/ccg/ccg_view.h"
+#include "ui/ccg/fubl_view.h"
 #include "ui/ds/ds_learning_view.h"
 #include "ui/ds/ds_stepper_view.h"
 #include "ui/earley/agenda_panel.h"
@@ -170,6 +173,7 @@ int takeScreenshot(MainWindow& window, const GuiOptions& options) {
   QWidget* researchWindow = applyResearchOptions(window, options);
   applyDsOptions(window, options);
   applyCcgOptions(window, options);
+  applyFublOptions(window, options);
   if (researchWindow) {
     researchWindow->resize(options.screenshotSize);
     researchWindow->move(0, 0);
@@ -325,6 +329,54 @@ void applyCcgOptions(MainWindow& window, const GuiOptions& options) {
   }
 }
 
+void applyFublOptions(MainWindow& window, const GuiOptions& options) {
+  if (options.view != QLatin1String("fubl")) return;
+  FublTrainingSettings settings;
+  settings.trainingPath = options.fublTrain.isEmpty() ? MainWindow::samplesDirectory() +
+                                                            QStringLiteral("/ccg/geography.ccg")
+                                                      : options.fublTrain;
+  settings.fixedLexiconPath = options.fublFixed;
+  settings.testPath = options.fublTest;
+  settings.modelPath = options.fublModel;
+  if (options.fublTrain.isEmpty() && settings.modelPath.isEmpty()) {
+    settings.modelPath = QDir::temp().filePath(QStringLiteral("geography.ccgmodel"));
+  }
+  if (options.fublPasses) settings.passes = *options.fublPasses;
+  if (options.fublSeed) settings.seed = static_cast<quint64>(*options.fublSeed);
+  FublView* fubl = window.openFublView(&settings);
+  const QStringList pages = {QStringLiteral("training"), QStringLiteral("lexicon"),
+                             QStringLiteral("evaluation")};
+  // What to show once a model is there (at once when a screenshot waits for the run).
+  auto afterRun = [&window, fubl, options, pages] {
+    if (!options.fublFilter.isEmpty()) {
+      fubl->setFilter(options.fublFilter, FublLexiconFilter::Mode::Any);
+    }
+    if (!options.fublPage.isEmpty())
+      fubl->pages()->setCurrentIndex(pages.indexOf(options.fublPage));
+    if (options.fublOpen) {
+      if (!fubl->openTestSentence(*options.fublOpen - 1)) {
+        reportError(QStringLiteral("--fubl-open: no test sentence %1 (or no model)")
+                        .arg(*options.fublOpen));
+      } else if (CcgView* ccg = window.ccgViewOfLearner(fubl)) {
+        ccg->waitForParse();
+      }
+    }
+  };
+  if (!options.fublPage.isEmpty()) fubl->pages()->setCurrentIndex(pages.indexOf(options.fublPage));
+  if (!options.run) return;
+  if (!fubl->startTraining()) {
+    reportError(fubl->statusText());
+    return;
+  }
+  if (options.takeScreenshot()) {
+    fubl->waitForTraining(kRunsWaitMs);
+    fubl->waitForSentenceParse();
+    afterRun();
+  } else {
+    QObject::connect(fubl, &FublView::trainingFinished, fubl, afterRun, Qt::SingleShotConnection);
+  }
+}
+
 int runWorkbench(const GuiOptions& options) {
   std::unique_ptr<QSettings> store;
   QTemporaryDir scratch;
@@ -356,6 +408,7 @@ int runWorkbench(const GuiOptions& options) {
     applyResearchOptions(window, options);
     applyDsOptions(window, options);
     applyCcgOptions(window, options);
+    applyFublOptions(window, options);
   });
   return QApplication::exec();
 }

@@ -66,5 +66,10 @@ void applyDsOptions(MainWindow& window, const GuiOptions& options);
 // The CCG parser (--view ccg): opens --ccg-lexicon (default: the sample), parses --ccg-sentence,
 // replays to --ccg-step and selects chart cell --ccg-cell.
 void applyCcgOptions(MainWindow& window, const GuiOptions& options);
+// The FUBL learner (--view fubl): fills its form from --fubl-train (default: the sample pairs),
+// --fubl-fixed, --fubl-test, --fubl-model, --fubl-passes and --fubl-seed; with --run trains (a
+// screenshot waits for the run), then applies --fubl-filter and --fubl-page and opens test
+// sentence --fubl-open in the CCG tab.
+void applyFublOptions(MainWindow& window, const GuiOptions& options);
 
 }  // namespace gwb::ui

@@ -278,7 +278,29 @@ double FublLearner::logLikelihood(const SemanticExample& example) const {
   return chart.logProbability(example.logicalForm);
 }
 
+namespace {
+
+// The progress callback of the older interface as an observer.
+class ProgressFunctionObserver : public FublObserver {
+ public:
+  explicit ProgressFunctionObserver(const std::function<void(const FublProgress&)>& progress)
+      : progress_(progress) {}
+  void onExample(const FublProgress& progress) override {
+    if (progress_) progress_(progress);
+  }
+
+ private:
+  const std::function<void(const FublProgress&)>& progress_;
+};
+
+}  // namespace
+
 PassSummary FublLearner::runPass(const std::function<void(const FublProgress&)>& progress) {
+  ProgressFunctionObserver observer(progress);
+  return runPass(FublControl{&observer, nullptr});
+}
+
+PassSummary FublLearner::runPass(const FublControl& control) {
   const auto start = std::chrono::steady_clock::now();
   PassSummary summary;
   summary.pass = passesDone_ + 1;
@@ -298,6 +320,10 @@ PassSummary FublLearner::runPass(const std::function<void(const FublProgress&)>&
   usedLexemes_.clear();
   usedTemplates_.clear();
   for (int position = 0; position < n; ++position) {
+    if (control.cancel != nullptr && control.cancel->load()) {
+      summary.cancelled = true;
+      break;
+    }
     const int index = order[position];
     const SemanticExample& example = training_[index];
     const auto exampleStart = std::chrono::steady_clock::now();
@@ -368,16 +394,20 @@ PassSummary FublLearner::runPass(const std::function<void(const FublProgress&)>&
       summary.slowestSeconds = exampleSeconds;
       summary.slowestLine = example.sentenceLine;
     }
-    if (progress) progress({summary.pass, position + 1, n});
+    if (control.observer != nullptr) control.observer->onExample({summary.pass, position + 1, n});
   }
-  ++passesDone_;
-  if (options_.pruneUnused) pruneUnused(&summary);
+  if (!summary.cancelled) {
+    ++passesDone_;
+    if (options_.pruneUnused) pruneUnused(&summary);
+  }
   summary.splitsAdded = splitsAdded_;
   summary.splitsRejected = splitsRejected_;
   summary.lexemes = lexicon_.lexemes().size();
   summary.templates = lexicon_.templates().size();
   summary.entries = lexicon_.entryCount();
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!summary.cancelled && control.observer != nullptr)
+    control.observer->onPass(summary, lexicon_);
   return summary;
 }
 
@@ -390,6 +420,15 @@ void FublLearner::train(const std::vector<SemanticExample>& training,
     const PassSummary summary = runPass(progress);
     if (onPass) onPass(summary);
   }
+}
+
+int FublLearner::train(const std::vector<SemanticExample>& training,
+                       const FactoredLexicon& fixedLexicon, const FublControl& control) {
+  initialise(training, fixedLexicon);
+  for (int pass = 0; pass < options_.passes; ++pass) {
+    if (runPass(control).cancelled) break;
+  }
+  return passesDone_;
 }
 
 }  // namespace gwb::ccg

@@ -497,4 +497,21 @@ void mergeLexicon(FactoredLexicon* into, const FactoredLexicon& other) {
   for (const auto& [feature, value] : other.weights()) into->setWeight(feature, value);
 }
 
+std::vector<SpanEntry> sentenceEntries(const FactoredLexicon& lexicon,
+                                       const std::vector<std::string>& words) {
+  std::vector<SpanEntry> out;
+  const int n = static_cast<int>(words.size());
+  for (int begin = 0; begin < n; ++begin) {
+    std::string phrase;
+    for (int end = begin + 1; end <= n && end - begin <= lexicon.longestLexeme(); ++end) {
+      if (end > begin + 1) phrase += ' ';
+      phrase += words[end - 1];
+      for (const LexicalEntry& entry : lexicon.entriesFor(phrase)) {
+        out.push_back({begin, end, &entry});
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace gwb::ccg

@@ -1,3 +1,4 @@
+#include <atomic>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -212,6 +213,86 @@ TEST(CcgFublTest, DeterministicForASeedAndThreadInvariant) {
   }
   EXPECT_EQ(a.plain.correct, b.plain.correct);
   EXPECT_EQ(a.withSkipping.answered, b.withSkipping.answered);
+}
+
+// The observer hears every example of every pass and each pass once, with the summaries the
+// progress-function interface gives and the lexicon as it stands after the pass.
+TEST(CcgFublTest, ObserverReportsEachExampleAndPass) {
+  const Language language = makeLanguage();
+  FublOptions options;
+  options.passes = 3;
+  struct Recorder : FublObserver {
+    std::vector<FublProgress> examples;
+    std::vector<PassSummary> passes;
+    std::vector<std::string> lexicons;
+    void onExample(const FublProgress& progress) override { examples.push_back(progress); }
+    void onPass(const PassSummary& summary, const FactoredLexicon& lexicon) override {
+      passes.push_back(summary);
+      lexicons.push_back(writeFactoredLexicon(lexicon));
+    }
+  } recorder;
+  FublLearner learner(language.types, options);
+  EXPECT_EQ(learner.train(language.train, language.fixed, FublControl{&recorder, nullptr}), 3);
+  const int n = static_cast<int>(language.train.size());
+  ASSERT_EQ(recorder.examples.size(), static_cast<std::size_t>(3 * n));
+  for (int i = 0; i < 3 * n; ++i) {
+    EXPECT_EQ(recorder.examples[i].pass, i / n + 1);
+    EXPECT_EQ(recorder.examples[i].example, i % n + 1);
+    EXPECT_EQ(recorder.examples[i].examples, n);
+  }
+  ASSERT_EQ(recorder.passes.size(), 3u);
+  EXPECT_EQ(recorder.lexicons.back(), writeFactoredLexicon(learner.lexicon()));
+  // The same run through the older interface gives the same summaries and model.
+  FublLearner other(language.types, options);
+  std::vector<PassSummary> passes;
+  other.train(language.train, language.fixed, {},
+              [&](const PassSummary& summary) { passes.push_back(summary); });
+  ASSERT_EQ(passes.size(), 3u);
+  for (std::size_t p = 0; p < passes.size(); ++p) {
+    EXPECT_EQ(recorder.passes[p].pass, passes[p].pass);
+    EXPECT_EQ(recorder.passes[p].correctBeforeUpdate, passes[p].correctBeforeUpdate);
+    EXPECT_EQ(recorder.passes[p].lexemes, passes[p].lexemes);
+    EXPECT_FALSE(recorder.passes[p].cancelled);
+  }
+  EXPECT_EQ(writeFactoredLexicon(other.lexicon()), writeFactoredLexicon(learner.lexicon()));
+}
+
+// The cancel flag, set from the observer after the fourth example of the second pass, stops the
+// run before the fifth: one pass finished, no second onPass, and the first pass's report is the
+// one an uncancelled run makes.
+TEST(CcgFublTest, CancelStopsBetweenExamples) {
+  const Language language = makeLanguage();
+  FublOptions options;
+  options.passes = 4;
+  std::atomic<bool> cancel{false};
+  struct Canceller : FublObserver {
+    std::atomic<bool>* cancel = nullptr;
+    std::vector<FublProgress> examples;
+    std::vector<PassSummary> passes;
+    void onExample(const FublProgress& progress) override {
+      examples.push_back(progress);
+      if (progress.pass == 2 && progress.example == 4) cancel->store(true);
+    }
+    void onPass(const PassSummary& summary, const FactoredLexicon& /*lexicon*/) override {
+      passes.push_back(summary);
+    }
+  } canceller;
+  canceller.cancel = &cancel;
+  FublLearner learner(language.types, options);
+  EXPECT_EQ(learner.train(language.train, language.fixed, FublControl{&canceller, &cancel}), 1);
+  EXPECT_EQ(learner.passesDone(), 1);
+  const std::size_t n = language.train.size();
+  EXPECT_EQ(canceller.examples.size(), n + 4);
+  ASSERT_EQ(canceller.passes.size(), 1u);
+  FublLearner reference(language.types, options);
+  reference.initialise(language.train, language.fixed);
+  const PassSummary first = reference.runPass();
+  EXPECT_EQ(canceller.passes[0].correctBeforeUpdate, first.correctBeforeUpdate);
+  EXPECT_EQ(canceller.passes[0].lexemes, first.lexemes);
+  // A pass started with the flag already set does nothing and says so.
+  const PassSummary none = learner.runPass(FublControl{nullptr, &cancel});
+  EXPECT_TRUE(none.cancelled);
+  EXPECT_EQ(learner.passesDone(), 1);
 }
 
 TEST(CcgFublTest, ModelFileRoundTripsAndRefusesOtherVersions) {

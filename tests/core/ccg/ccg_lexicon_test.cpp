@@ -214,5 +214,35 @@ TEST(CcgLexiconTest, FixedLexiconsOfTheData) {
   EXPECT_EQ(load.lexicon.entriesFor("alabama").size(), 2u);  // alabama:s and alabama:n
 }
 
+// The entries of a sentence are those of each of its phrases, by start, then end.
+TEST(CcgLexiconTest, SentenceEntriesAreThoseOfEveryPhrase) {
+  LexiconLoad load = readFactoredLexicon(
+      "lexeme 1 texas :- texas:s\nlexeme 1 the capital of :- capital:c\n"
+      "lexeme 1 capital :- capital:c\nlexeme 0 the :-\n"
+      "template 0 NP : #0\ntemplate 0 NP/NP : (lambda $0 e (#0 $0))\n",
+      "l");
+  ASSERT_FALSE(load.diagnostics.hasErrors());
+  load.lexicon.buildEntries(nullptr);
+  const std::vector<std::string> words = {"the", "capital", "of", "texas"};
+  std::vector<std::string> got;
+  for (const SpanEntry& span : sentenceEntries(load.lexicon, words)) {
+    got.push_back(std::to_string(span.begin) + "-" + std::to_string(span.end) + " " +
+                  lexemeKey(load.lexicon.lexemes()[span.entry->lexeme]) + " | " +
+                  templateKey(load.lexicon.templates()[span.entry->lexicalTemplate]));
+  }
+  // "the" has no constants and no template has no slot: no entry; the other lexemes pair with
+  // both one-slot templates (no type system: slot counts only).
+  const std::vector<std::string> expected = {
+      "0-3 the capital of :- capital:c | NP : #0",
+      "0-3 the capital of :- capital:c | NP/NP : (lambda $0 e (#0 $0))",
+      "1-2 capital :- capital:c | NP : #0",
+      "1-2 capital :- capital:c | NP/NP : (lambda $0 e (#0 $0))",
+      "3-4 texas :- texas:s | NP : #0",
+      "3-4 texas :- texas:s | NP/NP : (lambda $0 e (#0 $0))",
+  };
+  EXPECT_EQ(got, expected);
+  EXPECT_TRUE(sentenceEntries(load.lexicon, {}).empty());
+}
+
 }  // namespace
 }  // namespace gwb::ccg

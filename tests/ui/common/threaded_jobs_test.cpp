@@ -1,4 +1,5 @@
-// The workbench's jobs that run on several threads — induction, experiments, the Earley parse —
+// The workbench's jobs that run on several threads — induction, experiments, the Earley parse,
+// FUBL training —
 // each run through its BackgroundJob with two batch threads, with the UI thread reading their
 // reports as they come, and compared with the same job on one thread (no result may depend on
 // the thread count) or with the core run directly. These tests are also the ThreadSanitizer
@@ -11,11 +12,17 @@
 
 #include <QCoreApplication>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <gtest/gtest.h>
 
+#include "gwb/ccg/ccg_model.h"
+#include "gwb/ccg/fubl_learner.h"
+#include "gwb/ccg/lambda_type.h"
+#include "gwb/ccg/semantic_examples.h"
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/tokenize.h"
 #include "shared_data.h"
+#include "ui/ccg/fubl_training_job.h"
 #include "ui/common/background_job.h"
 #include "ui/earley/induction_job.h"
 #include "ui/earley/parse_session.h"
@@ -23,6 +30,8 @@
 
 namespace gwb::ui {
 namespace {
+
+namespace ccg = gwb::ccg;
 
 constexpr int kTimeoutMs = 600000;  // only "it did not hang"
 
@@ -147,6 +156,50 @@ TEST(ThreadedJobsTest, AParseJobGivesTheSessionOfADirectRun) {
   EXPECT_EQ(session->result().logPrefixProbability, direct->result().logPrefixProbability);
   EXPECT_EQ(session->stepCount(), direct->stepCount());
   EXPECT_EQ(job.progress(), static_cast<int>(request.words.size()));
+}
+
+// FUBL training on the sample pairs, two evaluation threads: the UI thread hears every pass
+// the core learner makes, and the model kept, saved and evaluated is the direct run's.
+TEST(ThreadedJobsTest, AFublTrainingJobGivesTheModelOfADirectRun) {
+  const std::string data = gwb::testing::sourceDir() + "/samples/ccg/geography";
+  const ccg::TypeSystemLoad types = ccg::loadTypeSystem(data + ".types", data + ".lang");
+  const ccg::SemanticExamplesLoad pairs = ccg::loadSemanticExamples(data + ".ccg");
+  ASSERT_FALSE(types.diagnostics.hasErrors() || pairs.diagnostics.hasErrors());
+  ccg::FublOptions options;
+  options.passes = 3;
+  ccg::FublLearner direct(types.types, options);
+  direct.train(pairs.examples, ccg::FactoredLexicon());
+
+  QTemporaryDir scratch;
+  ASSERT_TRUE(scratch.isValid());
+  FublTrainingSettings settings;
+  settings.trainingPath = QString::fromStdString(data + ".ccg");
+  settings.modelPath = scratch.filePath(QStringLiteral("geography.ccgmodel"));
+  settings.passes = 3;
+  settings.threads = 2;
+  FublTrainingJob job;
+  std::vector<int> passes;
+  int examples = 0;
+  bool done = false;
+  QObject::connect(&job, &FublTrainingJob::exampleDone, &job, [&](int, int, int) { ++examples; });
+  QObject::connect(&job, &FublTrainingJob::passFinished, &job,
+                   [&](const ccg::PassSummary& summary) { passes.push_back(summary.pass); });
+  QObject::connect(&job, &FublTrainingJob::finished, &job, [&done] { done = true; });
+  ASSERT_TRUE(job.start(settings));
+  ASSERT_TRUE(processEventsWhileBusy([&done] { return !done; }, [&job] { job.worker().wait(10); },
+                                     kTimeoutMs));
+  ASSERT_TRUE(job.errorText().isEmpty()) << job.errorText().toStdString();
+  EXPECT_EQ(passes, (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(examples, 3 * static_cast<int>(pairs.examples.size()));
+  ASSERT_NE(job.model(), nullptr);
+  EXPECT_EQ(ccg::writeFactoredLexicon(*job.model()), ccg::writeFactoredLexicon(direct.lexicon()));
+  ASSERT_TRUE(job.evaluated());
+  ccg::CkyOptions parser;
+  parser.types = &types.types;
+  const ccg::EvaluationResult expected =
+      ccg::evaluateSemanticParser(direct.lexicon(), parser, pairs.examples, {});
+  EXPECT_EQ(job.evaluation().plain.correct, expected.plain.correct);
+  EXPECT_EQ(job.evaluation().withSkipping.answered, expected.withSkipping.answered);
 }
 
 }  // namespace

@@ -157,6 +157,37 @@ TEST(GuiOptionsTest, HelpAndVersionAreActionsNotExits) {
   EXPECT_EQ(parse({QStringLiteral("--version")}).action, GuiCommandLine::Action::ShowVersion);
 }
 
+TEST(GuiOptionsTest, FublLearnerOptionsLandInTheirFields) {
+  const GuiCommandLine command =
+      parse({QStringLiteral("--view"),        QStringLiteral("fubl"),
+             QStringLiteral("--fubl-train"),  QStringLiteral("train.ccg"),
+             QStringLiteral("--fubl-fixed"),  QStringLiteral("np.geo"),
+             QStringLiteral("--fubl-test"),   QStringLiteral("test.ccg"),
+             QStringLiteral("--fubl-model"),  QStringLiteral("m.ccgmodel"),
+             QStringLiteral("--fubl-passes"), QStringLiteral("4"),
+             QStringLiteral("--fubl-seed"),   QStringLiteral("7"),
+             QStringLiteral("--fubl-page"),   QStringLiteral("lexicon"),
+             QStringLiteral("--fubl-filter"), QStringLiteral("texas"),
+             QStringLiteral("--fubl-open"),   QStringLiteral("2"),
+             QStringLiteral("--run")});
+  ASSERT_EQ(command.action, GuiCommandLine::Action::Run) << command.text.toStdString();
+  const GuiOptions& o = command.options;
+  EXPECT_EQ(o.view, QStringLiteral("fubl"));
+  EXPECT_EQ(o.fublTrain, QStringLiteral("train.ccg"));
+  EXPECT_EQ(o.fublFixed, QStringLiteral("np.geo"));
+  EXPECT_EQ(o.fublTest, QStringLiteral("test.ccg"));
+  EXPECT_EQ(o.fublModel, QStringLiteral("m.ccgmodel"));
+  EXPECT_EQ(o.fublPasses, 4);
+  EXPECT_EQ(o.fublSeed, 7);
+  EXPECT_EQ(o.fublPage, QStringLiteral("lexicon"));
+  EXPECT_EQ(o.fublFilter, QStringLiteral("texas"));
+  EXPECT_EQ(o.fublOpen, 2);
+  EXPECT_TRUE(o.run);
+  const GuiOptions defaults = parse({}).options;
+  EXPECT_TRUE(defaults.fublTrain.isEmpty() && defaults.fublPage.isEmpty());
+  EXPECT_FALSE(defaults.fublPasses || defaults.fublSeed || defaults.fublOpen);
+}
+
 TEST(GuiOptionsTest, UnreadableValuesAreErrorsNamingTheOption) {
   struct Case {
     QStringList arguments;
@@ -180,6 +211,11 @@ TEST(GuiOptionsTest, UnreadableValuesAreErrorsNamingTheOption) {
       {{QStringLiteral("--ds-step"), QStringLiteral("last")}, "--ds-step:"},
       {{QStringLiteral("--screenshot-size"), QStringLiteral("1280")}, "--screenshot-size:"},
       {{QStringLiteral("--screenshot-size"), QStringLiteral("0x800")}, "--screenshot-size:"},
+      {{QStringLiteral("--fubl-passes"), QStringLiteral("0")}, "--fubl-passes: expected a whole"},
+      {{QStringLiteral("--fubl-seed"), QStringLiteral("-1")}, "--fubl-seed:"},
+      {{QStringLiteral("--fubl-page"), QStringLiteral("curve")},
+       "--fubl-page: expected one of training, lexicon, evaluation"},
+      {{QStringLiteral("--fubl-open"), QStringLiteral("first")}, "--fubl-open:"},
       {{QStringLiteral("--root")}, "root"},  // a value is missing
   };
   for (const Case& c : cases) {

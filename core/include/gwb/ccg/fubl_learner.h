@@ -24,8 +24,16 @@
 // Everything is deterministic for given data, options and seed: ties go to the first candidate
 // in enumeration order, sums run in a fixed order, and the online loop itself is sequential (each
 // step depends on the one before). Threads are used only in evaluation (ccg_evaluation.h).
+//
+// Reports and cancelling: a FublObserver hears of each example done and each pass finished (the
+// CLI prints them, the workbench plots them); a cancel flag, polled between two examples, stops a
+// run. A pass stopped that way is not finished: its summary says `cancelled`, it is not counted
+// in passesDone(), nothing is pruned, and the updates of the examples it did stay in the lexicon
+// (callers that want the last finished pass keep the lexicon onPass showed them, as the
+// workbench's training job does, or save after each pass, as `gwb ccg train` does).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -86,12 +94,29 @@ struct PassSummary {
   double seconds = 0;
   double slowestSeconds = 0;  // the slowest example's Steps 1 and 2
   int slowestLine = 0;        // its sentence's line in the training file
+  bool cancelled = false;     // stopped by the cancel flag before its last example
 };
 
 struct FublProgress {
   int pass = 0;
   int example = 0;  // done in this pass
   int examples = 0;
+};
+
+// What a run reports, on the thread that runs the learner, in order: onExample after each
+// example of a pass (its Steps 1 and 2 done), onPass once the pass is finished and pruned, with
+// the lexicon as it then stands (valid only during the call). A cancelled pass gets no onPass.
+class FublObserver {
+ public:
+  virtual ~FublObserver() = default;
+  virtual void onExample(const FublProgress& /*progress*/) {}
+  virtual void onPass(const PassSummary& /*summary*/, const FactoredLexicon& /*lexicon*/) {}
+};
+
+// Who listens to a run and what stops it; both may be null.
+struct FublControl {
+  FublObserver* observer = nullptr;
+  const std::atomic<bool>* cancel = nullptr;  // polled before each example
 };
 
 class FublLearner {
@@ -104,10 +129,18 @@ class FublLearner {
   // One pass over the training data (Steps 1 and 2 per example); `progress` is called after
   // each example when given.
   PassSummary runPass(const std::function<void(const FublProgress&)>& progress = {});
+  // The same, reporting to control.observer and stopping at control.cancel (then the summary
+  // says `cancelled` and the pass does not count; see the header comment).
+  PassSummary runPass(const FublControl& control);
   // initialise + options.passes passes; `onPass` after each pass.
   void train(const std::vector<SemanticExample>& training, const FactoredLexicon& fixedLexicon,
              const std::function<void(const FublProgress&)>& progress = {},
              const std::function<void(const PassSummary&)>& onPass = {});
+  // initialise + up to options.passes passes, reported to and stopped by `control`. Returns the
+  // number of passes finished (options.passes unless cancelled).
+  int train(const std::vector<SemanticExample>& training, const FactoredLexicon& fixedLexicon,
+            const FublControl& control);
+  int passesDone() const { return passesDone_; }
 
   const FactoredLexicon& lexicon() const { return lexicon_; }
   FactoredLexicon& lexicon() { return lexicon_; }

@@ -114,6 +114,19 @@ class FactoredLexicon {
   int longestLexeme_ = 0;
 };
 
+// A lexical entry over words begin..end-1 of a sentence.
+struct SpanEntry {
+  int begin = 0;
+  int end = 0;
+  const LexicalEntry* entry = nullptr;  // into the lexicon: valid while it is not changed
+};
+
+// Every lexical entry of every phrase of `words` (spans of up to longestLexeme() words), by
+// start, then end, then the lexicon's order of entries: the entries a parse of `words` can use
+// (entries must have been built).
+std::vector<SpanEntry> sentenceEntries(const FactoredLexicon& lexicon,
+                                       const std::vector<std::string>& words);
+
 struct LexiconLoad {
   FactoredLexicon lexicon;
   Diagnostics diagnostics;

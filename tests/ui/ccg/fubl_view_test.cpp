@@ -1,0 +1,465 @@
+// The FUBL learner view end to end, offscreen, on the tiny synthetic language of the core test
+// "a tiny synthetic language is learned perfectly" (ccg_fubl_test.cpp), written to files at test
+// time, plus one held-out sentence about a state the data never names (so one answer is wrong).
+// What the view shows is checked against core objects: the curve's points are the observer's
+// pass reports of an independent core run, the lexicon table's rows are the model's lexeme ×
+// template entries with their weights, the filters keep exactly the lexemes that name the word or
+// constant, the sentence entries are core's sentenceEntries with the best parse's marked, the
+// evaluation rows are core's evaluation; cancelling lands on a chosen example (no clock); and the
+// main window opens a test sentence in the CCG tab with the learned model.
+#include "ui/ccg/fubl_view.h"
+
+#include <algorithm>
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <QCheckBox>
+#include <QFile>
+#include <QLabel>
+#include <QProgressBar>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <gtest/gtest.h>
+
+#include "gwb/ccg/ccg_model.h"
+#include "gwb/ccg/fubl_learner.h"
+#include "gwb/ccg/lexicon.h"
+#include "gwb/ccg/semantic_examples.h"
+#include "qt_printers.h"
+#include "shared_data.h"
+#include "ui/ccg/ccg_view.h"
+#include "ui/ccg/fubl_lexicon_model.h"
+#include "ui/ccg/fubl_pair_heatmap.h"
+#include "ui/ccg/fubl_training_plot.h"
+#include "ui/common/job_progress_bar.h"
+#include "ui/frame/app_settings.h"
+#include "ui/frame/main_window.h"
+
+namespace gwb::ui {
+namespace {
+
+namespace ccg = gwb::ccg;
+
+// The synthetic language of ccg_fubl_test.cpp: three constructions over four states, each
+// state in training with two of them, the third held out.
+const char* kTypes = "((s e) (r e))";
+const char* kLang = "((state:t s t) (river:t r t) (next_to:t s s t) (loc:t r s t) (capital:c s e))";
+const char* kFixed =
+    "texas :- NP : texas:s\nohio :- NP : ohio:s\nutah :- NP : utah:s\n"
+    "iowa :- NP : iowa:s\n";
+
+void writeFile(const QString& path, const std::string& text) {
+  QFile file(path);
+  ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+  file.write(text.data(), static_cast<qint64>(text.size()));
+}
+
+class FublViewTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(dir_.isValid());
+    std::string train;
+    std::string test;
+    const std::vector<std::string> states = {"texas", "ohio", "utah", "iowa"};
+    for (std::size_t i = 0; i < states.size(); ++i) {
+      const std::string& s = states[i];
+      const std::string pairs[3] = {
+          "states bordering " + s + "\n(lambda $0 e (and (state:t $0) (next_to:t $0 " + s +
+              ":s)))\n\n",
+          "rivers in " + s + "\n(lambda $0 e (and (river:t $0) (loc:t $0 " + s + ":s)))\n\n",
+          "the capital of " + s + "\n(capital:c " + s + ":s)\n\n"};
+      for (std::size_t j = 0; j < 3; ++j) ((i + j) % 4 == 3 ? test : train) += pairs[j];
+    }
+    test += "the capital of kansas\n(capital:c kansas:s)\n\n";  // a state never seen
+    writeFile(path("train.ccg"), train);
+    writeFile(path("train.types"), kTypes);
+    writeFile(path("train.lang"), kLang);
+    writeFile(path("test.ccg"), test);
+    writeFile(path("fixed.geo"), kFixed);
+    settings_.trainingPath = path("train.ccg");
+    settings_.testPath = path("test.ccg");
+    settings_.fixedLexiconPath = path("fixed.geo");
+    settings_.modelPath = path("learned.ccgmodel");
+    settings_.passes = 5;
+    view_.resize(1300, 850);
+    view_.show();
+  }
+
+  QString path(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
+
+  void train() {
+    view_.setSettings(settings_);
+    ASSERT_TRUE(view_.startTraining()) << view_.statusText().toStdString();
+    ASSERT_TRUE(view_.waitForTraining());
+    ASSERT_NE(view_.model(), nullptr) << view_.statusText().toStdString();
+  }
+
+  // The same run in core, reported to a recording observer.
+  struct CoreRun : ccg::FublObserver {
+    ccg::TypeSystem types;
+    std::vector<ccg::SemanticExample> train;
+    std::vector<ccg::SemanticExample> test;
+    ccg::FactoredLexicon fixed;
+    std::vector<ccg::PassSummary> passes;
+    std::unique_ptr<ccg::FublLearner> learner;
+    void onPass(const ccg::PassSummary& summary, const ccg::FactoredLexicon& /*l*/) override {
+      passes.push_back(summary);
+    }
+  };
+  std::unique_ptr<CoreRun> coreRun(int passes) const {
+    auto run = std::make_unique<CoreRun>();
+    run->types =
+        ccg::loadTypeSystem(path("train.types").toStdString(), path("train.lang").toStdString())
+            .types;
+    run->train = ccg::loadSemanticExamples(path("train.ccg").toStdString()).examples;
+    run->test = ccg::loadSemanticExamples(path("test.ccg").toStdString()).examples;
+    run->fixed = ccg::loadFixedLexicon(path("fixed.geo").toStdString()).lexicon;
+    ccg::FublOptions options;
+    options.passes = passes;
+    run->learner = std::make_unique<ccg::FublLearner>(run->types, options);
+    run->learner->train(run->train, run->fixed, ccg::FublControl{run.get(), nullptr});
+    return run;
+  }
+
+  QTemporaryDir dir_;
+  FublTrainingSettings settings_;
+  FublView view_;
+};
+
+TEST_F(FublViewTest, CurvePointsAreTheObserversPassReportsAndTheModelIsSaved) {
+  train();
+  const std::unique_ptr<CoreRun> core = coreRun(5);
+  ASSERT_EQ(core->passes.size(), 5u);
+  const QVector<QPointF> accuracy = view_.trainingPlot()->accuracyPoints();
+  const QVector<QPointF> lexemes = view_.trainingPlot()->lexemePoints();
+  ASSERT_EQ(accuracy.size(), 5);
+  ASSERT_EQ(lexemes.size(), 5);
+  ASSERT_EQ(view_.job().passes().size(), 5u);
+  for (int p = 0; p < 5; ++p) {
+    const ccg::PassSummary& s = core->passes[p];
+    EXPECT_EQ(accuracy[p], QPointF(p + 1, 100.0 * s.correctBeforeUpdate / s.examples));
+    EXPECT_EQ(lexemes[p], QPointF(p + 1, static_cast<double>(s.lexemes)));
+    EXPECT_EQ(view_.job().passes()[p].logLikelihood, s.logLikelihood);
+  }
+  EXPECT_EQ(view_.passTable()->rowCount(), 5);
+  EXPECT_EQ(view_.passTable()->item(4, 4)->text(), QString::number(core->passes[4].lexemes));
+  // The learned language is learned perfectly: every training pair right in the last pass.
+  EXPECT_EQ(accuracy.back().y(), 100.0);
+  // The model file is core's writer's text of the core run's lexicon.
+  QFile saved(settings_.modelPath);
+  ASSERT_TRUE(saved.open(QIODevice::ReadOnly));
+  EXPECT_EQ(saved.readAll().toStdString(),
+            ccg::writeCcgModel(core->learner->lexicon(), ccg::CkyOptions()));
+  EXPECT_EQ(ccg::writeFactoredLexicon(*view_.model()),
+            ccg::writeFactoredLexicon(core->learner->lexicon()));
+  EXPECT_FALSE(view_.progressBar()->isRunning());
+  EXPECT_TRUE(view_.progressBar()->bar()->format().contains(QStringLiteral("done")));
+}
+
+TEST_F(FublViewTest, LexiconTableRowsAreTheModelsEntriesWithTheirWeights) {
+  train();
+  const ccg::FactoredLexicon& model = *view_.model();
+  FublLexiconModel* table = view_.lexiconModel();
+  // Every lexeme × template pair that makes an entry, once.
+  std::set<std::pair<int, int>> entries;
+  for (const ccg::Lexeme& lexeme : model.lexemes()) {
+    std::string phrase;
+    for (const std::string& w : lexeme.words) phrase += (phrase.empty() ? "" : " ") + w;
+    for (const ccg::LexicalEntry& e : model.entriesFor(phrase)) {
+      entries.emplace(e.lexeme, e.lexicalTemplate);
+    }
+  }
+  ASSERT_EQ(table->rowCount(), static_cast<int>(entries.size()));
+  EXPECT_EQ(static_cast<std::size_t>(table->rowCount()), model.entryCount());
+  for (int row = 0; row < table->rowCount(); ++row) {
+    const ccg::Lexeme& lexeme = model.lexemes()[table->lexemeAt(row)];
+    const ccg::LexicalTemplate& t = model.templates()[table->templateAt(row)];
+    EXPECT_TRUE(entries.count({table->lexemeAt(row), table->templateAt(row)}) > 0);
+    EXPECT_EQ(table->data(table->index(row, FublLexiconModel::TemplateColumn)).toString(),
+              QString::fromStdString(ccg::templateKey(t)));
+    const double lw = model.weight(ccg::lexemeFeature(lexeme));
+    const double tw = model.weight(ccg::templateFeature(t));
+    const double pw = model.weight(ccg::pairFeature(lexeme, t));
+    EXPECT_EQ(table
+                  ->data(table->index(row, FublLexiconModel::LexemeWeightColumn),
+                         FublLexiconModel::kSortRole)
+                  .toDouble(),
+              lw);
+    EXPECT_EQ(table->pairWeight(row), pw);
+    EXPECT_EQ(
+        table->data(table->index(row, FublLexiconModel::ScoreColumn), FublLexiconModel::kSortRole)
+            .toDouble(),
+        lw + 0.1 * tw + pw);
+  }
+  // Sorting by score, highest first, through the proxy the table shows.
+  view_.lexiconTable()->sortByColumn(FublLexiconModel::ScoreColumn, Qt::DescendingOrder);
+  FublLexiconFilter* proxy = view_.lexiconFilter();
+  for (int r = 1; r < proxy->rowCount(); ++r) {
+    EXPECT_GE(proxy->index(r - 1, FublLexiconModel::ScoreColumn)
+                  .data(FublLexiconModel::kSortRole)
+                  .toDouble(),
+              proxy->index(r, FublLexiconModel::ScoreColumn)
+                  .data(FublLexiconModel::kSortRole)
+                  .toDouble());
+  }
+  // The heatmap, unfiltered: a row per lexeme with an entry, its cells the pair weights.
+  std::set<int> lexemesWithEntries;
+  for (const auto& [l, t] : entries) lexemesWithEntries.insert(l);
+  FublPairHeatmap* heatmap = view_.heatmap();
+  ASSERT_EQ(heatmap->rowLexemes().size(), lexemesWithEntries.size());
+  int cells = 0;
+  for (int r = 0; r < static_cast<int>(heatmap->rowLexemes().size()); ++r) {
+    for (int c = 0; c < static_cast<int>(heatmap->columnTemplates().size()); ++c) {
+      const int l = heatmap->rowLexemes()[r];
+      const int t = heatmap->columnTemplates()[c];
+      const std::optional<double> value = heatmap->valueAt(r, c);
+      ASSERT_EQ(value.has_value(), entries.count({l, t}) > 0);
+      if (value) {
+        ++cells;
+        EXPECT_EQ(*value, model.weight(ccg::pairFeature(model.lexemes()[l], model.templates()[t])));
+      }
+    }
+  }
+  EXPECT_EQ(cells, static_cast<int>(entries.size()));
+}
+
+TEST_F(FublViewTest, FiltersKeepTheLexemesWithTheWordOrConstant) {
+  train();
+  const ccg::FactoredLexicon& model = *view_.model();
+  FublLexiconModel* table = view_.lexiconModel();
+  struct Case {
+    QString text;
+    FublLexiconFilter::Mode mode;
+    std::function<bool(const ccg::Lexeme&)> expected;
+  };
+  const auto hasWord = [](const ccg::Lexeme& l, const std::string& w) {
+    return std::find(l.words.begin(), l.words.end(), w) != l.words.end();
+  };
+  const auto hasConstant = [](const ccg::Lexeme& l, const std::string& c) {
+    return std::find(l.constants.begin(), l.constants.end(), c) != l.constants.end();
+  };
+  const std::vector<Case> cases = {
+      {QStringLiteral("texas"), FublLexiconFilter::Mode::Word,
+       [&](const ccg::Lexeme& l) { return hasWord(l, "texas"); }},
+      {QStringLiteral("texas:s"), FublLexiconFilter::Mode::Constant,
+       [&](const ccg::Lexeme& l) { return hasConstant(l, "texas:s"); }},
+      {QStringLiteral("next_to"), FublLexiconFilter::Mode::Constant,
+       [&](const ccg::Lexeme& l) { return hasConstant(l, "next_to:t"); }},
+      {QStringLiteral("RIVERS"), FublLexiconFilter::Mode::Any,
+       [&](const ccg::Lexeme& l) { return hasWord(l, "rivers"); }},
+      {QStringLiteral("texas"), FublLexiconFilter::Mode::Constant,
+       [&](const ccg::Lexeme& l) { return hasConstant(l, "texas:s"); }},
+      {QStringLiteral("nothing-like-this"), FublLexiconFilter::Mode::Any,
+       [](const ccg::Lexeme&) { return false; }},
+  };
+  for (const Case& c : cases) {
+    view_.setFilter(c.text, c.mode);
+    int expected = 0;
+    for (int row = 0; row < table->rowCount(); ++row) {
+      expected += c.expected(model.lexemes()[table->lexemeAt(row)]) ? 1 : 0;
+    }
+    FublLexiconFilter* proxy = view_.lexiconFilter();
+    EXPECT_EQ(proxy->rowCount(), expected) << c.text.toStdString();
+    for (int r = 0; r < proxy->rowCount(); ++r) {
+      const int row = proxy->mapToSource(proxy->index(r, 0)).row();
+      EXPECT_TRUE(c.expected(model.lexemes()[table->lexemeAt(row)])) << c.text.toStdString();
+    }
+    std::set<int> shownLexemes;
+    for (int r = 0; r < proxy->rowCount(); ++r) {
+      shownLexemes.insert(table->lexemeAt(proxy->mapToSource(proxy->index(r, 0)).row()));
+    }
+    EXPECT_EQ(view_.heatmap()->rowLexemes().size(), shownLexemes.size()) << c.text.toStdString();
+  }
+  // The word filter finds the state word in training that splitting must have made a lexeme.
+  view_.setFilter(QStringLiteral("texas"), FublLexiconFilter::Mode::Word);
+  EXPECT_GT(view_.lexiconFilter()->rowCount(), 0);
+}
+
+TEST_F(FublViewTest, LexemeTemplatesAndTheEntriesOfATestSentence) {
+  train();
+  const ccg::FactoredLexicon& model = *view_.model();
+  const int texas = model.findLexeme({{"texas"}, {"texas:s"}});
+  ASSERT_GE(texas, 0);
+  view_.selectLexeme(texas);
+  int expected = 0;
+  for (const ccg::LexicalEntry& e : model.entriesFor("texas")) expected += e.lexeme == texas;
+  ASSERT_GT(expected, 0);
+  ASSERT_EQ(view_.lexemeTemplateTable()->rowCount(), expected);
+  for (int r = 0; r < expected; ++r) {
+    const QString templateText = view_.lexemeTemplateTable()->item(r, 0)->text();
+    const int t = [&] {
+      for (int i = 0; i < static_cast<int>(model.templates().size()); ++i) {
+        if (QString::fromStdString(ccg::templateKey(model.templates()[i])) == templateText)
+          return i;
+      }
+      return -1;
+    }();
+    ASSERT_GE(t, 0);
+    EXPECT_EQ(
+        view_.lexemeTemplateTable()->item(r, 2)->text(),
+        QString::number(
+            model.weight(ccg::pairFeature(model.lexemes()[texas], model.templates()[t])), 'f', 3));
+  }
+  // The entries of each test sentence: core's sentenceEntries, those of the best parse marked.
+  for (int i = 0; i < static_cast<int>(view_.testExamples().size()); ++i) {
+    view_.selectTestSentence(i);
+    ASSERT_TRUE(view_.waitForSentenceParse());
+    const ccg::SemanticExample& example = view_.testExamples()[i];
+    const std::vector<ccg::SpanEntry> spans = ccg::sentenceEntries(model, example.words);
+    QTableWidget* shown = view_.sentenceEntryTable();
+    ASSERT_EQ(shown->rowCount(), static_cast<int>(spans.size()));
+    ccg::CkyChart chart(model, example.words, view_.parserOptions());
+    std::set<std::tuple<int, int, int, int>> leaves;
+    std::function<void(const ccg::DerivationNode&)> collect = [&](const ccg::DerivationNode& n) {
+      if (n.children.empty()) leaves.emplace(n.begin, n.end, n.lexeme, n.lexicalTemplate);
+      for (const ccg::DerivationNode& child : n.children) collect(child);
+    };
+    const std::vector<ccg::Derivation> best = chart.kBest(1);
+    if (!best.empty()) collect(best.front().root);
+    int marked = 0;
+    for (int r = 0; r < shown->rowCount(); ++r) {
+      const ccg::SpanEntry& s = spans[r];
+      const bool inBest =
+          leaves.count({s.begin, s.end, s.entry->lexeme, s.entry->lexicalTemplate}) > 0;
+      EXPECT_EQ(shown->item(r, 2)->text(), inBest ? QStringLiteral("\u2713") : QString());
+      EXPECT_EQ(shown->item(r, 0)->text(), QStringLiteral("%1\u2013%2").arg(s.begin).arg(s.end));
+      marked += inBest ? 1 : 0;
+    }
+    // A parsed sentence marks its lexical steps; the unseen state has none to mark.
+    EXPECT_EQ(marked > 0, !best.empty()) << i;
+  }
+}
+
+TEST_F(FublViewTest, EvaluationRowsAreCoresEvaluation) {
+  train();
+  ASSERT_TRUE(view_.hasEvaluation());
+  const std::unique_ptr<CoreRun> core = coreRun(5);
+  ccg::CkyOptions parser;
+  parser.types = &core->types;
+  const ccg::EvaluationResult expected =
+      ccg::evaluateSemanticParser(core->learner->lexicon(), parser, core->test, {});
+  QTableWidget* table = view_.evaluationTable();
+  ASSERT_EQ(table->rowCount(), static_cast<int>(core->test.size()));
+  int wrong = 0;
+  for (int r = 0; r < table->rowCount(); ++r) {
+    const ccg::SentenceResult& result = expected.sentences[r];
+    EXPECT_EQ(table->item(r, 1)->text(),
+              result.correct ? QStringLiteral("\u2713") : QStringLiteral("\u2717"));
+    EXPECT_EQ(table->item(r, 3)->text(), result.answer
+                                             ? QString::fromStdString(ccg::toString(result.answer))
+                                             : QStringLiteral("(no parse)"));
+    EXPECT_EQ(table->item(r, 4)->text(),
+              QString::fromStdString(ccg::toString(core->test[r].logicalForm)));
+    wrong += result.correct ? 0 : 1;
+  }
+  // The held-out combinations are right, the unseen state is not.
+  EXPECT_EQ(expected.plain.correct, 3);
+  EXPECT_EQ(wrong, 1);
+  EXPECT_EQ(view_.evaluation().plain.correct, expected.plain.correct);
+  EXPECT_TRUE(view_.scoresText().contains(
+      QStringLiteral("F1 %1").arg(100 * expected.plain.f1(), 0, 'f', 1)))
+      << view_.scoresText().toStdString();
+  view_.setShowOnlyWrong(true);
+  ASSERT_EQ(table->rowCount(), wrong);
+  EXPECT_EQ(table->item(0, 2)->text(), QStringLiteral("the capital of kansas"));
+  EXPECT_EQ(view_.testIndexOfEvaluationRow(0), static_cast<int>(core->test.size()) - 1);
+}
+
+// Cancel from the worker after the third example of pass 2: the run stops there, one pass is
+// reported, and the model kept, shown and saved is the first pass's — core's after one pass.
+TEST_F(FublViewTest, CancelStopsAtAChosenExampleAndKeepsTheLastFinishedPass) {
+  settings_.passes = 4;
+  std::vector<std::pair<int, int>> seen;
+  view_.job().setExampleHookForTesting([this, &seen](const ccg::FublProgress& progress) {
+    seen.emplace_back(progress.pass, progress.example);
+    if (progress.pass == 2 && progress.example == 3) view_.job().cancel();
+  });
+  view_.setSettings(settings_);
+  ASSERT_TRUE(view_.startTraining());
+  ASSERT_TRUE(view_.waitForTraining());
+  EXPECT_TRUE(view_.job().wasCancelled());
+  EXPECT_TRUE(view_.job().errorText().isEmpty()) << view_.job().errorText().toStdString();
+  const std::unique_ptr<CoreRun> core = coreRun(1);
+  ASSERT_EQ(seen.size(), core->train.size() + 3);
+  EXPECT_EQ(seen.back(), std::make_pair(2, 3));
+  EXPECT_EQ(view_.trainingPlot()->accuracyPoints().size(), 1);
+  EXPECT_EQ(view_.passTable()->rowCount(), 1);
+  ASSERT_NE(view_.model(), nullptr);
+  EXPECT_EQ(ccg::writeFactoredLexicon(*view_.model()),
+            ccg::writeFactoredLexicon(core->learner->lexicon()));
+  QFile saved(settings_.modelPath);
+  ASSERT_TRUE(saved.open(QIODevice::ReadOnly));
+  EXPECT_EQ(saved.readAll().toStdString(),
+            ccg::writeCcgModel(core->learner->lexicon(), ccg::CkyOptions()));
+  EXPECT_FALSE(view_.hasEvaluation());
+  EXPECT_TRUE(view_.progressBar()->bar()->format().contains(QStringLiteral("cancelled")))
+      << view_.progressBar()->bar()->format().toStdString();
+  // Sentences are listed, unmarked, and can still be opened.
+  EXPECT_EQ(view_.evaluationTable()->rowCount(), static_cast<int>(core->test.size()));
+  EXPECT_EQ(view_.evaluationTable()->item(0, 1)->text(), QString());
+}
+
+TEST_F(FublViewTest, UnreadableTrainingFileIsReportedNotCrashed) {
+  settings_.trainingPath = path("missing.ccg");
+  view_.setSettings(settings_);
+  ASSERT_TRUE(view_.startTraining());
+  ASSERT_TRUE(view_.waitForTraining());
+  EXPECT_EQ(view_.model(), nullptr);
+  EXPECT_TRUE(view_.statusText().startsWith(QStringLiteral("Training failed")))
+      << view_.statusText().toStdString();
+}
+
+TEST(FublMainWindowTest, ATestSentenceOpensInTheCcgTabWithTheLearnedModel) {
+  QTemporaryDir scratch;
+  ASSERT_TRUE(scratch.isValid());
+  QSettings store(scratch.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+  AppSettings settings(store);
+  MainWindow window(settings);
+  // The sample pairs: geography.types/.lang beside them type-check the run.
+  FublTrainingSettings training;
+  training.trainingPath = QString::fromStdString(gwb::testing::sourceDir()) +
+                          QStringLiteral("/samples/ccg/geography.ccg");
+  training.modelPath = scratch.filePath(QStringLiteral("geo.ccgmodel"));
+  training.passes = 2;
+  FublView* fubl = window.openFublView(&training);
+  ASSERT_NE(fubl, nullptr);
+  EXPECT_EQ(window.documentTabs()->currentWidget(), fubl);
+  ASSERT_TRUE(fubl->startTraining());
+  ASSERT_TRUE(fubl->waitForTraining());
+  ASSERT_TRUE(fubl->hasEvaluation()) << fubl->statusText().toStdString();
+  EXPECT_EQ(window.ccgViewOfLearner(fubl), nullptr);
+  const int index = 1;
+  ASSERT_TRUE(fubl->openTestSentence(index));
+  CcgView* ccg = window.ccgViewOfLearner(fubl);
+  ASSERT_NE(ccg, nullptr);
+  EXPECT_EQ(window.documentTabs()->currentWidget(), ccg);
+  ASSERT_TRUE(ccg->waitForParse());
+  QStringList words;
+  for (const std::string& w : fubl->testExamples()[index].words) words << QString::fromStdString(w);
+  EXPECT_EQ(ccg->sentence(), words.join(QLatin1Char(' ')));
+  EXPECT_EQ(ccg->lexicon(), fubl->model().get());
+  ASSERT_NE(ccg->chart(), nullptr) << ccg->statusText().toStdString();
+  // The tab's best parse is the evaluation's answer, marked against the gold form.
+  const ccg::SentenceResult& result = fubl->evaluation().sentences[index];
+  ASSERT_FALSE(ccg->derivations().empty());
+  EXPECT_EQ(ccg::toString(ccg->derivations().front().logicalForm), ccg::toString(result.answer));
+  EXPECT_EQ(ccg->derivationTable()->item(0, 4)->text(),
+            result.correct ? QStringLiteral("\u2713") : QStringLiteral("\u2717"));
+  // A second request reuses the learner's CCG tab.
+  const int tabs = window.documentTabs()->count();
+  ASSERT_TRUE(fubl->openTestSentence(0));
+  EXPECT_EQ(window.documentTabs()->count(), tabs);
+  EXPECT_EQ(window.ccgViewOfLearner(fubl), ccg);
+  ASSERT_TRUE(ccg->waitForParse());
+}
+
+}  // namespace
+}  // namespace gwb::ui
