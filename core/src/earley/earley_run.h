@@ -159,6 +159,7 @@ struct SymbolScratch {
   std::vector<double> waitingMass;
   std::vector<double> endWeight;
   std::vector<Constituent> constituents;
+  std::vector<Constituent> gathered;
   std::vector<std::int32_t> waitingCount;
   NumericMode mode = NumericMode::Scaled;
   bool clean = false;
@@ -183,6 +184,7 @@ class EarleyRun {
     waitingMass_.swap(scratch.waitingMass);
     endWeight_.swap(scratch.endWeight);
     constituents_.swap(scratch.constituents);
+    gathered_.swap(scratch.gathered);
     waitingCount_.swap(scratch.waitingCount);
   }
 
@@ -201,6 +203,7 @@ class EarleyRun {
     waitingMass_.swap(scratch_->waitingMass);
     endWeight_.swap(scratch_->endWeight);
     constituents_.swap(scratch_->constituents);
+    gathered_.swap(scratch_->gathered);
     waitingCount_.swap(scratch_->waitingCount);
     scratch_->inUse = false;
   }
@@ -270,6 +273,7 @@ class EarleyRun {
       waitingMass_.assign(g_.symbolCount(), Numeric::zero());
       endWeight_.assign(g_.symbolCount(), Numeric::zero());
       constituents_.assign(g_.symbolCount(), Constituent{});
+      gathered_.assign(g_.symbolCount(), Constituent{});
       waitingCount_.assign(g_.symbolCount(), 0);
     }
     terminals_.resize(n);
@@ -680,37 +684,59 @@ class EarleyRun {
         }
       }
       // Origins k < r: a closed set, which advance() cannot move. Its items waiting on one
-      // symbol are one run of completion records (EarleyChart::WaitingRecord).
+      // symbol are one run of completion records (EarleyChart::WaitingRecord). The
+      // constituents are first gathered by that symbol, Z: every item waiting on Z advances
+      // once, by Σ_Y R_U(Z, Y)·inner(Y) (its Viterbi score by the best of them), rather than
+      // once for every Y (a sparse product of R_U with the constituents, as in prediction).
+      // Z are taken in the order the Y → Z pairs first reach them, so items are created in
+      // the same order as by advancing once per (Y, Z).
       const OriginWaiting origin = originWaiting(static_cast<std::size_t>(k));
-      const EarleyChart::WaitingRun* const runsEnd = origin.runs + origin.runCount;
+      touchedGathered_.clear();
       for (SymbolId y : touchedConstituents_) {
         const Constituent c = constituents_[static_cast<std::size_t>(y)];
         constituents_[static_cast<std::size_t>(y)] = Constituent{};
         if (origin.runCount == 0) continue;
         for (const CompiledGrammar::UnitEntry& unit : g_.unitInto(y)) {
-          const EarleyChart::WaitingRun* run = std::lower_bound(
-              origin.runs, runsEnd, unit.from,
-              [](const EarleyChart::WaitingRun& a, SymbolId symbol) { return a.symbol < symbol; });
-          if (run == runsEnd || run->symbol != unit.from) continue;
-          const std::int32_t begin = run->begin;
-          const std::int32_t end = (run + 1)->begin;
-          const double unitSum = Numeric::pick(unit.sum, unit.logSum);
-          const double childMass = Numeric::mul(unitSum, c.inner);
-          const double childViterbi = unit.logBest + c.viterbi;
-          for (std::int32_t i = begin; i < end; ++i) {
-            if (i + kPrefetchAhead < end) {
-              const EarleyChart::WaitingRecord& ahead =
-                  origin.records[static_cast<std::size_t>(i + kPrefetchAhead)];
-              index_.prefetch(itemKey(g_, ahead.rule, ahead.dot + 1, ahead.origin));
+          const double mass = Numeric::mul(Numeric::pick(unit.sum, unit.logSum), c.inner);
+          const double viterbi = unit.logBest + c.viterbi;
+          Constituent& z = gathered_[static_cast<std::size_t>(unit.from)];
+          if (z.best < 0) {
+            touchedGathered_.push_back(unit.from);
+            z.inner = mass;
+            z.viterbi = viterbi;
+            z.best = c.best;
+          } else {
+            z.inner = Numeric::add(z.inner, mass);
+            if (viterbi > z.viterbi) {
+              z.viterbi = viterbi;
+              z.best = c.best;
             }
-            const EarleyChart::WaitingRecord& waiting = origin.records[static_cast<std::size_t>(i)];
-            if (options_.lookahead &&
-                !worthAdvancing(g_, waiting.rule, waiting.dot, next, everyPrefix))
-              continue;
-            advance(r, k, waiting, Numeric::mul(waiting.forward, childMass),
-                    Numeric::mul(waiting.inner, childMass), waiting.viterbi + childViterbi, c.best,
-                    unit.from, agenda);
           }
+        }
+      }
+      const EarleyChart::WaitingRun* const runsEnd = origin.runs + origin.runCount;
+      for (SymbolId zSymbol : touchedGathered_) {
+        const Constituent z = gathered_[static_cast<std::size_t>(zSymbol)];
+        gathered_[static_cast<std::size_t>(zSymbol)] = Constituent{};
+        const EarleyChart::WaitingRun* run = std::lower_bound(
+            origin.runs, runsEnd, zSymbol,
+            [](const EarleyChart::WaitingRun& a, SymbolId symbol) { return a.symbol < symbol; });
+        if (run == runsEnd || run->symbol != zSymbol) continue;
+        const std::int32_t begin = run->begin;
+        const std::int32_t end = (run + 1)->begin;
+        for (std::int32_t i = begin; i < end; ++i) {
+          if (i + kPrefetchAhead < end) {
+            const EarleyChart::WaitingRecord& ahead =
+                origin.records[static_cast<std::size_t>(i + kPrefetchAhead)];
+            index_.prefetch(itemKey(g_, ahead.rule, ahead.dot + 1, ahead.origin));
+          }
+          const EarleyChart::WaitingRecord& waiting = origin.records[static_cast<std::size_t>(i)];
+          if (options_.lookahead &&
+              !worthAdvancing(g_, waiting.rule, waiting.dot, next, everyPrefix))
+            continue;
+          advance(r, k, waiting, Numeric::mul(waiting.forward, z.inner),
+                  Numeric::mul(waiting.inner, z.inner), waiting.viterbi + z.viterbi, z.best,
+                  zSymbol, agenda);
         }
       }
     }
@@ -900,6 +926,8 @@ class EarleyRun {
   std::vector<std::int32_t> scannedFrom_;
   std::vector<Constituent> constituents_;
   std::vector<SymbolId> touchedConstituents_;
+  std::vector<Constituent> gathered_;  // by Z: the constituents of one origin, through R_U
+  std::vector<SymbolId> touchedGathered_;
   std::vector<EarleyChart::WaitingRecord> fallbackRecords_;
   std::vector<EarleyChart::WaitingRun> fallbackRuns_;
   bool useEndWeights_ = false;
