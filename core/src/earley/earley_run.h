@@ -690,6 +690,11 @@ class EarleyRun {
       // once for every Y (a sparse product of R_U with the constituents, as in prediction).
       // Z are taken in the order the Y → Z pairs first reach them, so items are created in
       // the same order as by advancing once per (Y, Z).
+      if (observer_ != nullptr) {
+        // A watched parse (the workbench's stepper) shows one completion per constituent Y.
+        completePerConstituent(r, k, next, everyPrefix, agenda);
+        continue;
+      }
       const OriginWaiting origin = originWaiting(static_cast<std::size_t>(k));
       touchedGathered_.clear();
       for (SymbolId y : touchedConstituents_) {
@@ -737,6 +742,46 @@ class EarleyRun {
           advance(r, k, waiting, Numeric::mul(waiting.forward, z.inner),
                   Numeric::mul(waiting.inner, z.inner), waiting.viterbi + z.viterbi, z.best,
                   zSymbol, agenda);
+        }
+      }
+    }
+  }
+
+  // Completion from origin k one constituent Y at a time (each waiting item advances once per
+  // Y), as a ParseObserver sees it: the same items in the same order as the gathered
+  // completion above, their sums associated per Y.
+  void completePerConstituent(std::size_t r, std::int32_t k, std::optional<SymbolId> next,
+                              bool everyPrefix,
+                              std::priority_queue<std::pair<std::int32_t, std::int32_t>>& agenda) {
+    const OriginWaiting origin = originWaiting(static_cast<std::size_t>(k));
+    const EarleyChart::WaitingRun* const runsEnd = origin.runs + origin.runCount;
+    for (SymbolId y : touchedConstituents_) {
+      const Constituent c = constituents_[static_cast<std::size_t>(y)];
+      constituents_[static_cast<std::size_t>(y)] = Constituent{};
+      if (origin.runCount == 0) continue;
+      for (const CompiledGrammar::UnitEntry& unit : g_.unitInto(y)) {
+        const EarleyChart::WaitingRun* run = std::lower_bound(
+            origin.runs, runsEnd, unit.from,
+            [](const EarleyChart::WaitingRun& a, SymbolId symbol) { return a.symbol < symbol; });
+        if (run == runsEnd || run->symbol != unit.from) continue;
+        const std::int32_t begin = run->begin;
+        const std::int32_t end = (run + 1)->begin;
+        const double unitSum = Numeric::pick(unit.sum, unit.logSum);
+        const double childMass = Numeric::mul(unitSum, c.inner);
+        const double childViterbi = unit.logBest + c.viterbi;
+        for (std::int32_t i = begin; i < end; ++i) {
+          if (i + kPrefetchAhead < end) {
+            const EarleyChart::WaitingRecord& ahead =
+                origin.records[static_cast<std::size_t>(i + kPrefetchAhead)];
+            index_.prefetch(itemKey(g_, ahead.rule, ahead.dot + 1, ahead.origin));
+          }
+          const EarleyChart::WaitingRecord& waiting = origin.records[static_cast<std::size_t>(i)];
+          if (options_.lookahead &&
+              !worthAdvancing(g_, waiting.rule, waiting.dot, next, everyPrefix))
+            continue;
+          advance(r, k, waiting, Numeric::mul(waiting.forward, childMass),
+                  Numeric::mul(waiting.inner, childMass), waiting.viterbi + childViterbi, c.best,
+                  unit.from, agenda);
         }
       }
     }
