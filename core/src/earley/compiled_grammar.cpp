@@ -939,17 +939,6 @@ std::vector<std::int32_t> CompiledGrammar::bestUnitChain(SymbolId from, SymbolId
   return chain;
 }
 
-bool CompiledGrammar::canStartWith(SymbolId nonterminal, SymbolId terminal) const {
-  return terminal >= 0 &&
-         first_.test(static_cast<std::size_t>(nonterminal), static_cast<std::size_t>(terminal));
-}
-
-bool CompiledGrammar::canBeFollowedBy(SymbolId nonterminal, SymbolId terminal) const {
-  if (terminal < 0 && terminal != kEndOfInput) return false;
-  return follow_.test(static_cast<std::size_t>(nonterminal),
-                      terminal == kEndOfInput ? endBit_ : static_cast<std::size_t>(terminal));
-}
-
 bool CompiledGrammar::ruleCanStartWith(std::int32_t id, SymbolId terminal) const {
   const SymbolId first = rule(id).rhs[0];
   if (first == goal_ || symbols().isNonterminal(first)) return canStartWith(first, terminal);

@@ -93,6 +93,15 @@ class ItemIndex {
     ++size_;
     return {value, true};
   }
+  // Asks the memory system for the slot `key` would probe first (completion does so a few
+  // records ahead of the one it advances, so that the probe finds its slot in the cache).
+  void prefetch(std::uint64_t key) const {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(&slots_[hash(key) & (slots_.size() - 1)]);
+#else
+    static_cast<void>(key);
+#endif
+  }
   std::optional<std::int32_t> find(std::uint64_t key) const {
     std::size_t mask = slots_.size() - 1;
     for (std::size_t i = hash(key) & mask;; i = (i + 1) & mask) {
@@ -150,6 +159,7 @@ struct SymbolScratch {
   std::vector<double> waitingMass;
   std::vector<double> endWeight;
   std::vector<Constituent> constituents;
+  std::vector<Constituent> gathered;
   std::vector<std::int32_t> waitingCount;
   NumericMode mode = NumericMode::Scaled;
   bool clean = false;
@@ -174,6 +184,7 @@ class EarleyRun {
     waitingMass_.swap(scratch.waitingMass);
     endWeight_.swap(scratch.endWeight);
     constituents_.swap(scratch.constituents);
+    gathered_.swap(scratch.gathered);
     waitingCount_.swap(scratch.waitingCount);
   }
 
@@ -192,6 +203,7 @@ class EarleyRun {
     waitingMass_.swap(scratch_->waitingMass);
     endWeight_.swap(scratch_->endWeight);
     constituents_.swap(scratch_->constituents);
+    gathered_.swap(scratch_->gathered);
     waitingCount_.swap(scratch_->waitingCount);
     scratch_->inUse = false;
   }
@@ -261,6 +273,7 @@ class EarleyRun {
       waitingMass_.assign(g_.symbolCount(), Numeric::zero());
       endWeight_.assign(g_.symbolCount(), Numeric::zero());
       constituents_.assign(g_.symbolCount(), Constituent{});
+      gathered_.assign(g_.symbolCount(), Constituent{});
       waitingCount_.assign(g_.symbolCount(), 0);
     }
     terminals_.resize(n);
@@ -358,7 +371,53 @@ class EarleyRun {
 
   // The set being built (see EarleyChart): its items change until closeSet().
   void openSet(std::size_t r) { chart_.openSet(r); }
-  void closeSet(std::size_t /*r*/) { chart_.closeSet(); }
+  // Sets 0..n−1 are completed into by later sets: they keep completion's records of their
+  // waiting items (EarleyChart::WaitingRecord), made here from the sorted waiting list.
+  void closeSet(std::size_t r) {
+    if (r < words_->size())
+      makeWaitingRecords(ConstSpan<EarleyChart::WaitingEntry>(chart_.openWaiting_),
+                         ConstSpan<EarleyItem>(openItems()), chart_.openRecords_, chart_.openRuns_);
+    chart_.closeSet();
+  }
+
+  static void makeWaitingRecords(ConstSpan<EarleyChart::WaitingEntry> waiting,
+                                 ConstSpan<EarleyItem> items,
+                                 std::vector<EarleyChart::WaitingRecord>& records,
+                                 std::vector<EarleyChart::WaitingRun>& runs) {
+    records.clear();
+    runs.clear();
+    if (waiting.empty()) return;
+    records.resize(waiting.size());
+    for (std::size_t i = 0; i < waiting.size(); ++i) {
+      const auto& [z, index] = waiting[i];
+      const EarleyItem& item = items[static_cast<std::size_t>(index)];
+      EarleyChart::WaitingRecord& record = records[i];
+      record.forward = item.forward;
+      record.inner = item.inner;
+      record.viterbi = item.viterbi;
+      record.rule = item.rule;
+      record.origin = item.origin;
+      record.index = index;
+      record.dot = item.dot;
+      if (runs.empty() || runs.back().symbol != z)
+        runs.push_back({z, static_cast<std::int32_t>(i)});
+    }
+    runs.push_back({kNoSymbol, static_cast<std::int32_t>(waiting.size())});
+  }
+
+  // The completion records and runs of closed set k (made afresh for a chart whose sets were
+  // closed without them).
+  struct OriginWaiting {
+    const EarleyChart::WaitingRecord* records = nullptr;
+    const EarleyChart::WaitingRun* runs = nullptr;
+    std::size_t runCount = 0;
+  };
+  OriginWaiting originWaiting(std::size_t k) {
+    const StateSet& s = set(k);
+    if (s.runs != nullptr || s.waitingCount == 0) return {s.records, s.runs, s.runCount};
+    makeWaitingRecords(waiting(k), items(k), fallbackRecords_, fallbackRuns_);
+    return {fallbackRecords_.data(), fallbackRuns_.data(), fallbackRuns_.size() - 1};
+  }
   std::vector<EarleyItem>& openItems() { return chart_.openItems_; }
   ConstSpan<EarleyItem> items(std::size_t r) const { return chart_.set(r); }
   ConstSpan<EarleyChart::WaitingEntry> waiting(std::size_t r) const { return chart_.waiting(r); }
@@ -591,6 +650,8 @@ class EarleyRun {
   // come from constituents of larger origin, so it is final when its own origin comes up.
   void complete(std::size_t r) {
     const std::vector<EarleyItem>& current = openItems();
+    const std::optional<SymbolId> next = lookaheadAt(r);
+    const bool everyPrefix = completesForEveryPrefix();
     index_.clear();
     std::priority_queue<std::pair<std::int32_t, std::int32_t>> agenda;  // (origin, item)
     for (std::int32_t k = 0; k < static_cast<std::int32_t>(current.size()); ++k) {
@@ -607,7 +668,7 @@ class EarleyRun {
         const std::int32_t itemIndex = agenda.top().second;
         agenda.pop();
         const SymbolId y = g_.rule(item.rule).lhs;
-        if (!mayComplete(r, y)) continue;
+        if (!mayCompleteBefore(g_, y, next, everyPrefix)) continue;
         Constituent& c = constituents_[static_cast<std::size_t>(y)];
         if (c.best < 0) {
           touchedConstituents_.push_back(y);
@@ -622,39 +683,118 @@ class EarleyRun {
           }
         }
       }
-      // Origins k < r: a closed set, which advance() cannot move.
-      const ConstSpan<EarleyItem> originItems = items(static_cast<std::size_t>(k));
-      const ConstSpan<EarleyChart::WaitingEntry> originWaiting =
-          waiting(static_cast<std::size_t>(k));
+      // Origins k < r: a closed set, which advance() cannot move. Its items waiting on one
+      // symbol are one run of completion records (EarleyChart::WaitingRecord). The
+      // constituents are first gathered by that symbol, Z: every item waiting on Z advances
+      // once, by Σ_Y R_U(Z, Y)·inner(Y) (its Viterbi score by the best of them), rather than
+      // once for every Y (a sparse product of R_U with the constituents, as in prediction).
+      // Z are taken in the order the Y → Z pairs first reach them, so items are created in
+      // the same order as by advancing once per (Y, Z).
+      if (observer_ != nullptr) {
+        // A watched parse (the workbench's stepper) shows one completion per constituent Y.
+        completePerConstituent(r, k, next, everyPrefix, agenda);
+        continue;
+      }
+      const OriginWaiting origin = originWaiting(static_cast<std::size_t>(k));
+      touchedGathered_.clear();
       for (SymbolId y : touchedConstituents_) {
         const Constituent c = constituents_[static_cast<std::size_t>(y)];
         constituents_[static_cast<std::size_t>(y)] = Constituent{};
+        if (origin.runCount == 0) continue;
         for (const CompiledGrammar::UnitEntry& unit : g_.unitInto(y)) {
-          const auto range =
-              std::equal_range(originWaiting.begin(), originWaiting.end(),
-                               std::pair<SymbolId, std::int32_t>{unit.from, 0},
-                               [](const auto& a, const auto& b) { return a.first < b.first; });
-          if (range.first == range.second) continue;
-          const double unitSum = Numeric::pick(unit.sum, unit.logSum);
-          const double childMass = Numeric::mul(unitSum, c.inner);
-          const double childViterbi = unit.logBest + c.viterbi;
-          for (auto it = range.first; it != range.second; ++it) {
-            const EarleyItem& waiting = originItems[static_cast<std::size_t>(it->second)];
-            if (options_.lookahead && !worthCreating(r, waiting)) continue;
-            advance(r, k, waiting, it->second, Numeric::mul(waiting.forward, childMass),
-                    Numeric::mul(waiting.inner, childMass), waiting.viterbi + childViterbi, c.best,
-                    unit.from, agenda);
+          const double mass = Numeric::mul(Numeric::pick(unit.sum, unit.logSum), c.inner);
+          const double viterbi = unit.logBest + c.viterbi;
+          Constituent& z = gathered_[static_cast<std::size_t>(unit.from)];
+          if (z.best < 0) {
+            touchedGathered_.push_back(unit.from);
+            z.inner = mass;
+            z.viterbi = viterbi;
+            z.best = c.best;
+          } else {
+            z.inner = Numeric::add(z.inner, mass);
+            if (viterbi > z.viterbi) {
+              z.viterbi = viterbi;
+              z.best = c.best;
+            }
           }
+        }
+      }
+      const EarleyChart::WaitingRun* const runsEnd = origin.runs + origin.runCount;
+      for (SymbolId zSymbol : touchedGathered_) {
+        const Constituent z = gathered_[static_cast<std::size_t>(zSymbol)];
+        gathered_[static_cast<std::size_t>(zSymbol)] = Constituent{};
+        const EarleyChart::WaitingRun* run = std::lower_bound(
+            origin.runs, runsEnd, zSymbol,
+            [](const EarleyChart::WaitingRun& a, SymbolId symbol) { return a.symbol < symbol; });
+        if (run == runsEnd || run->symbol != zSymbol) continue;
+        const std::int32_t begin = run->begin;
+        const std::int32_t end = (run + 1)->begin;
+        for (std::int32_t i = begin; i < end; ++i) {
+          if (i + kPrefetchAhead < end) {
+            const EarleyChart::WaitingRecord& ahead =
+                origin.records[static_cast<std::size_t>(i + kPrefetchAhead)];
+            index_.prefetch(itemKey(g_, ahead.rule, ahead.dot + 1, ahead.origin));
+          }
+          const EarleyChart::WaitingRecord& waiting = origin.records[static_cast<std::size_t>(i)];
+          if (options_.lookahead &&
+              !worthAdvancing(g_, waiting.rule, waiting.dot, next, everyPrefix))
+            continue;
+          advance(r, k, waiting, Numeric::mul(waiting.forward, z.inner),
+                  Numeric::mul(waiting.inner, z.inner), waiting.viterbi + z.viterbi, z.best,
+                  zSymbol, agenda);
         }
       }
     }
   }
 
+  // Completion from origin k one constituent Y at a time (each waiting item advances once per
+  // Y), as a ParseObserver sees it: the same items in the same order as the gathered
+  // completion above, their sums associated per Y.
+  void completePerConstituent(std::size_t r, std::int32_t k, std::optional<SymbolId> next,
+                              bool everyPrefix,
+                              std::priority_queue<std::pair<std::int32_t, std::int32_t>>& agenda) {
+    const OriginWaiting origin = originWaiting(static_cast<std::size_t>(k));
+    const EarleyChart::WaitingRun* const runsEnd = origin.runs + origin.runCount;
+    for (SymbolId y : touchedConstituents_) {
+      const Constituent c = constituents_[static_cast<std::size_t>(y)];
+      constituents_[static_cast<std::size_t>(y)] = Constituent{};
+      if (origin.runCount == 0) continue;
+      for (const CompiledGrammar::UnitEntry& unit : g_.unitInto(y)) {
+        const EarleyChart::WaitingRun* run = std::lower_bound(
+            origin.runs, runsEnd, unit.from,
+            [](const EarleyChart::WaitingRun& a, SymbolId symbol) { return a.symbol < symbol; });
+        if (run == runsEnd || run->symbol != unit.from) continue;
+        const std::int32_t begin = run->begin;
+        const std::int32_t end = (run + 1)->begin;
+        const double unitSum = Numeric::pick(unit.sum, unit.logSum);
+        const double childMass = Numeric::mul(unitSum, c.inner);
+        const double childViterbi = unit.logBest + c.viterbi;
+        for (std::int32_t i = begin; i < end; ++i) {
+          if (i + kPrefetchAhead < end) {
+            const EarleyChart::WaitingRecord& ahead =
+                origin.records[static_cast<std::size_t>(i + kPrefetchAhead)];
+            index_.prefetch(itemKey(g_, ahead.rule, ahead.dot + 1, ahead.origin));
+          }
+          const EarleyChart::WaitingRecord& waiting = origin.records[static_cast<std::size_t>(i)];
+          if (options_.lookahead &&
+              !worthAdvancing(g_, waiting.rule, waiting.dot, next, everyPrefix))
+            continue;
+          advance(r, k, waiting, Numeric::mul(waiting.forward, childMass),
+                  Numeric::mul(waiting.inner, childMass), waiting.viterbi + childViterbi, c.best,
+                  unit.from, agenda);
+        }
+      }
+    }
+  }
+
+  // How many records ahead completion prefetches the item index's slot.
+  static constexpr std::int32_t kPrefetchAhead = 4;
+
   // Adds mass to [k, r] X → α Z . β, the advance of `waiting` (in set k) over a constituent.
-  void advance(std::size_t r, std::int32_t waitingSet, const EarleyItem& waiting,
-               std::int32_t waitingIndex, double forward, double inner, double viterbi,
-               std::int32_t child, SymbolId via,
+  void advance(std::size_t r, std::int32_t waitingSet, const EarleyChart::WaitingRecord& waiting,
+               double forward, double inner, double viterbi, std::int32_t child, SymbolId via,
                std::priority_queue<std::pair<std::int32_t, std::int32_t>>& agenda) {
+    const std::int32_t waitingIndex = waiting.index;
     std::vector<EarleyItem>& current = openItems();
     const std::uint64_t key = itemKey(g_, waiting.rule, waiting.dot + 1, waiting.origin);
     const auto [slot, inserted] = index_.tryEmplace(key, static_cast<std::int32_t>(current.size()));
@@ -831,6 +971,10 @@ class EarleyRun {
   std::vector<std::int32_t> scannedFrom_;
   std::vector<Constituent> constituents_;
   std::vector<SymbolId> touchedConstituents_;
+  std::vector<Constituent> gathered_;  // by Z: the constituents of one origin, through R_U
+  std::vector<SymbolId> touchedGathered_;
+  std::vector<EarleyChart::WaitingRecord> fallbackRecords_;
+  std::vector<EarleyChart::WaitingRun> fallbackRuns_;
   bool useEndWeights_ = false;
   std::vector<EndWeight> endWeights_;        // E_k of every finished set k, by symbol
   std::vector<std::size_t> endWeightStart_;  // set k's: [start[k], start[k + 1]), k < n

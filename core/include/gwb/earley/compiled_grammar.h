@@ -243,8 +243,16 @@ class CompiledGrammar {
 
   // Look-ahead. `terminal` may be kEndOfInput.
   static constexpr SymbolId kEndOfInput = -2;
-  bool canStartWith(SymbolId nonterminal, SymbolId terminal) const;
-  bool canBeFollowedBy(SymbolId nonterminal, SymbolId terminal) const;
+  // (Inline: completion asks these for every item it would advance.)
+  bool canStartWith(SymbolId nonterminal, SymbolId terminal) const {
+    return terminal >= 0 &&
+           first_.test(static_cast<std::size_t>(nonterminal), static_cast<std::size_t>(terminal));
+  }
+  bool canBeFollowedBy(SymbolId nonterminal, SymbolId terminal) const {
+    if (terminal < 0 && terminal != kEndOfInput) return false;
+    return follow_.test(static_cast<std::size_t>(nonterminal),
+                        terminal == kEndOfInput ? endBit_ : static_cast<std::size_t>(terminal));
+  }
   bool ruleCanStartWith(std::int32_t rule, SymbolId terminal) const;
 
   // Unknown words: the preterminals with `_UNK...` rules and, for a word, its lexical options.
