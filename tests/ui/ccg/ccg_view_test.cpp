@@ -10,6 +10,8 @@
 
 #include <functional>
 #include <future>
+#include <map>
+#include <string>
 
 #include <QComboBox>
 #include <QFile>
@@ -103,9 +105,20 @@ TEST_F(CcgViewTest, ChartCellsShowTheCoreChart) {
       EXPECT_EQ(view_.chartView()->displayedPruned(b, e), 0);
       EXPECT_FALSE(view_.chartView()->cellRect(b, e).isEmpty());
       nonEmpty += expected > 0 ? 1 : 0;
+      // Span × category counts (the cell's tooltip): the core's cell, category by category.
+      std::map<std::string, int> categories;
+      for (const ccg::ChartEntry& entry : core.cell(b, e).entries)
+        ++categories[toString(entry.category)];
+      std::map<std::string, int> shownCategories;
+      for (const auto& [category, count] : view_.chartView()->displayedCategories(b, e))
+        shownCategories[category] = count;
+      EXPECT_EQ(shownCategories, categories) << b << "-" << e;
     }
   }
   EXPECT_GT(nonEmpty, 20);
+  EXPECT_EQ(view_.chartView()->cellToolTip(0, 7),
+            QStringLiteral("Cell 0\u20137 \u201cwhat are the major cities in ohio\u201d\nS "
+                           "\u00d7 1\nS|NP \u00d7 1"));
   // Cells are where the triangle puts them: a longer span higher, the whole sentence on top.
   EXPECT_LT(view_.chartView()->cellRect(0, 7).top(), view_.chartView()->cellRect(0, 6).top());
   EXPECT_DOUBLE_EQ(view_.chartView()->cellRect(0, 2).top(),
