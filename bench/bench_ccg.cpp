@@ -1,6 +1,7 @@
 // CCG semantic parsing: the log-linear CKY parser (gwb/ccg/cky_parser.h) on the 280 Geo880 test
-// sentences (geosents280-typed.ccg.test) with a lexicon of realistic size: UBL's fixed entity
-// lexicon (np-fixedlex.geo, 2,382 NP entries) plus entries generated from the word/constant
+// sentences (geosents280-typed.ccg.test) with a lexicon of realistic size, built by
+// tests/support/geo_workload.h (shared with the slow test that pins its figures): UBL's fixed
+// entity lexicon (np-fixedlex.geo, 2,382 NP entries) plus entries generated from the word/constant
 // co-occurrence scores that initialise the paper's lexeme weights (geo600.dev.giza_probs): every
 // pair scoring above 0.02 becomes a lexeme (word, [constant]) with weight 10 × score (UBL's
 // initialisation multiplier), every word of the test sentences a constant-free lexeme, and ten
@@ -15,23 +16,24 @@
 //                              machine, so the table stops at 50.)
 //   CcgParse/geo280/beam20/skip     the same with word skipping (each skipped word costs 1).
 //   CcgInsideOutside/geo280/beam20  parse + feature expectations (the learner's per-example work).
-// Counters: ms/sentence, sentences/s, entries/sentence (chart entries kept, mean),
+// Counters: ms/sentence (wall), cpu_ms/sentence (this thread's CPU time: quote this one on a
+// loaded machine), sentences/s, entries/sentence (chart entries kept, mean),
 // edges/sentence (derivation steps made, pruned ones included), max_entries
 // (the largest chart), pruned/sentence, parsed (sentences with an S over all words),
 // lexical_entries, peak_rss_MiB.
 #include <chrono>
-#include <fstream>
 #include <memory>
-#include <set>
-#include <sstream>
+#include <optional>
 #include <string>
+#include <time.h>
+#include <utility>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 
 #include "bench_support.h"
+#include "geo_workload.h"
 #include "gwb/ccg/cky_parser.h"
-#include "gwb/ccg/lambda_type.h"
 #include "gwb/ccg/lexicon.h"
 #include "gwb/ccg/semantic_examples.h"
 
@@ -40,90 +42,37 @@ namespace {
 using namespace gwb::ccg;
 
 struct GeoSetup {
-  TypeSystem types;
-  FactoredLexicon lexicon;
+  gwb::testing::GeoWorkload workload;
   std::vector<std::vector<std::string>> sentences;
-  std::size_t entries = 0;
   bool ok = false;
 };
 
-const char* kTemplates[] = {
-    "template -0.1 S|NP : (lambda $0 e (#0 $0))",
-    "template -0.2 (S|NP)/(S|NP) : (lambda $0 <e,t> (lambda $1 e (and (#0 $1) ($0 $1))))",
-    "template -0.2 (S|NP)\\(S|NP) : (lambda $0 <e,t> (lambda $1 e (and ($0 $1) (#0 $1))))",
-    "template -0.2 (S|NP)/NP : (lambda $0 e (lambda $1 e (#0 $1 $0)))",
-    "template -0.2 (S|NP)\\NP : (lambda $0 e (lambda $1 e (#0 $0 $1)))",
-    "template -0.3 ((S|NP)\\(S|NP))/NP : (lambda $0 e (lambda $1 <e,t> (lambda $2 e (and ($1 $2) "
-    "(#0 $2 $0)))))",
-    "template -0.1 NP/NP : (lambda $0 e (#0 $0))",
-    "template -0.1 S/(S|NP) : (lambda $0 <e,t> $0)",
-    "template -0.1 NP/NP : (lambda $0 e $0)",
-    "template -0.1 S/NP : (lambda $0 e $0)",
-};
-
-std::vector<std::string> splitOn(const std::string& line, const std::string& separator) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (std::size_t pos; (pos = line.find(separator, start)) != std::string::npos;) {
-    out.push_back(line.substr(start, pos - start));
-    start = pos + separator.size();
-  }
-  out.push_back(line.substr(start));
-  return out;
+double threadCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
+// The workload the slow reference test pins (tests/support/geo_workload.h), built once.
 GeoSetup* geoSetup(benchmark::State& state) {
   static std::unique_ptr<GeoSetup> setup;
   if (setup) return setup->ok ? setup.get() : nullptr;
   setup = std::make_unique<GeoSetup>();
-  std::string typesPath;
-  std::string langPath;
-  std::string fixedPath;
-  std::string gizaPath;
-  std::string testPath;
-  if (!gwb::bench::requireShared(state, "data/geoquery/geo-lambda.types", &typesPath) ||
-      !gwb::bench::requireShared(state, "data/geoquery/geo-lambda.lang", &langPath) ||
-      !gwb::bench::requireShared(state, "data/geoquery/np-fixedlex.geo", &fixedPath) ||
-      !gwb::bench::requireShared(state, "data/geoquery/geo600.dev.giza_probs", &gizaPath) ||
-      !gwb::bench::requireShared(state, "data/geoquery/geosents280-typed.ccg.test", &testPath)) {
+  std::string path;
+  for (const std::string& file : gwb::testing::geoWorkloadFiles()) {
+    if (!gwb::bench::requireShared(state, file, &path)) return nullptr;
+  }
+  std::string error;
+  std::optional<gwb::testing::GeoWorkload> workload =
+      gwb::testing::loadGeoWorkload(gwb::bench::sharedDir(), &error);
+  if (!workload) {
+    state.SkipWithError(("the GeoQuery files have errors: " + error).c_str());
     return nullptr;
   }
-  TypeSystemLoad types = loadTypeSystem(typesPath, langPath);
-  LexiconLoad fixed = loadFixedLexicon(fixedPath);
-  SemanticExamplesLoad test = loadSemanticExamples(testPath);
-  if (types.diagnostics.hasErrors() || fixed.diagnostics.hasErrors() ||
-      test.diagnostics.hasErrors()) {
-    state.SkipWithError("the GeoQuery files have errors");
-    return nullptr;
-  }
-  setup->types = std::move(types.types);
-  setup->lexicon = std::move(fixed.lexicon);
-  std::string templates;
-  for (const char* line : kTemplates) templates += std::string(line) + "\n";
-  mergeLexicon(&setup->lexicon, readFactoredLexicon(templates, "templates").lexicon);
-  std::ifstream giza(gizaPath);
-  for (std::string line; std::getline(giza, line);) {
-    const std::vector<std::string> fields = splitOn(line, "  ::  ");
-    if (fields.size() != 3 || fields[1] == "null") continue;
-    const double score = std::stod(fields[2]);
-    if (score < 0.02 || fields[0].find(':') == std::string::npos) continue;
-    Lexeme lexeme;
-    lexeme.words = {fields[1]};
-    lexeme.constants = {fields[0]};
-    const int index = setup->lexicon.addLexeme(lexeme);
-    setup->lexicon.setWeight(lexemeFeature(setup->lexicon.lexemes()[index]), 10 * score);
-  }
-  std::set<std::string> words;
-  for (const SemanticExample& example : test.examples) {
+  setup->workload = std::move(*workload);
+  for (const SemanticExample& example : setup->workload.test) {
     setup->sentences.push_back(example.words);
-    words.insert(example.words.begin(), example.words.end());
   }
-  for (const std::string& word : words) {
-    Lexeme lexeme;
-    lexeme.words = {word};
-    setup->lexicon.addLexeme(lexeme);
-  }
-  setup->entries = setup->lexicon.buildEntries(&setup->types);
   setup->ok = true;
   return setup.get();
 }
@@ -131,11 +80,11 @@ GeoSetup* geoSetup(benchmark::State& state) {
 void lexiconBuild(benchmark::State& state) {
   GeoSetup* setup = geoSetup(state);
   if (!setup) return;
-  FactoredLexicon lexicon = setup->lexicon;
-  for (auto _ : state) benchmark::DoNotOptimize(lexicon.buildEntries(&setup->types));
+  FactoredLexicon lexicon = setup->workload.lexicon;
+  for (auto _ : state) benchmark::DoNotOptimize(lexicon.buildEntries(&setup->workload.types));
   state.counters["lexemes"] = static_cast<double>(lexicon.lexemes().size());
   state.counters["templates"] = static_cast<double>(lexicon.templates().size());
-  state.counters["lexical_entries"] = static_cast<double>(setup->entries);
+  state.counters["lexical_entries"] = static_cast<double>(setup->workload.entries);
   gwb::bench::reportPeakRss(state);
 }
 
@@ -153,15 +102,17 @@ void parseAll(benchmark::State& state, int beam, bool skipWords, bool expectatio
   double maxEntries = 0;
   int parsed = 0;
   double seconds = 0;
+  double cpuSeconds = 0;
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
+    const double cpuStart = threadCpuSeconds();
     entries = 0;
     pruned = 0;
     edges = 0;
     maxEntries = 0;
     parsed = 0;
     for (const auto& words : setup->sentences) {
-      CkyChart chart(setup->lexicon, words, options);
+      CkyChart chart(setup->workload.lexicon, words, options);
       const double kept = static_cast<double>(chart.entryCount());
       entries += kept;
       maxEntries = std::max(maxEntries, kept);
@@ -178,10 +129,15 @@ void parseAll(benchmark::State& state, int beam, bool skipWords, bool expectatio
       }
     }
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    cpuSeconds += threadCpuSeconds() - cpuStart;
   }
   const double sentences = static_cast<double>(setup->sentences.size());
   state.counters["ms/sentence"] =
       1000 * seconds / (sentences * static_cast<double>(state.iterations()));
+  // CPU time of this thread: the figure to quote on a loaded machine (wall time counts the
+  // time other processes had the cores).
+  state.counters["cpu_ms/sentence"] =
+      1000 * cpuSeconds / (sentences * static_cast<double>(state.iterations()));
   state.counters["sentences/s"] =
       benchmark::Counter(sentences, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["entries/sentence"] = entries / sentences;
@@ -189,7 +145,7 @@ void parseAll(benchmark::State& state, int beam, bool skipWords, bool expectatio
   state.counters["pruned/sentence"] = pruned / sentences;
   state.counters["edges/sentence"] = edges / sentences;
   state.counters["parsed"] = parsed;
-  state.counters["lexical_entries"] = static_cast<double>(setup->entries);
+  state.counters["lexical_entries"] = static_cast<double>(setup->workload.entries);
   gwb::bench::reportPeakRss(state);
 }
 

@@ -2,8 +2,9 @@
 //
 // A benchmark that needs a shared file calls requireShared() before its timing loop; when the
 // file is missing it marks the benchmark skipped with a message naming the path (the rest of the
-// run goes on), so gwb_bench works on a clone without ../shared. Kept apart from tests/support
-// so that benchmarks build with GWB_BUILD_TESTS=OFF.
+// run goes on), so gwb_bench works on a clone without ../shared. The benchmarks also link
+// tests/support's gwb_test_support (built with GWB_BUILD_BENCH even when GWB_BUILD_TESTS is
+// OFF) for the workloads they share with the tests (geo_workload.h), not for its test macros.
 #pragma once
 
 #include <string>

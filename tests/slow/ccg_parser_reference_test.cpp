@@ -1,7 +1,8 @@
 // The CKY parser on the 280 Geo880 test sentences against figures stored from the parser as it
-// was before its speed work (tests/data/ccg/geo280-parser-reference.tsv): the same lexicon as
-// bench/bench_ccg.cpp (UBL's fixed entity lexicon, co-occurrence lexemes from
-// geo600.dev.giza_probs, ten FUBL-shaped templates), parsed at beams 10 and 20 and with word
+// was before its speed work (tests/data/ccg/geo280-parser-reference.tsv): the lexicon
+// bench/bench_ccg.cpp times, built by the same helper (tests/support/geo_workload.h: UBL's
+// fixed entity lexicon, co-occurrence lexemes from geo600.dev.giza_probs, ten FUBL-shaped
+// templates), with three logical-form features weighted, parsed at beams 10 and 20 and with word
 // skipping. Every figure — entries kept and pruned, log Z, the k best scores and the best logical
 // form, P(z | x) of the best and of the gold form, digests of the unconditional and conditional
 // feature expectations — must agree to 1e-12 (relative to the figure's size).
@@ -14,36 +15,20 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <memory>
-#include <set>
-#include <sstream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "geo_workload.h"
 #include "gwb/ccg/cky_parser.h"
-#include "gwb/ccg/lambda_type.h"
 #include "gwb/ccg/lexicon.h"
 #include "gwb/ccg/semantic_examples.h"
 #include "shared_data.h"
 
 namespace gwb::ccg {
 namespace {
-
-const char* kTemplates[] = {
-    "template -0.1 S|NP : (lambda $0 e (#0 $0))",
-    "template -0.2 (S|NP)/(S|NP) : (lambda $0 <e,t> (lambda $1 e (and (#0 $1) ($0 $1))))",
-    "template -0.2 (S|NP)\\(S|NP) : (lambda $0 <e,t> (lambda $1 e (and ($0 $1) (#0 $1))))",
-    "template -0.2 (S|NP)/NP : (lambda $0 e (lambda $1 e (#0 $1 $0)))",
-    "template -0.2 (S|NP)\\NP : (lambda $0 e (lambda $1 e (#0 $0 $1)))",
-    "template -0.3 ((S|NP)\\(S|NP))/NP : (lambda $0 e (lambda $1 <e,t> (lambda $2 e (and ($1 $2) "
-    "(#0 $2 $0)))))",
-    "template -0.1 NP/NP : (lambda $0 e (#0 $0))",
-    "template -0.1 S/(S|NP) : (lambda $0 <e,t> $0)",
-    "template -0.1 NP/NP : (lambda $0 e $0)",
-    "template -0.1 S/NP : (lambda $0 e $0)",
-};
 
 std::vector<std::string> splitOn(const std::string& line, const std::string& separator) {
   std::vector<std::string> out;
@@ -123,47 +108,26 @@ std::vector<std::string> figures(const FactoredLexicon& lexicon, const Config& c
 }
 
 TEST(CcgParserReferenceTest, Geo280AgreesWithTheStoredFigures) {
-  GWB_REQUIRE_SHARED(typesPath, "data/geoquery/geo-lambda.types");
-  GWB_REQUIRE_SHARED(langPath, "data/geoquery/geo-lambda.lang");
-  GWB_REQUIRE_SHARED(fixedPath, "data/geoquery/np-fixedlex.geo");
-  GWB_REQUIRE_SHARED(gizaPath, "data/geoquery/geo600.dev.giza_probs");
-  GWB_REQUIRE_SHARED(testPath, "data/geoquery/geosents280-typed.ccg.test");
-  TypeSystemLoad types = loadTypeSystem(typesPath, langPath);
-  LexiconLoad fixed = loadFixedLexicon(fixedPath);
-  SemanticExamplesLoad test = loadSemanticExamples(testPath);
-  ASSERT_FALSE(types.diagnostics.hasErrors());
-  ASSERT_FALSE(fixed.diagnostics.hasErrors());
-  ASSERT_FALSE(test.diagnostics.hasErrors());
-  ASSERT_EQ(test.examples.size(), 280u);
-
-  FactoredLexicon lexicon = std::move(fixed.lexicon);
-  std::string templates;
-  for (const char* line : kTemplates) templates += std::string(line) + "\n";
-  mergeLexicon(&lexicon, readFactoredLexicon(templates, "templates").lexicon);
-  std::ifstream giza(gizaPath);
-  for (std::string line; std::getline(giza, line);) {
-    const std::vector<std::string> fields = splitOn(line, "  ::  ");
-    if (fields.size() != 3 || fields[1] == "null") continue;
-    const double score = std::stod(fields[2]);
-    if (score < 0.02 || fields[0].find(':') == std::string::npos) continue;
-    const int index = lexicon.addLexeme({{fields[1]}, {fields[0]}});
-    lexicon.setWeight(lexemeFeature(lexicon.lexemes()[index]), 10 * score);
+  for (const std::string& file : testing::geoWorkloadFiles()) {
+    GWB_REQUIRE_SHARED(path, file);
   }
-  std::set<std::string> words;
-  for (const SemanticExample& example : test.examples) {
-    words.insert(example.words.begin(), example.words.end());
-  }
-  for (const std::string& word : words) lexicon.addLexeme({{word}, {}});
+  std::string error;
+  std::optional<testing::GeoWorkload> workload =
+      testing::loadGeoWorkload(testing::sharedDir(), &error);
+  ASSERT_TRUE(workload) << error;
+  ASSERT_EQ(workload->test.size(), 280u);
+  ASSERT_EQ(workload->entries, 4279u);
+  FactoredLexicon& lexicon = workload->lexicon;
+  const std::vector<SemanticExample>& examples = workload->test;
   // Some logical-form features weighted, so that they take part in every figure.
   lexicon.setWeight("lf-arg:next_to:t,var,1", 0.5);
   lexicon.setWeight("lf-type:loc:t,e,1", -0.25);
   lexicon.setWeight("conj:1,next_to:t,state:t", 0.75);
-  ASSERT_EQ(lexicon.buildEntries(&types.types), 4279u);
 
   std::vector<std::vector<std::string>> lines;
   for (const Config& config : kConfigs) {
     for (std::size_t i = 0; i < config.sentences; ++i) {
-      lines.push_back(figures(lexicon, config, test.examples[i], i));
+      lines.push_back(figures(lexicon, config, examples[i], i));
     }
   }
 

@@ -4,8 +4,11 @@
 #include <cmath>
 #include <limits>
 
+#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QStringList>
+#include <QToolTip>
 
 #include "ui/common/qt_conversions.h"
 
@@ -69,6 +72,54 @@ int CcgChartView::displayedPruned(int begin, int end) const {
     pruned += entry.pruned ? 1 : 0;
   }
   return pruned;
+}
+
+std::vector<std::pair<std::string, int>> CcgChartView::displayedCategories(int begin,
+                                                                           int end) const {
+  std::vector<std::pair<std::string, int>> counts;
+  const int shown = displayedEntries(begin, end);
+  if (shown == 0) return counts;
+  const std::vector<gwb::ccg::ChartEntry>& entries = chart_->cell(begin, end).entries;
+  // A replay shows the first `shown` entries: a cell's entries are kept in the order made.
+  for (int i = 0; i < shown && i < static_cast<int>(entries.size()); ++i) {
+    const std::string category = toString(entries[static_cast<std::size_t>(i)].category);
+    const auto found = std::find_if(counts.begin(), counts.end(),
+                                    [&](const auto& count) { return count.first == category; });
+    if (found == counts.end()) {
+      counts.emplace_back(category, 1);
+    } else {
+      ++found->second;
+    }
+  }
+  return counts;
+}
+
+QString CcgChartView::cellToolTip(int begin, int end) const {
+  if (!chart_ || begin < 0 || end <= begin || end > chart_->length()) return {};
+  QStringList words;
+  for (int w = begin; w < end; ++w)
+    words << toQString(chart_->words()[static_cast<std::size_t>(w)]);
+  QStringList lines{
+      tr("Cell %1\u2013%2 \u201c%3\u201d").arg(begin).arg(end).arg(words.join(QLatin1Char(' ')))};
+  for (const auto& [category, count] : displayedCategories(begin, end))
+    lines << tr("%1 \u00d7 %2").arg(toQString(category)).arg(count);
+  if (lines.size() == 1) lines << tr("no entries");
+  if (const int pruned = displayedPruned(begin, end); pruned > 0)
+    lines << tr("(%1 of them pruned)").arg(pruned);
+  return lines.join(QLatin1Char('\n'));
+}
+
+bool CcgChartView::event(QEvent* event) {
+  if (event->type() != QEvent::ToolTip) return QWidget::event(event);
+  const auto* help = static_cast<QHelpEvent*>(event);
+  const auto [begin, end] = cellAt(help->pos());
+  if (begin < 0) {
+    QToolTip::hideText();
+    event->ignore();
+  } else {
+    QToolTip::showText(help->globalPos(), cellToolTip(begin, end), this);
+  }
+  return true;
 }
 
 CcgChartView::Geometry CcgChartView::geometry() const {

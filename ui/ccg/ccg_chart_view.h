@@ -2,7 +2,9 @@
 // triangle — the words along the bottom, the cells of one-word spans just above them, each row
 // up one word longer, the cell of the whole sentence at the top. A cell shows how many entries it
 // holds (and how many of those fell off the beam) and is shaded by that count, or by the best
-// inside score of its kept entries; clicking a cell selects it (cellSelected).
+// inside score of its kept entries; hovering over a cell shows its categories, each with how many
+// of the cell's entries have it (the span × category counts); clicking a cell selects it
+// (cellSelected).
 //
 // The view draws either the finished chart or, for the stepper, a replay state
 // (gwb/ccg/cky_replay.h): the entries made after some number of fill steps, with the cell being
@@ -13,6 +15,9 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <QWidget>
 
@@ -46,6 +51,10 @@ class CcgChartView : public QWidget {
 
   int displayedEntries(int begin, int end) const;
   int displayedPruned(int begin, int end) const;
+  // The categories of the entries the cell shows, each with its number of entries, in the order
+  // they first appear; and the cell's tooltip (its words, these counts, the pruned ones).
+  std::vector<std::pair<std::string, int>> displayedCategories(int begin, int end) const;
+  QString cellToolTip(int begin, int end) const;
   // The cell's rectangle in widget coordinates (empty for a cell outside the chart), and the
   // cell under a point ((-1, -1) for none).
   QRectF cellRect(int begin, int end) const;
@@ -58,6 +67,7 @@ class CcgChartView : public QWidget {
   void cellSelected(int begin, int end);
 
  protected:
+  bool event(QEvent* event) override;
   void paintEvent(QPaintEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
 

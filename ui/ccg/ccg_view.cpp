@@ -7,13 +7,13 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -32,7 +32,9 @@
 #include "gwb/ccg/term.h"
 #include "ui/ccg/ccg_chart_view.h"
 #include "ui/ccg/ccg_proof_view.h"
+#include "ui/common/job_progress_bar.h"
 #include "ui/common/qt_conversions.h"
+#include "ui/common/shared_data_folder.h"
 
 namespace gwb::ui {
 
@@ -71,6 +73,21 @@ enum DerivationColumn {
   DerivationColumnCount
 };
 
+// The keys of state() (a workspace's "ccg" view).
+const QString kSentencesKey = QStringLiteral("sentences");
+const QString kSentenceKey = QStringLiteral("sentence");
+const QString kKBestKey = QStringLiteral("kbest");
+const QString kBeamKey = QStringLiteral("beam");
+const QString kCompositionKey = QStringLiteral("composition");
+const QString kSkipWordsKey = QStringLiteral("skipWords");
+const QString kParsedKey = QStringLiteral("parsed");
+const QString kPositionKey = QStringLiteral("position");
+const QString kCellKey = QStringLiteral("cell");
+const QString kEntryKey = QStringLiteral("entry");
+const QString kDerivationKey = QStringLiteral("derivation");
+const QString kShadingKey = QStringLiteral("shading");
+const QString kBestScore = QStringLiteral("best-score");
+
 std::optional<QString> readText(const QString& path, QString* error) {
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) {
@@ -92,23 +109,6 @@ QString number(double value) {
   if (!std::isfinite(value))
     return value < 0 ? QStringLiteral("\u2212\u221e") : QStringLiteral("\u221e");
   return QString::number(value, 'f', 3);
-}
-
-// The shared data's GeoQuery types, if the folder can be found.
-QString sharedGeoQueryFolder() {
-  const QString relative = QStringLiteral("/data/geoquery");
-  QStringList candidates;
-  const QString env = qEnvironmentVariable("GWB_SHARED_DIR");
-  if (!env.isEmpty()) candidates << env + relative;
-#ifdef GWB_SAMPLES_DIR
-  candidates << QStringLiteral(GWB_SAMPLES_DIR "/../../shared") + relative;
-#endif
-  candidates << QCoreApplication::applicationDirPath() + QStringLiteral("/../../../shared") +
-                    relative;
-  for (const QString& c : candidates) {
-    if (QFileInfo::exists(c + QStringLiteral("/geo-lambda.types"))) return QDir::cleanPath(c);
-  }
-  return {};
 }
 
 QTableWidgetItem* item(const QString& text, Qt::Alignment alignment = Qt::AlignLeft) {
@@ -170,14 +170,25 @@ void CcgView::buildUi() {
   kBox_->setRange(1, 100);
   kBox_->setValue(5);
   kBox_->setPrefix(tr("k best: "));
+  beamBox_ = new QSpinBox(this);
+  beamBox_->setObjectName(QStringLiteral("ccgBeam"));
+  beamBox_->setRange(1, 100000);
+  beamBox_->setValue(ccg::CkyOptions().beam);
+  beamBox_->setPrefix(tr("beam: "));
+  beamBox_->setToolTip(tr("Entries kept per chart cell (the model's beam when it gives one)"));
   compositionBox_ = new QCheckBox(tr("Composition"), this);
   compositionBox_->setChecked(true);
   compositionBox_->setToolTip(tr(">B and <B besides > and <"));
+  skipBox_ = new QCheckBox(tr("Skip words"), this);
+  skipBox_->setObjectName(QStringLiteral("ccgSkipWords"));
+  skipBox_->setToolTip(
+      tr("Let a parse leave words out, each at the cost of the skip weight (test-time parsing)"));
   parseButton_ = new QPushButton(tr("Parse"), this);
   parseButton_->setDefault(true);
   connect(parseButton_, &QPushButton::clicked, this, [this] { parse(); });
-  cancelButton_ = new QPushButton(tr("Cancel"), this);
-  connect(cancelButton_, &QPushButton::clicked, this, &CcgView::cancelParse);
+  jobBar_ = new JobProgressBar(JobProgressBar::Visibility::WhileRunning, this);
+  jobBar_->setObjectName(QStringLiteral("ccgJobBar"));
+  jobBar_->follow(worker_);
 
   auto* inputs = new QHBoxLayout;
   inputs->addWidget(openButton);
@@ -185,9 +196,10 @@ void CcgView::buildUi() {
   inputs->addWidget(sentencesButton);
   inputs->addWidget(sentenceBox_, 4);
   inputs->addWidget(kBox_);
+  inputs->addWidget(beamBox_);
   inputs->addWidget(compositionBox_);
+  inputs->addWidget(skipBox_);
   inputs->addWidget(parseButton_);
-  inputs->addWidget(cancelButton_);
 
   statusLabel_ = new QLabel(this);
   statusLabel_->setObjectName(QStringLiteral("ccgStatus"));
@@ -236,16 +248,16 @@ void CcgView::buildUi() {
   }
   stepper->addWidget(stepCounter_);
   stepper->addStretch(1);
-  auto* shadingBox = new QComboBox(this);
-  shadingBox->setObjectName(QStringLiteral("ccgShading"));
-  shadingBox->addItem(tr("Shade by entry count"));
-  shadingBox->addItem(tr("Shade by best inside score"));
-  shadingBox->setToolTip(tr("What a cell's colour shows (the replay always shades by count)"));
-  connect(shadingBox, &QComboBox::currentIndexChanged, this, [this](int index) {
+  shadingBox_ = new QComboBox(this);
+  shadingBox_->setObjectName(QStringLiteral("ccgShading"));
+  shadingBox_->addItem(tr("Shade by entry count"));
+  shadingBox_->addItem(tr("Shade by best inside score"));
+  shadingBox_->setToolTip(tr("What a cell's colour shows (the replay always shades by count)"));
+  connect(shadingBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
     chartView_->setShading(index == 1 ? CcgChartView::Shading::BestScore
                                       : CcgChartView::Shading::EntryCount);
   });
-  stepper->addWidget(shadingBox);
+  stepper->addWidget(shadingBox_);
   stepLabel_ = new QLabel(this);
   stepLabel_->setObjectName(QStringLiteral("ccgStepText"));
   stepLabel_->setWordWrap(true);
@@ -341,16 +353,22 @@ void CcgView::buildUi() {
   split->setStretchFactor(1, 4);
   split->setSizes({560, 420});
 
+  auto* statusRow = new QHBoxLayout;
+  statusRow->addWidget(statusLabel_, 1);
+  statusRow->addWidget(jobBar_);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(inputs);
-  layout->addWidget(statusLabel_);
+  layout->addLayout(statusRow);
   layout->addWidget(goldLabel_);
   layout->addWidget(split, 1);
 }
 
+void CcgView::showNotice() { setStatus(baseStatus_); }
+
 void CcgView::setStatus(const QString& text) {
-  status_ = text;
-  statusLabel_->setText(text);
+  baseStatus_ = text;
+  status_ = notice_.isEmpty() ? text : tr("%1 \u2014 Workspace: %2").arg(text, notice_);
+  statusLabel_->setText(status_);
 }
 
 QString CcgView::statusText() const { return status_; }
@@ -390,7 +408,8 @@ bool CcgView::openLexicon(const QString& path, QString* error) {
   QString typesPath = stem + QStringLiteral(".types");
   QString langPath = stem + QStringLiteral(".lang");
   if (!QFileInfo::exists(typesPath) || !QFileInfo::exists(langPath)) {
-    const QString shared = sharedGeoQueryFolder();
+    const QString shared =
+        sharedDataFolder(QStringLiteral("data/geoquery"), QStringLiteral("geo-lambda.types"));
     typesPath = shared.isEmpty() ? QString() : shared + QStringLiteral("/geo-lambda.types");
     langPath = shared.isEmpty() ? QString() : shared + QStringLiteral("/geo-lambda.lang");
   }
@@ -413,6 +432,8 @@ bool CcgView::openLexicon(const QString& path, QString* error) {
   lexicon_ = std::move(lexicon);
   parserOptions_ = options;
   compositionBox_->setChecked(options.combinators.composition);
+  beamBox_->setValue(options.beam);
+  skipBox_->setChecked(options.skipWords);
   lexiconPath_ = path;
   lexiconEdit_->setText(QDir::toNativeSeparators(path));
   lexiconEdit_->setToolTip(lexiconEdit_->text());
@@ -466,11 +487,12 @@ void CcgView::openModel(std::shared_ptr<ccg::FactoredLexicon> lexicon,
 }
 
 bool CcgView::loadSentences(const QString& path, QString* error) {
+  sentencesPath_ = path;
   QString readError;
   const std::optional<QString> text = readText(path, &readError);
   if (!text) {
     setStatus(tr("Could not read %1").arg(readError));
-    if (error) *error = status_;
+    if (error) *error = baseStatus_;
     return false;
   }
   const QString current = sentence();
@@ -516,6 +538,143 @@ void CcgView::setSentence(const QString& sentence) {
 QString CcgView::sentence() const { return sentenceBox_->currentText().simplified(); }
 
 void CcgView::setKBest(int k) { kBox_->setValue(k); }
+int CcgView::kBest() const { return kBox_->value(); }
+void CcgView::setBeam(int beam) { beamBox_->setValue(beam); }
+int CcgView::beam() const { return beamBox_->value(); }
+void CcgView::setComposition(bool on) { compositionBox_->setChecked(on); }
+bool CcgView::composition() const { return compositionBox_->isChecked(); }
+void CcgView::setSkipWords(bool on) { skipBox_->setChecked(on); }
+bool CcgView::skipWords() const { return skipBox_->isChecked(); }
+
+QJsonObject CcgView::state() const {
+  QJsonObject state{{kSentenceKey, sentence()},
+                    {kKBestKey, kBest()},
+                    {kBeamKey, beam()},
+                    {kCompositionKey, composition()},
+                    {kSkipWordsKey, skipWords()}};
+  if (!sentencesPath_.isEmpty()) {
+    state.insert(kSentencesKey,
+                 sentencesPath_.startsWith(QLatin1Char(':'))
+                     ? sentencesPath_
+                     : QDir::cleanPath(QFileInfo(sentencesPath_).absoluteFilePath()));
+  }
+  if (shadingBox_->currentIndex() == 1) state.insert(kShadingKey, kBestScore);
+  if (pendingState_) {
+    // The restoring parse has not finished: what it will restore is still the place.
+    for (const QString& key : {kParsedKey, kPositionKey, kCellKey, kEntryKey, kDerivationKey})
+      if (pendingState_->contains(key)) state.insert(key, pendingState_->value(key));
+    return state;
+  }
+  if (!chart_) return state;
+  state.insert(kParsedKey, true);
+  if (position_ < stepCount()) state.insert(kPositionKey, position_);
+  if (cell_.first >= 0) state.insert(kCellKey, QJsonArray{cell_.first, cell_.second});
+  if (shown_ == Shown::Entry) {
+    state.insert(kEntryKey, QJsonArray{shownCell_.first, shownCell_.second, shownIndex_});
+  }
+  if (shown_ == Shown::Derivation) state.insert(kDerivationKey, shownIndex_);
+  return state;
+}
+
+void CcgView::restoreState(const QJsonObject& state) {
+  if (worker_.isBusy()) waitForParse();  // a parse of something else: let it finish first
+  pendingState_.reset();
+  notice_.clear();
+  const QString before = baseStatus_;  // the lexicon's summary
+  QStringList notes;
+  const QString sentencesPath = state.value(kSentencesKey).toString();
+  if (!sentencesPath.isEmpty()) {
+    QString error;
+    if (!loadSentences(sentencesPath, &error)) notes << error;
+  }
+  setSentence(state.value(kSentenceKey).toString());
+  if (state.contains(kKBestKey)) setKBest(state.value(kKBestKey).toInt(kBest()));
+  if (state.contains(kBeamKey)) setBeam(state.value(kBeamKey).toInt(beam()));
+  if (state.contains(kCompositionKey))
+    setComposition(state.value(kCompositionKey).toBool(composition()));
+  if (state.contains(kSkipWordsKey)) setSkipWords(state.value(kSkipWordsKey).toBool(skipWords()));
+  shadingBox_->setCurrentIndex(state.value(kShadingKey).toString() == kBestScore ? 1 : 0);
+  if (state.value(kParsedKey).toBool(false)) {
+    if (parse()) {
+      pendingState_ = state;
+      notice_ = notes.join(QStringLiteral("; "));
+      return;
+    }
+    // parse() has said why (no lexicon, no sentence) in the status line.
+    notes << tr("the saved parse was not restored");
+    notice_ = notes.join(QStringLiteral("; "));
+    showNotice();
+    return;
+  }
+  notice_ = notes.join(QStringLiteral("; "));
+  setStatus(before);
+}
+
+void CcgView::applyPendingState() {
+  const QJsonObject state = *pendingState_;
+  pendingState_.reset();
+  QStringList notes;
+  if (!notice_.isEmpty()) notes << notice_;
+  if (!chart_) {
+    notes << tr("the saved parse was not restored");
+    notice_ = notes.join(QStringLiteral("; "));
+    showNotice();
+    return;
+  }
+  if (state.contains(kPositionKey)) {
+    const int position = state.value(kPositionKey).toInt(stepCount());
+    if (position < 0 || position > stepCount()) {
+      notes << tr("the saved step %1 is beyond the end of this parse (%2 steps): showing the end")
+                   .arg(position)
+                   .arg(stepCount());
+    } else {
+      goToStep(position);
+    }
+  }
+  const bool replaying = position_ < stepCount();
+  const auto inChart = [this](int begin, int end) {
+    return begin >= 0 && end > begin && end <= chart_->length();
+  };
+  // The entry the proof showed ([begin, end, row]: its cell may not be the selected one).
+  if (const QJsonArray entry = state.value(kEntryKey).toArray();
+      !replaying && state.contains(kEntryKey)) {
+    const int begin = entry.at(0).toInt(-1);
+    const int end = entry.at(1).toInt(-1);
+    const int row = entry.at(2).toInt(-1);
+    if (entry.size() != 3 || !inChart(begin, end) || row < 0 ||
+        row >= static_cast<int>(chart_->cell(begin, end).entries.size())) {
+      notes << tr("the saved entry #%1 of cell %2\u2013%3 is not in this chart")
+                   .arg(row)
+                   .arg(begin)
+                   .arg(end);
+    } else {
+      selectCell(begin, end);
+      selectEntry(row);
+    }
+  }
+  const QJsonArray cell = state.value(kCellKey).toArray();
+  if (!replaying && cell.size() == 2) {
+    const int begin = cell[0].toInt(-1);
+    const int end = cell[1].toInt(-1);
+    if (!inChart(begin, end)) {
+      notes << tr("the saved cell %1\u2013%2 is not in this chart").arg(begin).arg(end);
+    } else {
+      selectCell(begin, end);
+    }
+  }
+  if (!replaying && !state.contains(kEntryKey) && state.contains(kDerivationKey)) {
+    const int rank = state.value(kDerivationKey).toInt(-1);
+    if (rank < 0 || rank >= static_cast<int>(derivations_.size())) {
+      notes << tr("the saved parse %1 is not among the %2 found")
+                   .arg(rank + 1)
+                   .arg(static_cast<int>(derivations_.size()));
+    } else {
+      selectDerivation(rank);
+    }
+  }
+  notice_ = notes.join(QStringLiteral("; "));
+  showNotice();
+}
 
 bool CcgView::parse() {
   if (worker_.isBusy() || !lexicon_) {
@@ -533,7 +692,11 @@ bool CcgView::parse() {
   }
   ccg::CkyOptions options = parserOptions_;
   options.combinators.composition = compositionBox_->isChecked();
+  options.beam = beamBox_->value();
+  options.skipWords = skipBox_->isChecked();
   const int k = kBox_->value();
+  notice_.clear();  // a new parse: what a restored workspace could not show is past
+  usedBeam_ = options.beam;
   auto job = std::make_shared<Job>();
   job->lexicon = lexicon_;
   job_ = job;
@@ -557,6 +720,7 @@ bool CcgView::parse() {
     job->milliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   });
+  jobBar_->start(tr("parsing"));
   setStatus(tr("Parsing \u201c%1\u201d\u2026").arg(text));
   updateActions();
   return true;
@@ -582,6 +746,8 @@ void CcgView::clearResult() {
   parsedLexicon_.reset();
   position_ = 0;
   cell_ = {-1, -1};
+  shown_ = Shown::Nothing;
+  shownIndex_ = -1;
   goldLabel_->clear();
   stepLabel_->clear();
   entriesTitle_->setText(tr("<b>Entries</b> \u2014 click a cell of the chart"));
@@ -624,7 +790,7 @@ void CcgView::onParseDone() {
                   .arg(chart_->length())
                   .arg(kept)
                   .arg(all - kept)
-                  .arg(parserOptions_.beam)
+                  .arg(usedBeam_)
                   .arg(stepCount())
                   .arg(parses)
                   .arg(job->milliseconds, 0, 'f', 1));
@@ -633,6 +799,7 @@ void CcgView::onParseDone() {
     if (!derivations_.empty()) selectDerivation(0);
     showStep();
   }
+  if (pendingState_) applyPendingState();
   updateActions();
   emit parseFinished();
 }
@@ -758,6 +925,9 @@ void CcgView::selectEntry(int row) {
     entryTable_->selectRow(row);
   }
   const ccg::ChartEntry& entry = chart_->cell(begin, end).entries[row];
+  shown_ = Shown::Entry;
+  shownIndex_ = row;
+  shownCell_ = cell_;
   if (entry.edges.empty()) {
     proofView_->clear();
     proofTitle_->setText(
@@ -785,6 +955,8 @@ void CcgView::selectDerivation(int rank) {
     derivationTable_->selectRow(rank);
   }
   const ccg::Derivation& d = derivations_[rank];
+  shown_ = Shown::Derivation;
+  shownIndex_ = rank;
   proofView_->setProof(ccg::layoutProof(d.root, chart_->words()),
                        tr("Parse %1 of \"%2\": score %3 (Grammar Workbench)")
                            .arg(rank + 1)
@@ -874,6 +1046,10 @@ void CcgView::showStep() {
              : tr("Before the fill: every cell empty. Step forward (Alt+Right) to begin."));
   }
   stepCounter_->setText(tr("step %1 of %2").arg(position_).arg(stepCount()));
+  if (replaying) {
+    shown_ = Shown::Step;  // the proof follows the step (the workspace keeps the step)
+    shownIndex_ = -1;
+  }
   if (replaying && position_ > 0) {
     const ccg::CkyReplayStep& last = steps_[position_ - 1];
     selectCell(last.begin, last.end);
@@ -937,7 +1113,6 @@ void CcgView::showStep() {
 void CcgView::updateActions() {
   const bool busy = worker_.isBusy();
   parseButton_->setEnabled(!busy && lexicon_ != nullptr);
-  cancelButton_->setEnabled(busy);
   const bool haveChart = chart_ != nullptr && !busy;
   startButton_->setEnabled(haveChart && position_ > 0);
   previousCellButton_->setEnabled(haveChart && position_ > 0);

@@ -23,14 +23,27 @@
 // list. Lexicons are read on the UI thread (they are small); sentences parse on a worker thread
 // (BackgroundJob) that Cancel stops between two chart cells (CkyOptions::cancel).
 //
+// A parse shows the shared JobProgressBar (ui/common/job_progress_bar.h) with its Cancel
+// button while it runs, as the other views' jobs do.
+//
+// state()/restoreState() capture what a workspace keeps of the tab (ui/frame/workspace.h, kind
+// "ccg"; the lexicon is the document's path, not part of the state): the sentence file, the
+// sentence, k, the beam, composition and word skipping, whether it was parsed, the replay step
+// (when not at the end), the selected cell, the shading, and the entry or parse whose
+// derivation the proof shows. restoreState() parses again on the worker thread and restores the
+// place when the parse is done; what no longer fits (a sentence file that is gone, a step, cell,
+// entry or parse the new chart does not have) is said in the status line after "Workspace:".
+//
 // The view owns the lexicon, the chart and its derivations; the chart view and proof view only
 // point into them, and are reset before a new parse result replaces them.
 #pragma once
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include <QJsonObject>
 #include <QString>
 #include <QWidget>
 
@@ -54,6 +67,7 @@ namespace gwb::ui {
 
 class CcgChartView;
 class CcgProofView;
+class JobProgressBar;
 
 class CcgView : public QWidget {
   Q_OBJECT
@@ -86,10 +100,26 @@ class CcgView : public QWidget {
   // plain sentences, one a line.
   bool loadSentences(const QString& path, QString* error = nullptr);
   QStringList sentences() const;
+  // The file loadSentences() last read (also when it could not: the workspace keeps it).
+  QString sentencesPath() const { return sentencesPath_; }
 
   void setSentence(const QString& sentence);
   QString sentence() const;
   void setKBest(int k);
+  int kBest() const;
+  // Entries kept per chart cell (the lexicon's model sets it; default 200, as UBL's experiments).
+  void setBeam(int beam);
+  int beam() const;
+  void setComposition(bool on);
+  bool composition() const;
+  // The paper's test-time word skipping (each skipped word costs the `skip` weight); off by
+  // default.
+  void setSkipWords(bool on);
+  bool skipWords() const;
+
+  // What a workspace keeps of the tab (see above), and restoring it (parses when it was parsed).
+  QJsonObject state() const;
+  void restoreState(const QJsonObject& state);
 
   // Starts parsing the sentence; false if there is no lexicon or sentence or a parse runs.
   bool parse();
@@ -115,6 +145,11 @@ class CcgView : public QWidget {
   void selectCell(int begin, int end);
   void selectEntry(int row);
   void selectDerivation(int rank);
+  // What the proof shows: an entry of the selected cell (its row), a parse (its rank), or -1.
+  int shownEntry() const { return shown_ == Shown::Entry ? shownIndex_ : -1; }
+  int shownDerivation() const { return shown_ == Shown::Derivation ? shownIndex_ : -1; }
+  std::pair<int, int> selectedCell() const { return cell_; }
+  JobProgressBar* progressBar() const { return jobBar_; }
 
   // The stepper: position p shows the chart after steps 0..p-1; p == stepCount() (the default
   // after a parse) is the finished chart.
@@ -146,6 +181,8 @@ class CcgView : public QWidget {
   void chooseLexicon();
   void chooseSentences();
   void showExportDialog();
+  void applyPendingState();
+  void showNotice();
 
   CcgChartView* chartView_ = nullptr;
   CcgProofView* proofView_ = nullptr;
@@ -154,9 +191,12 @@ class CcgView : public QWidget {
   QLineEdit* lexiconEdit_ = nullptr;
   QComboBox* sentenceBox_ = nullptr;
   QSpinBox* kBox_ = nullptr;
+  QSpinBox* beamBox_ = nullptr;
   QCheckBox* compositionBox_ = nullptr;
+  QCheckBox* skipBox_ = nullptr;
+  QComboBox* shadingBox_ = nullptr;
   QPushButton* parseButton_ = nullptr;
-  QPushButton* cancelButton_ = nullptr;
+  JobProgressBar* jobBar_ = nullptr;
   QLabel* statusLabel_ = nullptr;
   QLabel* goldLabel_ = nullptr;
   QLabel* entriesTitle_ = nullptr;
@@ -172,11 +212,14 @@ class CcgView : public QWidget {
   QToolButton* endButton_ = nullptr;
 
   QString lexiconPath_;
+  QString sentencesPath_;
   std::shared_ptr<gwb::ccg::FactoredLexicon> lexicon_;
   gwb::ccg::CkyOptions parserOptions_;
   std::shared_ptr<const gwb::ccg::TypeSystem> modelTypes_;  // openModel's, for parserOptions_
   QString typesNote_;
-  QString status_;
+  QString status_;      // what the status line shows: baseStatus_, then the notice if any
+  QString baseStatus_;  // the last setStatus() text
+  int usedBeam_ = 0;    // the beam of the parse shown
 
   // The shown parse: the lexicon it was parsed with (the chart points into it), the chart, its
   // k best derivations and its replay.
@@ -187,6 +230,13 @@ class CcgView : public QWidget {
   bool cancelled_ = false;
   int position_ = 0;
   std::pair<int, int> cell_{-1, -1};
+  // What the proof shows (kept in a workspace): an entry of cell_, a parse, or a replay step.
+  enum class Shown { Nothing, Entry, Derivation, Step };
+  Shown shown_ = Shown::Nothing;
+  int shownIndex_ = -1;
+  std::pair<int, int> shownCell_{-1, -1};    // Shown::Entry: the entry's cell
+  std::optional<QJsonObject> pendingState_;  // restoreState(): applied after its parse
+  QString notice_;  // what restoreState() could not restore; shown after the status
   std::function<void()> parseHook_;
   struct Job;
   std::shared_ptr<Job> job_;

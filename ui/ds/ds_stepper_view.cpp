@@ -29,6 +29,7 @@
 #include "gwb/common/memory_budget.h"
 #include "gwb/ds/ds_tree.h"
 #include "gwb/ds/memory_budget.h"
+#include "ui/common/shared_data_folder.h"
 #include "ui/common/tree_export.h"
 #include "ui/ds/ds_dag_model.h"
 #include "ui/ds/ds_dag_view.h"
@@ -109,19 +110,8 @@ DsStepperView::DsStepperView(QWidget* parent)
 DsStepperView::~DsStepperView() = default;
 
 QString DsStepperView::defaultGrammarDirectory() {
-  const QString relative = QStringLiteral("/data/dylan/2013-english-ttr");
-  QStringList candidates;
-  const QString env = qEnvironmentVariable("GWB_SHARED_DIR");
-  if (!env.isEmpty()) candidates << env + relative;
-#ifdef GWB_SAMPLES_DIR
-  candidates << QStringLiteral(GWB_SAMPLES_DIR "/../../shared") + relative;
-#endif
-  candidates << QCoreApplication::applicationDirPath() + QStringLiteral("/../../../shared") +
-                    relative;
-  for (const QString& c : candidates)
-    if (QFileInfo::exists(c + QStringLiteral("/computational-actions.txt")))
-      return QDir::cleanPath(c);
-  return {};
+  return sharedDataFolder(QStringLiteral("data/dylan/2013-english-ttr"),
+                          QStringLiteral("computational-actions.txt"));
 }
 
 void DsStepperView::buildUi() {

@@ -745,6 +745,7 @@ int MainWindow::tabIndexForFile(const QString& absolutePath) const {
     if (corpus && corpus->document().filePath() == absolutePath) return i;
     const auto* pending = qobject_cast<const PendingDocumentPage*>(tabs_->widget(i));
     if (pending && pending->document().kind != WorkspaceDocument::Kind::DsStepper &&
+        pending->document().kind != WorkspaceDocument::Kind::Ccg &&
         pending->document().path == absolutePath)
       return i;
   }
@@ -962,6 +963,13 @@ Workspace MainWindow::captureWorkspace() const {
       const QString folder = ds->grammarDirectory();
       d.path = folder.isEmpty() ? folder : QDir::cleanPath(QFileInfo(folder).absoluteFilePath());
       d.view = ds->state();
+    } else if (const auto* ccg = qobject_cast<const CcgView*>(tabs_->widget(i))) {
+      d.kind = WorkspaceDocument::Kind::Ccg;
+      const QString lexicon = ccg->lexiconPath();
+      d.path = lexicon.isEmpty() || lexicon.startsWith(QLatin1Char(':'))
+                   ? lexicon
+                   : QDir::cleanPath(QFileInfo(lexicon).absoluteFilePath());
+      d.view = ccg->state();
     } else if (const auto* pending = qobject_cast<const PendingDocumentPage*>(tabs_->widget(i))) {
       d = pending->document();  // not opened yet: kept as it was saved
     } else {
@@ -986,6 +994,18 @@ bool MainWindow::openWorkspaceDocument(const WorkspaceDocument& d, QString* erro
       // Always opens: a folder that is not a grammar, or a sentence that no longer parses, is
       // explained in the tab's status line. The parse runs on the view's worker thread.
       openDsStepper(d.path)->restoreState(d.view);
+      return true;
+    }
+    if (d.kind == WorkspaceDocument::Kind::Ccg) {
+      // A lexicon that is gone or does not read is reported like a missing grammar (the status
+      // bar names the file, line and column); the rest (sentence file, step, selection) is
+      // restored as far as it still fits, the reasons in the tab's status line.
+      CcgView* view = openCcgView(d.path);
+      if (view == nullptr) {
+        if (error) *error = statusBar()->currentMessage();
+        return false;
+      }
+      view->restoreState(d.view);
       return true;
     }
     const bool opened = d.kind == WorkspaceDocument::Kind::Corpus ? openCorpus(d.path)
@@ -1045,7 +1065,11 @@ bool MainWindow::applyWorkspace(const Workspace& workspace, QString* error, Open
     if (WorkspaceDocument::isResearchWindow(d.kind)) continue;  // applyResearchWindows
     if (when == OpenDocuments::Now) {
       QString why;
-      if (!openWorkspaceDocument(d, &why)) missing << QDir::toNativeSeparators(d.path);
+      if (!openWorkspaceDocument(d, &why)) {
+        // The reason (a file that is gone, a line and column that do not read) with the path.
+        const QString path = QDir::toNativeSeparators(d.path);
+        missing << (why.isEmpty() ? path : tr("%1 (%2)").arg(path, why));
+      }
       continue;
     }
     auto* page = new PendingDocumentPage(d, when == OpenDocuments::WhenShown, tabs_);
@@ -1190,6 +1214,8 @@ MainWindow::CrashRecovery MainWindow::askAboutCrashedSession(const Workspace& la
   for (const WorkspaceDocument& d : lastSession.documents) {
     documents << (d.kind == WorkspaceDocument::Kind::DsStepper
                       ? tr("DS stepper: %1").arg(QDir::toNativeSeparators(d.path))
+                  : d.kind == WorkspaceDocument::Kind::Ccg
+                      ? tr("CCG parser: %1").arg(QDir::toNativeSeparators(d.path))
                       : QDir::toNativeSeparators(d.path));
   }
   QMessageBox box(QMessageBox::Warning, tr("Restore the Last Session?"),

@@ -14,7 +14,13 @@ QString kindText(WorkspaceDocument::Kind kind) {
     case WorkspaceDocument::Kind::Corpus: return PendingDocumentPage::tr("corpus");
     case WorkspaceDocument::Kind::DsStepper:
       return PendingDocumentPage::tr("Dynamic Syntax stepper");
-    case WorkspaceDocument::Kind::Grammar: break;
+    case WorkspaceDocument::Kind::Ccg: return PendingDocumentPage::tr("CCG parser");
+    case WorkspaceDocument::Kind::Grammar:
+    // Research windows are never pending tabs (they open as windows of their own).
+    case WorkspaceDocument::Kind::Induction:
+    case WorkspaceDocument::Kind::Discourse:
+    case WorkspaceDocument::Kind::Transitions:
+    case WorkspaceDocument::Kind::Experiments: break;
   }
   return PendingDocumentPage::tr("grammar");
 }
@@ -31,7 +37,9 @@ PendingDocumentPage::PendingDocumentPage(WorkspaceDocument document, bool autoOp
   message_->setWordWrap(true);
   message_->setTextFormat(Qt::PlainText);
   const QString what = kindText(document_.kind);
-  const QString where = document_.path.isEmpty() ? tr("(the default folder)")
+  const QString where = document_.path.isEmpty() ? (document_.kind == WorkspaceDocument::Kind::Ccg
+                                                        ? tr("(no lexicon)")
+                                                        : tr("(the default folder)"))
                                                  : QDir::toNativeSeparators(document_.path);
   message_->setText(autoOpen_ ? tr("Opening the %1 %2 from the last session\u2026").arg(what, where)
                               : tr("The last session did not end normally, so this %1 was not "
@@ -48,6 +56,10 @@ PendingDocumentPage::PendingDocumentPage(WorkspaceDocument document, bool autoOp
 
 QString PendingDocumentPage::title() const {
   if (document_.kind == WorkspaceDocument::Kind::DsStepper) return tr("DS stepper");
+  if (document_.kind == WorkspaceDocument::Kind::Ccg) {
+    return document_.path.isEmpty() ? tr("CCG parser")
+                                    : tr("CCG: %1").arg(QFileInfo(document_.path).fileName());
+  }
   return QFileInfo(document_.path).fileName();
 }
 
@@ -55,6 +67,7 @@ QString PendingDocumentPage::toolTip() const {
   const QString path = QDir::toNativeSeparators(document_.path);
   if (document_.kind == WorkspaceDocument::Kind::DsStepper)
     return tr("Dynamic Syntax stepper: %1").arg(path);
+  if (document_.kind == WorkspaceDocument::Kind::Ccg) return tr("CCG parser: %1").arg(path);
   return path;
 }
 

@@ -7,9 +7,13 @@
 // a corpus: filter and selected rows; for a Dynamic Syntax stepper tab, kind "ds-stepper": its
 // path is the DyLan grammar folder and its view the sentence, the strategy ("breadth-first" or
 // "best-first"), the beam, the step ("position", edges shown), the selected DAG node and, when
-// the user zoomed, the DAG's zoom — see DsStepperView::state) — plus the current tab and the
-// window's layout. Paths are written relative to the workspace file's folder when they lie below
-// it, so a workspace can travel with its grammars; built-in samples keep their ":/" path.
+// the user zoomed, the DAG's zoom — see DsStepperView::state; for a CCG tab, kind "ccg": its
+// path is the lexicon or model and its view the sentence file ("sentences", a path stored like
+// the document's), the sentence, the k-best, beam, composition and word-skipping options, whether
+// it was parsed, the replay step, the selected cell and the entry or parse whose derivation is
+// shown — see CcgView::state) — plus the current tab and the window's layout. Paths are written
+// relative to the workspace file's folder when they lie below it, so a workspace can travel with
+// its grammars; built-in samples keep their ":/" path.
 //
 //   {"format": "grammar-workbench-workspace", "version": 1, "current": 0,
 //    "documents": [{"kind": "grammar", "path": "../samples/pp-attachment.cfg", "root": "",
@@ -26,11 +30,16 @@
 // (TransitionView::state: grammar files, values, order, corpus) and "experiments"
 // (ExperimentPanel::state: the form and the results). A workspace has at most one of each.
 //
-// The ds-stepper and research kinds came after version 1 without a version change: every version-1
-// file still reads, and only files holding a ds-stepper document are new (earlier programs reject
-// them as an unknown kind). A ds-stepper document may have an empty path (the stepper's default
-// folder). Opening one never fails the workspace: a folder that is not a grammar, or a sentence
-// that no longer parses as it did, leaves the tab open with the reason in its status line.
+// The ds-stepper, ccg and research kinds came after version 1 without a version change: every
+// version-1 file still reads, and only files holding such a document are new (earlier programs
+// reject them as an unknown kind). A ds-stepper document may have an empty path (the stepper's
+// default folder). Opening one never fails the workspace: a folder that is not a grammar, or a
+// sentence that no longer parses as it did, leaves the tab open with the reason in its status
+// line. A ccg document may have an empty path (a tab with no lexicon yet); a lexicon that is
+// missing or does not read is reported like a missing grammar (the tab is not opened, the
+// message names the file, line and column), while a sentence file that is gone, or a saved
+// step, cell, entry or parse the new parse does not have, leaves the tab open and says so in
+// its status line.
 //
 // The file format is core's (gwb/common/workspace_file.h): core reads, validates and writes it
 // (Qt's JSON layout, byte for byte); this class converts to and from the workbench's Qt types.
@@ -48,14 +57,24 @@
 namespace gwb::ui {
 
 struct WorkspaceDocument {
-  enum class Kind { Grammar, Corpus, DsStepper, Induction, Discourse, Transitions, Experiments };
+  enum class Kind {
+    Grammar,
+    Corpus,
+    DsStepper,
+    Ccg,
+    Induction,
+    Discourse,
+    Transitions,
+    Experiments
+  };
   // A research window (a top-level window of its own, not a tab; no path).
   static bool isResearchWindow(Kind kind) {
     return kind == Kind::Induction || kind == Kind::Discourse || kind == Kind::Transitions ||
            kind == Kind::Experiments;
   }
   Kind kind = Kind::Grammar;
-  QString path;  // absolute (or ":/..." for a built-in sample); DsStepper: the grammar folder
+  // Absolute (or ":/..." for a built-in sample); DsStepper: the grammar folder; Ccg: the lexicon.
+  QString path;
   QString root;  // start symbol option; empty: the format's default
   QJsonObject view;
   bool operator==(const WorkspaceDocument& o) const {

@@ -20,12 +20,15 @@ namespace {
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
 
-constexpr std::array<WorkspaceDocumentKind, 7> kAllKinds = {
+constexpr std::array<WorkspaceDocumentKind, 8> kAllKinds = {
     WorkspaceDocumentKind::Grammar,     WorkspaceDocumentKind::Corpus,
-    WorkspaceDocumentKind::DsStepper,   WorkspaceDocumentKind::Induction,
-    WorkspaceDocumentKind::Discourse,   WorkspaceDocumentKind::Transitions,
-    WorkspaceDocumentKind::Experiments,
+    WorkspaceDocumentKind::DsStepper,   WorkspaceDocumentKind::Ccg,
+    WorkspaceDocumentKind::Induction,   WorkspaceDocumentKind::Discourse,
+    WorkspaceDocumentKind::Transitions, WorkspaceDocumentKind::Experiments,
 };
+
+// The field of a "ccg" view that holds a path (the sentence file).
+constexpr const char* kCcgSentencesField = "sentences";
 
 std::string kindList() {
   std::string out;
@@ -241,10 +244,10 @@ class WorkspaceValidator {
     const std::optional<std::string> path = stringField(entry, "path", where);
     const std::optional<std::string> root = stringField(entry, "root", where);
     if (!path || !root) return;
-    // A DS stepper with no folder uses its default one, research windows have none; every file
-    // needs a path.
+    // A DS stepper with no folder uses its default one, a CCG tab may have no lexicon yet,
+    // research windows have none; every file needs a path.
     if (path->empty() && *kind != WorkspaceDocumentKind::DsStepper &&
-        !isResearchWindowKind(*kind)) {
+        *kind != WorkspaceDocumentKind::Ccg && !isResearchWindowKind(*kind)) {
       error(where + " (" + kindName + ") has no path: expected \"path\": the file it shows");
       return;
     }
@@ -259,6 +262,17 @@ class WorkspaceValidator {
         return;
       }
       document.view = *view;
+    }
+    if (*kind == WorkspaceDocumentKind::Ccg) {
+      const auto sentences = document.view.find(kCcgSentencesField);
+      if (sentences != document.view.end()) {
+        if (!sentences->is_string()) {
+          error(where + " (ccg): expected \"view\" field \"" + kCcgSentencesField +
+                "\" to be the path of a sentence file, found " + describe(*sentences));
+          return;
+        }
+        *sentences = resolvedPath(sentences->get<std::string>(), base_);
+      }
     }
     workspace.documents.push_back(std::move(document));
   }
@@ -619,6 +633,7 @@ const char* workspaceDocumentKindName(WorkspaceDocumentKind kind) {
   switch (kind) {
     case WorkspaceDocumentKind::Corpus: return "corpus";
     case WorkspaceDocumentKind::DsStepper: return "ds-stepper";
+    case WorkspaceDocumentKind::Ccg: return "ccg";
     case WorkspaceDocumentKind::Induction: return "induction";
     case WorkspaceDocumentKind::Discourse: return "discourse";
     case WorkspaceDocumentKind::Transitions: return "transitions";
@@ -651,9 +666,15 @@ WorkspaceFileLoad workspaceFromJson(const Json& json, const std::string& baseDir
 Json workspaceToJson(const WorkspaceFile& workspace, const std::string& baseDirectory) {
   Json documents = Json::array();
   for (const WorkspaceFileDocument& d : workspace.documents) {
+    Json view = d.view.is_object() ? d.view : Json::object();
+    if (d.kind == WorkspaceDocumentKind::Ccg) {
+      const auto sentences = view.find(kCcgSentencesField);
+      if (sentences != view.end() && sentences->is_string())
+        *sentences = storedPath(sentences->get<std::string>(), baseDirectory);
+    }
     Json entry = {{"kind", workspaceDocumentKindName(d.kind)},
                   {"path", storedPath(d.path, baseDirectory)},
-                  {"view", d.view.is_object() ? d.view : Json::object()}};
+                  {"view", std::move(view)}};
     if (!d.root.empty()) entry["root"] = d.root;
     documents.push_back(std::move(entry));
   }

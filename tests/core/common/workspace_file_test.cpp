@@ -31,6 +31,13 @@ WorkspaceFile sampleWorkspace(const std::string& base) {
       {WorkspaceDocumentKind::DsStepper, base + "/dylan/2013-english-ttr", "",
        Json{{"sentence", "john likes mary"}, {"strategy", "best-first"}, {"selected", 5}}});
   w.documents.push_back({WorkspaceDocumentKind::DsStepper, "", "", Json::object()});
+  w.documents.push_back({WorkspaceDocumentKind::Ccg, base + "/ccg/geography.flex", "",
+                         Json{{"sentences", base + "/ccg/geography.ccg"},
+                              {"sentence", "what states border texas"},
+                              {"kbest", 5},
+                              {"beam", 20},
+                              {"cell", Json::array({1, 3})}}});
+  w.documents.push_back({WorkspaceDocumentKind::Ccg, "", "", Json::object()});
   w.documents.push_back(
       {WorkspaceDocumentKind::Grammar, ":/samples/pp-attachment.cfg", "", Json::object()});
   w.documents.push_back({WorkspaceDocumentKind::Grammar, "/usr/share/x.cfg", "", Json::object()});
@@ -54,8 +61,12 @@ TEST(WorkspaceFileTest, RoundTripsWithRelativePaths) {
   EXPECT_EQ(documentPath(json, 0), "g/a.cfg");
   EXPECT_EQ(documentPath(json, 2), "dylan/2013-english-ttr");
   EXPECT_EQ(documentPath(json, 3), "");
-  EXPECT_EQ(documentPath(json, 4), ":/samples/pp-attachment.cfg");
-  EXPECT_EQ(documentPath(json, 5), "/usr/share/x.cfg");  // far away: kept absolute
+  EXPECT_EQ(documentPath(json, 4), "ccg/geography.flex");
+  // A CCG tab's sentence file travels with it like the lexicon.
+  EXPECT_EQ(json.at("documents").at(4).at("view").at("sentences"), "ccg/geography.ccg");
+  EXPECT_EQ(documentPath(json, 5), "");
+  EXPECT_EQ(documentPath(json, 6), ":/samples/pp-attachment.cfg");
+  EXPECT_EQ(documentPath(json, 7), "/usr/share/x.cfg");  // far away: kept absolute
   EXPECT_FALSE(json.at("documents").at(1).contains("root"));
 
   const std::string text = workspaceText(w, base);
@@ -69,7 +80,9 @@ TEST(WorkspaceFileTest, RoundTripsWithRelativePaths) {
   const WorkspaceFileLoad moved = readWorkspaceText(text, "w", "/mnt/usb");
   ASSERT_TRUE(moved.ok());
   EXPECT_EQ(moved.workspace.documents[0].path, "/mnt/usb/g/a.cfg");
-  EXPECT_EQ(moved.workspace.documents[5].path, "/usr/share/x.cfg");
+  EXPECT_EQ(moved.workspace.documents[4].path, "/mnt/usb/ccg/geography.flex");
+  EXPECT_EQ(moved.workspace.documents[4].view.at("sentences"), "/mnt/usb/ccg/geography.ccg");
+  EXPECT_EQ(moved.workspace.documents[7].path, "/usr/share/x.cfg");
   // Without a base folder they stay as written.
   EXPECT_EQ(workspaceFromJson(json, "", "w").workspace.documents[0].path, "g/a.cfg");
 }
@@ -252,17 +265,16 @@ TEST(WorkspaceFileTest, EveryErrorNamesTheFileAndWhatWasExpected) {
        "string \"a.cfg\""},
       {R"({"format": "grammar-workbench-workspace", "version": 1, "documents": [{"path": "a"}]})",
        "w: error: document 1 has no \"kind\": expected one of \"grammar\", \"corpus\", "
-       "\"ds-stepper\", \"induction\", \"discourse\", \"transitions\" or \"experiments\""},
+       "\"ds-stepper\", \"ccg\", \"induction\", \"discourse\", \"transitions\" or \"experiments\""},
       {R"({"format": "grammar-workbench-workspace", "version": 1, "documents": [{"kind": 2}]})",
        "w: error: document 1: expected \"kind\" to be one of \"grammar\", \"corpus\", "
-       "\"ds-stepper\", \"induction\", \"discourse\", \"transitions\" or \"experiments\", found "
-       "the "
-       "number 2"},
+       "\"ds-stepper\", \"ccg\", \"induction\", \"discourse\", \"transitions\" or \"experiments\", "
+       "found the number 2"},
       {R"({"format": "grammar-workbench-workspace", "version": 1,
            "documents": [{"kind": "grammar", "path": "a"}, {"kind": "poem", "path": "x"}]})",
        "w: error: document 2 has an unknown kind \"poem\": expected one of \"grammar\", "
        "\"corpus\", "
-       "\"ds-stepper\", \"induction\", \"discourse\", \"transitions\" or \"experiments\""},
+       "\"ds-stepper\", \"ccg\", \"induction\", \"discourse\", \"transitions\" or \"experiments\""},
       {R"({"format": "grammar-workbench-workspace", "version": 1, "documents": [{"kind": "grammar"}]})",
        "w: error: document 1 (grammar) has no path: expected \"path\": the file it shows"},
       {R"({"format": "grammar-workbench-workspace", "version": 1,
@@ -275,6 +287,10 @@ TEST(WorkspaceFileTest, EveryErrorNamesTheFileAndWhatWasExpected) {
            "documents": [{"kind": "grammar", "path": "a", "view": "stepper"}]})",
        "w: error: document 1: expected \"view\" to be an object (the view's settings), found the "
        "string \"stepper\""},
+      {R"({"format": "grammar-workbench-workspace", "version": 1,
+           "documents": [{"kind": "ccg", "path": "a.flex", "view": {"sentences": 3}}]})",
+       "w: error: document 1 (ccg): expected \"view\" field \"sentences\" to be the path of a "
+       "sentence file, found the number 3"},
       {R"({"format": "grammar-workbench-workspace", "version": 1, "current": "0"})",
        "w: error: \"current\": expected the index of the current tab (a whole number), found the "
        "string \"0\""},

@@ -2,17 +2,24 @@
 // chart triangle shows is the core's chart cell by cell; clicking a cell lists its entries; the
 // proof of a parse has one line per derivation step, each under its words and labelled with its
 // combinator; the stepper replays the core's fill forward and back; exports write files that
-// read back; cancelling a parse is deterministic (the cancel lands before the fill starts); and
-// the main window opens lexicons through File > Open and the --view ccg options.
+// read back; cancelling a parse is deterministic (the cancel lands before the fill starts), from
+// the view or the shared progress bar's Cancel; what a workspace keeps of the tab comes back in
+// another view, or says what no longer fits; and the main window opens lexicons through
+// File > Open and the --view ccg options.
 #include "ui/ccg/ccg_view.h"
 
 #include <functional>
 #include <future>
+#include <map>
+#include <string>
 
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLabel>
+#include <QPushButton>
 #include <QSettings>
 #include <QSvgRenderer>
 #include <QTabWidget>
@@ -28,6 +35,7 @@
 #include "shared_data.h"
 #include "ui/ccg/ccg_chart_view.h"
 #include "ui/ccg/ccg_proof_view.h"
+#include "ui/common/job_progress_bar.h"
 #include "ui/frame/app_settings.h"
 #include "ui/frame/gui_options.h"
 #include "ui/frame/main_window.h"
@@ -97,9 +105,20 @@ TEST_F(CcgViewTest, ChartCellsShowTheCoreChart) {
       EXPECT_EQ(view_.chartView()->displayedPruned(b, e), 0);
       EXPECT_FALSE(view_.chartView()->cellRect(b, e).isEmpty());
       nonEmpty += expected > 0 ? 1 : 0;
+      // Span × category counts (the cell's tooltip): the core's cell, category by category.
+      std::map<std::string, int> categories;
+      for (const ccg::ChartEntry& entry : core.cell(b, e).entries)
+        ++categories[toString(entry.category)];
+      std::map<std::string, int> shownCategories;
+      for (const auto& [category, count] : view_.chartView()->displayedCategories(b, e))
+        shownCategories[category] = count;
+      EXPECT_EQ(shownCategories, categories) << b << "-" << e;
     }
   }
   EXPECT_GT(nonEmpty, 20);
+  EXPECT_EQ(view_.chartView()->cellToolTip(0, 7),
+            QStringLiteral("Cell 0\u20137 \u201cwhat are the major cities in ohio\u201d\nS "
+                           "\u00d7 1\nS|NP \u00d7 1"));
   // Cells are where the triangle puts them: a longer span higher, the whole sentence on top.
   EXPECT_LT(view_.chartView()->cellRect(0, 7).top(), view_.chartView()->cellRect(0, 6).top());
   EXPECT_DOUBLE_EQ(view_.chartView()->cellRect(0, 2).top(),
@@ -345,6 +364,145 @@ TEST_F(CcgViewTest, GeoQueryTestSentencesLoadAndUnknownWordsGiveNoParse) {
   view_.goToStep(0);
   view_.nextCell();
   EXPECT_GT(view_.stepPosition(), 0);
+}
+
+// What a workspace keeps of the tab comes back in another view: the options, the parse, and the
+// place — a cell and an entry, a parse, or a replay step — each as the core's chart has it.
+TEST_F(CcgViewTest, StateRestoresOptionsParseAndPlaceInAnotherView) {
+  struct Case {
+    const char* what;
+    std::function<void(CcgView&)> place;
+  };
+  const Case cases[] = {
+      {"an entry of a cell",
+       [](CcgView& v) {
+         v.selectCell(4, 7);
+         v.selectEntry(0);
+       }},
+      {"an entry, then another cell selected",
+       [](CcgView& v) {
+         v.selectCell(3, 5);
+         v.selectEntry(0);
+         v.selectCell(0, 2);
+       }},
+      {"the second parse", [](CcgView& v) { v.selectDerivation(1); }},
+      {"a replay step", [](CcgView& v) { v.goToStep(17); }},
+      {"the finished chart as parsed", [](CcgView&) {}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    view_.setKBest(3);
+    view_.setBeam(40);
+    view_.setComposition(false);
+    view_.setSkipWords(true);
+    parse(kSentence);
+    c.place(view_);
+    const QJsonObject state = view_.state();
+    EXPECT_EQ(state.value(QStringLiteral("sentences")).toString(), sample("geography.ccg"));
+    EXPECT_EQ(state.value(QStringLiteral("beam")).toInt(), 40);
+    EXPECT_TRUE(state.value(QStringLiteral("parsed")).toBool());
+
+    CcgView other;
+    other.resize(1400, 900);
+    ASSERT_TRUE(other.openLexicon(sample("geography.flex")));
+    other.restoreState(state);
+    ASSERT_TRUE(other.waitForParse());
+    ASSERT_NE(other.chart(), nullptr) << other.statusText().toStdString();
+    EXPECT_FALSE(other.statusText().contains(QStringLiteral("Workspace")))
+        << other.statusText().toStdString();
+    EXPECT_EQ(other.sentencesPath(), sample("geography.ccg"));
+    EXPECT_EQ(other.sentences(), view_.sentences());
+    EXPECT_EQ(other.sentence(), kSentence);
+    EXPECT_EQ(other.kBest(), 3);
+    EXPECT_EQ(other.beam(), 40);
+    EXPECT_FALSE(other.composition());
+    EXPECT_TRUE(other.skipWords());
+    EXPECT_EQ(other.chart()->entryCount(), view_.chart()->entryCount());
+    EXPECT_EQ(other.derivations().size(), view_.derivations().size());
+    EXPECT_EQ(other.stepPosition(), view_.stepPosition());
+    EXPECT_EQ(other.selectedCell(), view_.selectedCell());
+    EXPECT_EQ(other.chartView()->selectedCell(), view_.chartView()->selectedCell());
+    EXPECT_EQ(other.shownEntry(), view_.shownEntry());
+    EXPECT_EQ(other.shownDerivation(), view_.shownDerivation());
+    EXPECT_EQ(other.proofView()->hasProof(), view_.proofView()->hasProof());
+    if (view_.proofView()->hasProof()) {
+      EXPECT_EQ(other.proofView()->layout().lines.size(), view_.proofView()->layout().lines.size());
+      EXPECT_EQ(other.proofView()->layout().lines.back().logicalForm,
+                view_.proofView()->layout().lines.back().logicalForm);
+    }
+    EXPECT_EQ(other.state(), state);
+  }
+}
+
+// A workspace whose sentence file is gone, or whose place the new chart does not have: the tab
+// shows what it can and says in its status line what it could not restore.
+TEST_F(CcgViewTest, StateThatNoLongerFitsIsExplained) {
+  const auto stateWith = [](const QString& key, const QJsonValue& value) {
+    QJsonObject state{{QStringLiteral("sentence"), kSentence},
+                      {QStringLiteral("parsed"), true},
+                      {QStringLiteral("cell"), QJsonArray{0, 7}}};
+    state.insert(key, value);
+    return state;
+  };
+  struct Case {
+    QJsonObject state;
+    const char* status;
+  };
+  const Case cases[] = {
+      {stateWith(QStringLiteral("sentences"), QStringLiteral("/no/such/sentences.ccg")),
+       "Workspace: Could not read /no/such/sentences.ccg"},
+      {stateWith(QStringLiteral("position"), 100000), "the saved step 100000 is beyond the end"},
+      {stateWith(QStringLiteral("cell"), QJsonArray{2, 99}), "the saved cell 2\u201399 is not"},
+      {stateWith(QStringLiteral("entry"), QJsonArray{0, 7, 999}),
+       "the saved entry #999 of cell 0\u20137 is not in this chart"},
+      {stateWith(QStringLiteral("derivation"), 99), "the saved parse 100 is not among the"},
+  };
+  for (const Case& c : cases) {
+    CcgView other;
+    ASSERT_TRUE(other.openLexicon(sample("geography.flex")));
+    other.restoreState(c.state);
+    ASSERT_TRUE(other.waitForParse());
+    ASSERT_NE(other.chart(), nullptr) << c.status;
+    EXPECT_TRUE(other.statusText().contains(QString::fromUtf8(c.status)))
+        << other.statusText().toStdString();
+    // The rest is restored: the sentence parsed, the whole-sentence cell shown.
+    EXPECT_EQ(other.sentence(), kSentence);
+    EXPECT_EQ(other.stepPosition(), other.stepCount());
+    // A new parse is a new start: the notice goes.
+    ASSERT_TRUE(other.parse());
+    ASSERT_TRUE(other.waitForParse());
+    EXPECT_FALSE(other.statusText().contains(QStringLiteral("Workspace")))
+        << other.statusText().toStdString();
+  }
+  // Without a lexicon the saved parse cannot be made, and the tab says so.
+  CcgView empty;
+  empty.restoreState(stateWith(QStringLiteral("kbest"), 2));
+  EXPECT_FALSE(empty.isParsing());
+  EXPECT_EQ(empty.kBest(), 2);
+  EXPECT_TRUE(empty.statusText().contains(QStringLiteral("the saved parse was not restored")))
+      << empty.statusText().toStdString();
+}
+
+// The parse runs with the shared progress bar and its Cancel button, as the other views' jobs.
+TEST_F(CcgViewTest, ParsesShowTheSharedProgressBarWithCancel) {
+  JobProgressBar* bar = view_.progressBar();
+  ASSERT_NE(bar, nullptr);
+  EXPECT_FALSE(bar->isVisible());
+  std::promise<void> release;
+  std::shared_future<void> gate = release.get_future().share();
+  view_.setParseHookForTesting([gate] { gate.wait(); });
+  view_.setSentence(kSentence);
+  ASSERT_TRUE(view_.parse());
+  EXPECT_TRUE(bar->isRunning());
+  EXPECT_TRUE(bar->isVisible());
+  EXPECT_TRUE(bar->cancelButton()->isEnabled());
+  bar->cancelButton()->click();  // the bar's Cancel cancels the parse
+  release.set_value();
+  ASSERT_TRUE(view_.waitForParse());
+  EXPECT_TRUE(view_.lastParseCancelled());
+  EXPECT_FALSE(bar->isRunning());
+  EXPECT_FALSE(bar->isVisible());
+  view_.setParseHookForTesting({});
 }
 
 TEST(CcgLexiconFileTest, RecognisesLexiconsAndModels) {

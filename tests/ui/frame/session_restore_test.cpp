@@ -16,6 +16,7 @@
 
 #include "qt_printers.h"
 #include "shared_data.h"
+#include "ui/ccg/ccg_view.h"
 #include "ui/ds/ds_stepper_view.h"
 #include "ui/earley/grammar_document.h"
 #include "ui/earley/grammar_view.h"
@@ -222,6 +223,46 @@ TEST_F(SessionRestoreTest, AFileThatVanishedSaysSoOnItsTab) {
   PendingDocumentPage* page = pendingAt(*window, 2);
   ASSERT_NE(page, nullptr);
   EXPECT_TRUE(page->message().contains(QStringLiteral("second.cfg")))
+      << page->message().toStdString();
+  EXPECT_FALSE(page->opensWhenShown());
+}
+
+// CCG tabs wait until shown like the others, then open with their lexicon and parse; one whose
+// lexicon no longer reads says where on its tab (file:line:column) and offers to try again.
+TEST_F(SessionRestoreTest, CcgTabsOpenWhenShownAndABadLexiconSaysWhere) {
+  const QString lexicon = QString::fromStdString(gwb::testing::sourceDir()) +
+                          QStringLiteral("/samples/ccg/geography.flex");
+  QFile bad(path("bad.flex"));
+  ASSERT_TRUE(bad.open(QIODevice::WriteOnly));
+  bad.write("lexeme 0.5 texas :- texas:s\nlexeme x states :- state:t\n");
+  bad.close();
+  const QJsonObject view{{QStringLiteral("sentence"), QStringLiteral("what states border texas")},
+                         {QStringLiteral("parsed"), true}};
+  Workspace session;
+  session.documents.push_back({WorkspaceDocument::Kind::Grammar, path("first.cfg"), {}, {}});
+  session.documents.push_back({WorkspaceDocument::Kind::Ccg, lexicon, {}, view});
+  session.documents.push_back({WorkspaceDocument::Kind::Ccg, path("bad.flex"), {}, view});
+  session.current = 0;
+  ASSERT_TRUE(session.save(settings_->sessionWorkspacePath()));
+  auto window = makeWindow();
+  window->restoreSession();
+  ASSERT_EQ(window->documentCount(), 3);
+  ASSERT_TRUE(window->grammarViewAt(0)->stepperView()->waitForParse());
+  EXPECT_TRUE(window->findChildren<CcgView*>().empty());
+  ASSERT_NE(pendingAt(*window, 1), nullptr);
+  EXPECT_EQ(window->documentTabs()->tabText(1), QStringLiteral("CCG: geography.flex"));
+
+  window->documentTabs()->setCurrentIndex(1);
+  auto* ccg = qobject_cast<CcgView*>(window->documentTabs()->widget(1));
+  ASSERT_NE(ccg, nullptr);
+  ASSERT_TRUE(ccg->waitForParse());
+  ASSERT_NE(ccg->chart(), nullptr) << ccg->statusText().toStdString();
+  EXPECT_EQ(ccg->sentence(), QStringLiteral("what states border texas"));
+
+  window->documentTabs()->setCurrentIndex(2);
+  PendingDocumentPage* page = pendingAt(*window, 2);
+  ASSERT_NE(page, nullptr);
+  EXPECT_TRUE(page->message().contains(QStringLiteral("bad.flex:2:8: error:")))
       << page->message().toStdString();
   EXPECT_FALSE(page->opensWhenShown());
 }

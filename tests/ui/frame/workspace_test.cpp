@@ -1,7 +1,8 @@
 // Workspaces: the JSON format round-trips, bad files are reported, and a window restores
 // what another saved — documents, pages, the stepper's step and settings, tree and corpus
-// views, DS stepper tabs with their sentence, strategy, step and node — as well as the last
-// session and, the first time, the teaching sample.
+// views, DS stepper tabs with their sentence, strategy, step and node, CCG tabs with their
+// lexicon, sentence file, options, step and selection — as well as the last session and, the
+// first time, the teaching sample.
 #include "ui/frame/workspace.h"
 
 #include <cmath>
@@ -16,11 +17,15 @@
 #include <QJsonDocument>
 #include <QSettings>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
 
 #include "qt_printers.h"
 #include "shared_data.h"
+#include "ui/ccg/ccg_chart_view.h"
+#include "ui/ccg/ccg_proof_view.h"
+#include "ui/ccg/ccg_view.h"
 #include "ui/ds/ds_dag_model.h"
 #include "ui/ds/ds_dag_view.h"
 #include "ui/ds/ds_stepper_view.h"
@@ -126,6 +131,39 @@ TEST(WorkspaceTest, DsStepperDocumentsRoundTrip) {
   EXPECT_EQ(older->documents[0].path, base + QStringLiteral("/g/a.cfg"));
   EXPECT_EQ(older->documents[1].kind, WorkspaceDocument::Kind::Corpus);
   EXPECT_EQ(older->current, 1);
+}
+
+TEST(WorkspaceTest, CcgDocumentsRoundTripWithTheirSentenceFile) {
+  const QString base = QStringLiteral("/home/teacher/course");
+  Workspace w = sampleWorkspace(base);
+  const QJsonObject view{
+      {QStringLiteral("sentences"), QString(base + QStringLiteral("/ccg/geography.ccg"))},
+      {QStringLiteral("sentence"), QStringLiteral("what states border texas")},
+      {QStringLiteral("kbest"), 5},
+      {QStringLiteral("parsed"), true},
+      {QStringLiteral("cell"), QJsonArray{0, 4}},
+      {QStringLiteral("entry"), QJsonArray{1, 3, 0}}};
+  w.documents.insert(w.documents.begin() + 1,
+                     {WorkspaceDocument::Kind::Ccg, base + QStringLiteral("/ccg/geography.flex"),
+                      QString(), view});
+  w.documents.push_back({WorkspaceDocument::Kind::Ccg, QString(), QString(), {}});  // no lexicon
+  const QJsonObject json = w.toJson(base);
+  const QJsonObject ccg = json.value(QStringLiteral("documents")).toArray()[1].toObject();
+  EXPECT_EQ(ccg.value(QStringLiteral("kind")).toString(), QStringLiteral("ccg"));
+  EXPECT_EQ(ccg.value(QStringLiteral("path")).toString(), QStringLiteral("ccg/geography.flex"));
+  EXPECT_EQ(ccg.value(QStringLiteral("view")).toObject().value(QStringLiteral("sentences")),
+            QStringLiteral("ccg/geography.ccg"));
+  const QJsonObject text = QJsonDocument::fromJson(QJsonDocument(json).toJson()).object();
+  const auto back = Workspace::fromJson(text, base);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, w);
+  const auto moved = Workspace::fromJson(text, QStringLiteral("/mnt/usb"));
+  ASSERT_TRUE(moved);
+  EXPECT_EQ(moved->documents[1].path, QStringLiteral("/mnt/usb/ccg/geography.flex"));
+  EXPECT_EQ(moved->documents[1].view.value(QStringLiteral("sentences")).toString(),
+            QStringLiteral("/mnt/usb/ccg/geography.ccg"));
+  EXPECT_EQ(moved->documents.back().kind, WorkspaceDocument::Kind::Ccg);
+  EXPECT_EQ(moved->documents.back().path, QString());
 }
 
 TEST(WorkspaceTest, MalformedWorkspacesAreReported) {
@@ -523,6 +561,134 @@ TEST_F(WorkspaceWindowTest, DsStepperTabsAreRestored) {
   }
   EXPECT_EQ(restored.documents[1].view, saved.documents[1].view);
   EXPECT_EQ(restored.documents[3].view, saved.documents[3].view);
+}
+
+QString ccgSample(const char* name) {
+  return QString::fromStdString(gwb::testing::sourceDir() + "/samples/ccg/") +
+         QString::fromLatin1(name);
+}
+
+// A CCG tab between a grammar and a DS-less corpus: another window reopens it in its place with
+// its lexicon, sentence file, sentence, options, parse and the parse its proof showed; a second
+// CCG tab, left mid-replay on another sentence, comes back at that step.
+TEST_F(WorkspaceWindowTest, CcgTabsAreRestored) {
+  ASSERT_TRUE(window_->openFile(dir_.filePath(QStringLiteral("pp-attachment.cfg"))));
+  CcgView* ccg = window_->openCcgView(ccgSample("geography.flex"));
+  ASSERT_NE(ccg, nullptr);
+  ASSERT_TRUE(window_->openFile(dir_.filePath(QStringLiteral("pp-attachment.txt"))));
+  CcgView* replay = window_->openCcgView(ccgSample("geography.flex"));
+  ASSERT_NE(replay, nullptr);
+
+  ccg->setSentence(QStringLiteral("what are the major cities in ohio"));
+  ccg->setKBest(4);
+  ccg->setBeam(30);
+  ASSERT_TRUE(ccg->parse());
+  ASSERT_TRUE(ccg->waitForParse());
+  ASSERT_NE(ccg->chart(), nullptr) << ccg->statusText().toStdString();
+  ASSERT_GE(ccg->derivations().size(), 2u);
+  ccg->selectDerivation(1);
+  replay->setSentence(QStringLiteral("what states border texas"));
+  ASSERT_TRUE(replay->parse());
+  ASSERT_TRUE(replay->waitForParse());
+  replay->goToStep(QStringLiteral("cell:1-3"));
+  const int step = replay->stepPosition();
+  ASSERT_LT(step, replay->stepCount());
+  window_->documentTabs()->setCurrentIndex(1);
+
+  const QString path = dir_.filePath(QStringLiteral("ccg.gwb-workspace"));
+  QString error;
+  ASSERT_TRUE(window_->saveWorkspace(path, &error)) << error.toStdString();
+  const Workspace saved = window_->captureWorkspace();
+  ASSERT_EQ(saved.documents.size(), 4u);
+  EXPECT_EQ(saved.documents[1].kind, WorkspaceDocument::Kind::Ccg);
+  EXPECT_EQ(saved.documents[1].path, ccgSample("geography.flex"));
+  EXPECT_EQ(saved.documents[1].view.value(QStringLiteral("sentences")).toString(),
+            ccgSample("geography.ccg"));
+  EXPECT_EQ(saved.documents[3].kind, WorkspaceDocument::Kind::Ccg);
+  // In the file: kind "ccg".
+  QFile file(path);
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  const QJsonArray documents =
+      QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("documents")).toArray();
+  EXPECT_EQ(documents[1].toObject().value(QStringLiteral("kind")).toString(),
+            QStringLiteral("ccg"));
+
+  auto other = makeWindow(QStringLiteral("second.ini"));
+  ASSERT_TRUE(other->loadWorkspace(path, &error)) << error.toStdString();
+  EXPECT_TRUE(error.isEmpty()) << error.toStdString();
+  ASSERT_EQ(other->documentCount(), 4);
+  EXPECT_NE(other->grammarViewAt(0), nullptr);
+  EXPECT_NE(other->corpusViewAt(2), nullptr);
+  EXPECT_EQ(other->documentTabs()->currentIndex(), 1);
+  EXPECT_EQ(other->documentTabs()->tabText(1), QStringLiteral("CCG: geography.flex"));
+  auto* again = qobject_cast<CcgView*>(other->documentTabs()->widget(1));
+  auto* replayAgain = qobject_cast<CcgView*>(other->documentTabs()->widget(3));
+  ASSERT_NE(again, nullptr);
+  ASSERT_NE(replayAgain, nullptr);
+  ASSERT_TRUE(again->waitForParse());
+  ASSERT_TRUE(replayAgain->waitForParse());
+  waitForParses(*other);
+  ASSERT_NE(again->chart(), nullptr) << again->statusText().toStdString();
+  EXPECT_EQ(again->lexiconPath(), ccgSample("geography.flex"));
+  EXPECT_EQ(again->sentencesPath(), ccgSample("geography.ccg"));
+  EXPECT_EQ(again->sentence(), QStringLiteral("what are the major cities in ohio"));
+  EXPECT_EQ(again->kBest(), 4);
+  EXPECT_EQ(again->beam(), 30);
+  EXPECT_EQ(again->shownDerivation(), 1);
+  EXPECT_EQ(again->derivationTable()->currentRow(), 1);
+  EXPECT_EQ(again->chart()->entryCount(), ccg->chart()->entryCount());
+  EXPECT_EQ(again->proofView()->layout().lines.back().logicalForm,
+            ccg->proofView()->layout().lines.back().logicalForm);
+  ASSERT_NE(replayAgain->chart(), nullptr) << replayAgain->statusText().toStdString();
+  EXPECT_EQ(replayAgain->stepPosition(), step);
+  EXPECT_EQ(replayAgain->chartView()->selectedCell(), std::make_pair(1, 3));
+  const Workspace restored = other->captureWorkspace();
+  ASSERT_EQ(restored.documents.size(), saved.documents.size());
+  for (std::size_t i = 0; i < saved.documents.size(); ++i) {
+    EXPECT_EQ(restored.documents[i].kind, saved.documents[i].kind);
+    EXPECT_EQ(restored.documents[i].path, saved.documents[i].path);
+  }
+  EXPECT_EQ(restored.documents[1].view, saved.documents[1].view);
+  EXPECT_EQ(restored.documents[3].view, saved.documents[3].view);
+}
+
+// A CCG tab whose lexicon is gone, or does not read, is reported with the file (and the line
+// and column) and not opened; the rest of the workspace opens. A tab with no lexicon opens empty.
+TEST_F(WorkspaceWindowTest, CcgTabsWithABadLexiconAreReportedAndTheRestOpens) {
+  const QString bad = dir_.filePath(QStringLiteral("bad.flex"));
+  QFile file(bad);
+  ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+  file.write("lexeme 0.5 texas :- texas:s\nlexeme x states :- state:t\n");
+  file.close();
+  const QJsonObject view{{QStringLiteral("sentence"), QStringLiteral("what states border texas")},
+                         {QStringLiteral("parsed"), true}};
+  Workspace w;
+  w.documents.push_back(
+      {WorkspaceDocument::Kind::Ccg, dir_.filePath(QStringLiteral("gone.flex")), QString(), view});
+  w.documents.push_back({WorkspaceDocument::Kind::Grammar,
+                         dir_.filePath(QStringLiteral("pp-attachment.cfg")),
+                         QString(),
+                         {}});
+  w.documents.push_back({WorkspaceDocument::Kind::Ccg, bad, QString(), view});
+  w.documents.push_back({WorkspaceDocument::Kind::Ccg, QString(), QString(), view});
+  QString error;
+  EXPECT_TRUE(window_->applyWorkspace(w, &error));
+  EXPECT_TRUE(error.contains(QStringLiteral("gone.flex"))) << error.toStdString();
+  EXPECT_TRUE(error.contains(QStringLiteral("bad.flex:2:8: error:"))) << error.toStdString();
+  ASSERT_EQ(window_->documentCount(), 2);
+  EXPECT_NE(window_->grammarViewAt(0), nullptr);
+  auto* empty = qobject_cast<CcgView*>(window_->documentTabs()->widget(1));
+  ASSERT_NE(empty, nullptr);
+  EXPECT_EQ(empty->lexicon(), nullptr);
+  EXPECT_EQ(empty->sentence(), QStringLiteral("what states border texas"));
+  EXPECT_TRUE(empty->statusText().contains(QStringLiteral("the saved parse was not restored")))
+      << empty->statusText().toStdString();
+  waitForParses(*window_);
+  // Saved again, the empty tab stays a CCG tab with no path.
+  const Workspace again = window_->captureWorkspace();
+  ASSERT_EQ(again.documents.size(), 2u);
+  EXPECT_EQ(again.documents[1].kind, WorkspaceDocument::Kind::Ccg);
+  EXPECT_EQ(again.documents[1].path, QString());
 }
 
 QJsonObject dsView(const QString& sentence, int position, int selected) {
