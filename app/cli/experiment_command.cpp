@@ -396,9 +396,10 @@ ResumeState inspectRunFolder(const std::string& dir, const std::string& run, Soc
     if (state.sentenceStageDone && state.checkpoint && state.stage == SocialTrainingStage::Sentence)
       state.checkpoint.reset();
     if (state.checkpoint && state.stage == SocialTrainingStage::Discourse &&
-        !state.sentenceStageDone)
+        !state.sentenceStageDone) {
       return error(dir + "/checkpoint is of the discourse stage, but " + dir +
                    "/sentence-stage.checkpoint (the sentence stage's final state) is missing");
+    }
   }
   state.kind =
       state.checkpoint || state.sentenceStageDone ? ResumeState::Resume : ResumeState::Afresh;
@@ -460,6 +461,45 @@ std::optional<RunRow> finishedRow(const ExperimentSettings& s, double alpha, std
   return row;
 }
 
+// --resume on a run that finished before (its row) or whose folder is refused (nullopt).
+std::optional<RunRow> finishedOrFailed(const ResumeState& resumed, const ExperimentSettings& s,
+                                       double alpha, std::uint64_t seed, const std::string& dir,
+                                       bool leader) {
+  if (resumed.kind == ResumeState::Error) {
+    if (leader) std::cerr << "gwb: --resume: " << resumed.text << '\n';
+    return std::nullopt;
+  }
+  auto row = finishedRow(s, alpha, seed, resumed.text);
+  if (leader) {
+    if (row) {
+      std::cerr << "  finished before (" << dir << ")\n";
+    } else {
+      std::cerr << "gwb: --resume: " << dir << "/metrics.tsv: bad row\n";
+    }
+  }
+  return row;
+}
+
+// --resume on a run to train: where it goes on (`resumed` must outlive the run).
+void setResumePoint(const ResumeState& resumed, const std::string& dir, bool leader,
+                    SocialCheckpoints& checkpoints) {
+  if (resumed.kind == ResumeState::Afresh) {
+    if (leader) std::cerr << "  no checkpoint in " << dir << ": starting afresh\n";
+    return;
+  }
+  if (resumed.sentenceStageDone) {
+    checkpoints.sentenceStageDone = &*resumed.sentenceStageDone;
+    if (leader) std::cerr << "  the sentence stage finished before\n";
+  }
+  if (resumed.checkpoint) {
+    checkpoints.resume = &*resumed.checkpoint;
+    checkpoints.resumeStage = resumed.stage;
+    if (leader)
+      std::cerr << "gwb: resuming after iteration " << resumed.checkpoint->iteration << " of the "
+                << socialTrainingStageName(resumed.stage) << " stage (" << dir << "/checkpoint)\n";
+  }
+}
+
 // Fault injection for the resume tests: "N" kills this process (SIGKILL) right after it has
 // written its N-th checkpoint file (counted over the whole command).
 int checkpointsBeforeKill() {
@@ -508,35 +548,9 @@ std::optional<RunRow> runOne(const ExperimentSettings& s, const ExperimentInputs
   ResumeState resumed;
   if (checkpoints && s.resume) {
     resumed = resumeStateOf(dir, run, options.model, ranks);
-    switch (resumed.kind) {
-      case ResumeState::Error:
-        if (ranks.leader()) std::cerr << "gwb: --resume: " << resumed.text << '\n';
-        return std::nullopt;
-      case ResumeState::Finished: {
-        auto row = finishedRow(s, alpha, seed, resumed.text);
-        if (!row && ranks.leader())
-          std::cerr << "gwb: --resume: " << dir << "/metrics.tsv: bad row\n";
-        if (row && ranks.leader()) std::cerr << "  finished before (" << dir << ")\n";
-        return row;
-      }
-      case ResumeState::Afresh:
-        if (ranks.leader()) std::cerr << "  no checkpoint in " << dir << ": starting afresh\n";
-        break;
-      case ResumeState::Resume:
-        if (resumed.sentenceStageDone) {
-          options.checkpoints.sentenceStageDone = &*resumed.sentenceStageDone;
-          if (ranks.leader()) std::cerr << "  the sentence stage finished before\n";
-        }
-        if (resumed.checkpoint) {
-          options.checkpoints.resume = &*resumed.checkpoint;
-          options.checkpoints.resumeStage = resumed.stage;
-          if (ranks.leader())
-            std::cerr << "gwb: resuming after iteration " << resumed.checkpoint->iteration
-                      << " of the " << socialTrainingStageName(resumed.stage) << " stage (" << dir
-                      << "/checkpoint)\n";
-        }
-        break;
-    }
+    if (resumed.kind == ResumeState::Error || resumed.kind == ResumeState::Finished)
+      return finishedOrFailed(resumed, s, alpha, seed, dir, ranks.leader());
+    setResumePoint(resumed, dir, ranks.leader(), options.checkpoints);
   }
   static int checkpointsWritten = 0;
   static const int killAfter = checkpointsBeforeKill();
