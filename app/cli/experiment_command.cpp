@@ -494,9 +494,10 @@ void setResumePoint(const ResumeState& resumed, const std::string& dir, bool lea
   if (resumed.checkpoint) {
     checkpoints.resume = &*resumed.checkpoint;
     checkpoints.resumeStage = resumed.stage;
-    if (leader)
+    if (leader) {
       std::cerr << "gwb: resuming after iteration " << resumed.checkpoint->iteration << " of the "
                 << socialTrainingStageName(resumed.stage) << " stage (" << dir << "/checkpoint)\n";
+    }
   }
 }
 
