@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -21,6 +22,7 @@
 #include "gwb/common/memory_budget.h"
 #include "gwb/common/number_format.h"
 #include "gwb/earley/grammar_io.h"
+#include "gwb/earley/induction_checkpoint.h"
 #include "gwb/earley/induction_output.h"
 #include "gwb/grounded/social_experiment.h"
 #include "gwb/grounded/synthetic_corpus.h"
@@ -55,6 +57,7 @@ struct ExperimentSettings {
   std::string recordings;
   std::string goldLexicon;
   bool quiet = false;
+  bool resume = false;
 };
 
 // ../shared (or $GWB_SHARED_DIR) + relative, for the defaults.
@@ -131,7 +134,7 @@ std::string decodedText(const std::vector<DecodedUtterance>& decoded) {
 }
 
 bool saveOutputs(const std::string& dir, const SocialExperimentResult& r, SocialModel model,
-                 const std::string& row) {
+                 const std::string& row, const std::string& run) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
@@ -162,6 +165,7 @@ bool saveOutputs(const std::string& dir, const SocialExperimentResult& r, Social
   files.add(dir + "/decoded.yld", decodedText(r.decoded));
   files.add(dir + "/topics.txt", topicAnnotationsText(topics));
   files.add(dir + "/metrics.tsv", std::string(kHeader) + "\n" + row + "\n");
+  if (!run.empty()) files.add(dir + "/run.txt", run + "\n");
   if (model == SocialModel::Discourse || model == SocialModel::DiscourseInit) {
     if (const auto t = topicTransitions(r.grammar)) {
       std::ostringstream csv;
@@ -183,6 +187,8 @@ struct ExperimentInputs {
   std::vector<Recording> recordings;
   Lexicon dictionary;
   std::vector<std::string> cues;
+  std::string corpusPath;      // as read (for a run's description)
+  std::string recordingsPath;  // "" without a recordings table
 };
 
 std::optional<ExperimentInputs> loadInputs(const ExperimentSettings& s) {
@@ -193,6 +199,7 @@ std::optional<ExperimentInputs> loadInputs(const ExperimentSettings& s) {
   const std::string recordingsPath =
       s.recordings.empty() ? sharedDefault("data/social-cues/recordings.tsv") : s.recordings;
   ExperimentInputs in;
+  in.corpusPath = corpusPath;
   SocialCorpusLoad corpus = loadSocialCorpusFile(corpusPath);
   printDiagnostics(corpus.diagnostics, std::cerr);
   if (!corpus.ok()) return std::nullopt;
@@ -210,6 +217,7 @@ std::optional<ExperimentInputs> loadInputs(const ExperimentSettings& s) {
     printDiagnostics(recordingChecks, std::cerr);
     if (recordingChecks.hasErrors()) return std::nullopt;
     in.recordings = load.recordings;
+    in.recordingsPath = recordingsPath;
   } else {
     in.recordings = wholeCorpusRecording(in.corpus);
   }
@@ -261,10 +269,250 @@ struct RunRow {
   std::vector<double> values;
 };
 
-// One run on `ranks`: its row (and its outputs written); nullopt on failure.
+// ---- Checkpoints and --resume of `gwb experiment social` ----
+//
+// With --out, every run (DIR: OUT, or OUT/alphaA-seedS with several) keeps where its training
+// stands in DIR/checkpoint, rewritten atomically after every iteration that does not end a
+// training stage (social_experiment.h), and discourse+init keeps its sentence stage's final
+// state in DIR/sentence-stage.checkpoint. Both are core's induction checkpoints
+// (induction_checkpoint.h) whose `run` line is the run's description (what fixes its result)
+// and the stage. A finished run's outputs include DIR/run.txt, its description; its checkpoints
+// are then removed. --resume skips a finished run (its row is read back from metrics.tsv, whose
+// numbers are exact), goes on from the checkpoints of an interrupted one, starts a run that has
+// neither afresh, and refuses files of another run.
+
+// FNV-1a of a file's bytes ("-" when it cannot be read), to tell inputs apart by content.
+std::string fileFingerprint(const std::string& path) {
+  std::string text;
+  if (!readWholeFile(path, &text)) return "-";
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (const char c : text) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ULL;
+  }
+  std::ostringstream out;
+  out << std::hex << std::setw(16) << std::setfill('0') << hash;
+  return out.str();
+}
+
+// What fixes a run's result (threads and ranks do not; --iterations may grow, as for induce),
+// on one line. Decoding settings are left out: a resumed run decodes afresh.
+std::string runDescription(const ExperimentSettings& s, const ExperimentInputs& in, double alpha,
+                           std::uint64_t seed) {
+  std::ostringstream out;
+  out << "experiment-social model=" << s.model << " cues=";
+  for (std::size_t i = 0; i < in.cues.size(); ++i) out << (i > 0 ? "," : "") << in.cues[i];
+  out << " alpha=" << formatProbability(alpha) << " seed=" << seed
+      << " null-word-alpha=" << formatProbability(s.nullWordAlpha)
+      << " transition-alpha=" << formatProbability(s.transitionAlpha)
+      << " self-transition-alpha=" << formatProbability(s.selfTransitionAlpha)
+      << " tolerance=" << formatProbability(s.tolerance) << " noise=" << formatProbability(s.noise)
+      << " chunk-tokens=" << s.chunkTokens << " earleyx=" << s.earleyx
+      << " corpus=" << in.corpusPath << '@' << fileFingerprint(in.corpusPath)
+      << " recordings=" << in.recordingsPath;
+  if (!in.recordingsPath.empty()) out << '@' << fileFingerprint(in.recordingsPath);
+  std::string text = out.str();
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  return text;
+}
+
+constexpr const char* kStageMark = " stage=";
+constexpr const char* kSentenceStageDone = "sentence-done";
+
+// What --resume found in a run's folder, decided on rank 0 and sent to every rank.
+struct ResumeState {
+  enum Kind : std::uint8_t { Error, Afresh, Finished, Resume };
+  Kind kind = Afresh;
+  std::string text;  // Error: the message; Finished: metrics.tsv
+  SocialTrainingStage stage = SocialTrainingStage::Sentence;
+  std::optional<InductionCheckpoint> checkpoint;         // Resume: the stage's last one
+  std::optional<InductionCheckpoint> sentenceStageDone;  // discourse+init
+};
+
+// Rank 0: reads DIR and decides. `run` is the run's description.
+ResumeState inspectRunFolder(const std::string& dir, const std::string& run, SocialModel model) {
+  ResumeState state;
+  const auto error = [&](std::string message) {
+    state.kind = ResumeState::Error;
+    state.text = std::move(message);
+    return state;
+  };
+  const auto another = [&](const std::string& path, const std::string& theirs) {
+    return error(path + " is of another run:\n  it has:  " + theirs + "\n  now:     " + run);
+  };
+  if (verifyOutputSet(dir + "/manifest")) {
+    std::string theirs;
+    if (!readWholeFile(dir + "/run.txt", &theirs))
+      return error(dir + " holds finished outputs without run.txt (not of a resumable run)");
+    if (!theirs.empty() && theirs.back() == '\n') theirs.pop_back();
+    if (theirs != run) return another(dir + "/run.txt", theirs);
+    if (!readWholeFile(dir + "/metrics.tsv", &state.text))
+      return error("cannot read " + dir + "/metrics.tsv");
+    state.kind = ResumeState::Finished;
+    return state;
+  }
+  // A checkpoint file: nullopt when there is none; an error when it is not of this run.
+  const auto read = [&](const std::string& path, std::string* stage,
+                        std::string* problem) -> std::optional<InductionCheckpoint> {
+    std::string text;
+    if (!std::filesystem::exists(path)) return std::nullopt;
+    std::string why;
+    if (!readWholeFile(path, &text, &why)) {
+      *problem = why;
+      return std::nullopt;
+    }
+    auto checkpoint = parseInductionCheckpoint(text, &why);
+    if (!checkpoint) {
+      *problem = path + ": " + why;
+      return std::nullopt;
+    }
+    const std::size_t mark = checkpoint->run.rfind(kStageMark);
+    const std::string theirs = checkpoint->run.substr(0, mark);
+    if (mark == std::string::npos || theirs != run) {
+      *problem =
+          path + " is the checkpoint of another run:\n  it has:  " + theirs + "\n  now:     " + run;
+      return std::nullopt;
+    }
+    *stage = checkpoint->run.substr(mark + std::string(kStageMark).size());
+    return checkpoint;
+  };
+  std::string stage;
+  std::string problem;
+  state.checkpoint = read(dir + "/checkpoint", &stage, &problem);
+  if (!problem.empty()) return error(problem);
+  if (state.checkpoint) {
+    const auto parsed = parseSocialTrainingStage(stage);
+    if (!parsed) return error(dir + "/checkpoint: unknown stage '" + stage + "'");
+    state.stage = *parsed;
+  }
+  if (model == SocialModel::DiscourseInit) {
+    std::string doneStage;
+    state.sentenceStageDone = read(dir + "/sentence-stage.checkpoint", &doneStage, &problem);
+    if (!problem.empty()) return error(problem);
+    if (state.sentenceStageDone && doneStage != kSentenceStageDone)
+      return error(dir + "/sentence-stage.checkpoint: expected stage " + kSentenceStageDone);
+    // The sentence stage has ended: its last checkpoint is of no more use.
+    if (state.sentenceStageDone && state.checkpoint && state.stage == SocialTrainingStage::Sentence)
+      state.checkpoint.reset();
+    if (state.checkpoint && state.stage == SocialTrainingStage::Discourse &&
+        !state.sentenceStageDone) {
+      return error(dir + "/checkpoint is of the discourse stage, but " + dir +
+                   "/sentence-stage.checkpoint (the sentence stage's final state) is missing");
+    }
+  }
+  state.kind =
+      state.checkpoint || state.sentenceStageDone ? ResumeState::Resume : ResumeState::Afresh;
+  return state;
+}
+
+std::string encodeResumeState(const ResumeState& state) {
+  ByteWriter out;
+  out.put<std::uint8_t>(state.kind);
+  out.putString(state.text);
+  out.put<std::uint8_t>(static_cast<std::uint8_t>(state.stage));
+  out.putString(state.checkpoint ? formatInductionCheckpoint(*state.checkpoint) : "");
+  out.putString(state.sentenceStageDone ? formatInductionCheckpoint(*state.sentenceStageDone) : "");
+  return std::move(out.bytes());
+}
+
+ResumeState decodeResumeState(const std::string& bytes) {
+  ByteReader in(bytes);
+  ResumeState state;
+  state.kind = static_cast<ResumeState::Kind>(in.get<std::uint8_t>());
+  state.text = in.getString();
+  state.stage = static_cast<SocialTrainingStage>(in.get<std::uint8_t>());
+  for (auto* checkpoint : {&state.checkpoint, &state.sentenceStageDone}) {
+    const std::string text = in.getString();
+    if (!text.empty()) checkpoint->emplace(*parseInductionCheckpoint(text, nullptr));
+  }
+  return state;
+}
+
+// Every rank: what rank 0 finds in DIR.
+ResumeState resumeStateOf(const std::string& dir, const std::string& run, SocialModel model,
+                          Distribution& ranks) {
+  std::string bytes;
+  if (ranks.leader()) bytes = encodeResumeState(inspectRunFolder(dir, run, model));
+  ranks.broadcast(bytes);
+  return decodeResumeState(bytes);
+}
+
+// The row of a finished run, from its metrics.tsv: the printed row is made from the exact
+// numbers, as the run printed it.
+std::optional<RunRow> finishedRow(const ExperimentSettings& s, double alpha, std::uint64_t seed,
+                                  const std::string& metrics) {
+  std::istringstream lines(metrics);
+  std::string line;
+  std::getline(lines, line);  // the header
+  if (!std::getline(lines, line)) return std::nullopt;
+  std::istringstream fields(line);
+  std::string field;
+  for (int i = 0; i < 4; ++i) std::getline(fields, field, '\t');
+  RunRow row;
+  while (std::getline(fields, field, '\t'))
+    row.values.push_back(std::strtod(field.c_str(), nullptr));
+  if (row.values.size() != 15) return std::nullopt;
+  std::ostringstream text;
+  text << s.model << '\t' << s.cues << '\t' << alpha << '\t' << seed;
+  for (std::size_t i = 0; i < row.values.size(); ++i)
+    text << '\t' << fixed(row.values[i], digitsOf(i));
+  row.text = text.str();
+  return row;
+}
+
+// --resume on a run that finished before (its row) or whose folder is refused (nullopt).
+std::optional<RunRow> finishedOrFailed(const ResumeState& resumed, const ExperimentSettings& s,
+                                       double alpha, std::uint64_t seed, const std::string& dir,
+                                       bool leader) {
+  if (resumed.kind == ResumeState::Error) {
+    if (leader) std::cerr << "gwb: --resume: " << resumed.text << '\n';
+    return std::nullopt;
+  }
+  auto row = finishedRow(s, alpha, seed, resumed.text);
+  if (leader) {
+    if (row) {
+      std::cerr << "  finished before (" << dir << ")\n";
+    } else {
+      std::cerr << "gwb: --resume: " << dir << "/metrics.tsv: bad row\n";
+    }
+  }
+  return row;
+}
+
+// --resume on a run to train: where it goes on (`resumed` must outlive the run).
+void setResumePoint(const ResumeState& resumed, const std::string& dir, bool leader,
+                    SocialCheckpoints& checkpoints) {
+  if (resumed.kind == ResumeState::Afresh) {
+    if (leader) std::cerr << "  no checkpoint in " << dir << ": starting afresh\n";
+    return;
+  }
+  if (resumed.sentenceStageDone) {
+    checkpoints.sentenceStageDone = &*resumed.sentenceStageDone;
+    if (leader) std::cerr << "  the sentence stage finished before\n";
+  }
+  if (resumed.checkpoint) {
+    checkpoints.resume = &*resumed.checkpoint;
+    checkpoints.resumeStage = resumed.stage;
+    if (leader) {
+      std::cerr << "gwb: resuming after iteration " << resumed.checkpoint->iteration << " of the "
+                << socialTrainingStageName(resumed.stage) << " stage (" << dir << "/checkpoint)\n";
+    }
+  }
+}
+
+// Fault injection for the resume tests: "N" kills this process (SIGKILL) right after it has
+// written its N-th checkpoint file (counted over the whole command).
+int checkpointsBeforeKill() {
+  const char* value = std::getenv("GWB_TEST_KILL_AFTER_CHECKPOINT");
+  return value != nullptr ? std::atoi(value) : 0;
+}
+
+// One run on `ranks`: its row (and its outputs written); nullopt on failure. `checkpoints`:
+// keep checkpoints in the run's folder and honour s.resume (gwb experiment social with --out).
 std::optional<RunRow> runOne(const ExperimentSettings& s, const ExperimentInputs& in, double alpha,
                              std::uint64_t seed, bool subfolder, InductionObserver* observer,
-                             Distribution& ranks) {
+                             Distribution& ranks, bool checkpoints = false) {
   SocialExperimentOptions options;
   options.model = *parseSocialModel(s.model);
   options.cues = in.cues;
@@ -286,9 +534,48 @@ std::optional<RunRow> runOne(const ExperimentSettings& s, const ExperimentInputs
   // Under mpirun every rank runs the experiment, its E-steps spread over the ranks (bitwise the
   // one-process result); rank 0 alone reports and writes.
   options.distribution = &ranks;
+  std::ostringstream dirText;
+  dirText << s.out;
+  if (subfolder) dirText << "/alpha" << alpha << "-seed" << seed;
+  const std::string dir = dirText.str();
+  checkpoints = checkpoints && !s.out.empty();
+  // Rank 0 alone reads and writes checkpoints, so it alone needs the description.
+  const std::string run =
+      checkpoints && ranks.leader() ? runDescription(s, in, alpha, seed) : std::string();
   if (!s.quiet && ranks.leader()) {
     std::cerr << s.model << ", cues " << s.cues << ", alpha " << alpha << ", seed " << seed
               << ":\n";
+  }
+  ResumeState resumed;
+  if (checkpoints && s.resume) {
+    resumed = resumeStateOf(dir, run, options.model, ranks);
+    if (resumed.kind == ResumeState::Error || resumed.kind == ResumeState::Finished)
+      return finishedOrFailed(resumed, s, alpha, seed, dir, ranks.leader());
+    setResumePoint(resumed, dir, ranks.leader(), options.checkpoints);
+  }
+  static int checkpointsWritten = 0;
+  static const int killAfter = checkpointsBeforeKill();
+  bool checkpointFailed = false;
+  const auto save = [&](const std::string& path, InductionCheckpoint named,
+                        const std::string& stage) {
+    named.run = run + kStageMark + stage;
+    std::string error;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (!saveInductionCheckpoint(path, named, &error) && !checkpointFailed) {
+      std::cerr << "gwb: warning: cannot write the checkpoint: " << error << '\n';
+      checkpointFailed = true;
+    }
+    if (++checkpointsWritten == killAfter) std::raise(SIGKILL);
+  };
+  if (checkpoints && ranks.leader()) {
+    options.checkpoints.onCheckpoint = [&](SocialTrainingStage stage,
+                                           const InductionCheckpoint& state) {
+      save(dir + "/checkpoint", state, socialTrainingStageName(stage));
+    };
+    options.checkpoints.onSentenceStageDone = [&](const InductionCheckpoint& state) {
+      save(dir + "/sentence-stage.checkpoint", state, kSentenceStageDone);
+    };
   }
   const SocialExperimentResult r = [&] {
     std::ostringstream what;
@@ -305,19 +592,25 @@ std::optional<RunRow> runOne(const ExperimentSettings& s, const ExperimentInputs
   for (std::size_t i = 0; i < values.size(); ++i) row << '\t' << fixed(values[i], digitsOf(i));
   if (!s.quiet && ranks.leader()) std::cerr << "  " << r.stopMessage << '\n';
   if (!s.out.empty() && ranks.leader()) {
-    std::ostringstream dir;
-    dir << s.out;
-    if (subfolder) dir << "/alpha" << alpha << "-seed" << seed;
     // The file is for other programs: every number in full (what reads back to the same double).
     std::ostringstream fullRow;
     fullRow << s.model << '\t' << s.cues << '\t' << formatProbability(alpha) << '\t' << seed;
     for (const double value : values) fullRow << '\t' << formatProbability(value);
-    if (!saveOutputs(dir.str(), r, options.model, fullRow.str())) return std::nullopt;
+    if (!saveOutputs(dir, r, options.model, fullRow.str(), run)) return std::nullopt;
+    if (checkpoints) {  // the outputs (with run.txt) now say the run is finished
+      std::error_code ec;
+      std::filesystem::remove(dir + "/checkpoint", ec);
+      std::filesystem::remove(dir + "/sentence-stage.checkpoint", ec);
+    }
   }
   return RunRow{row.str(), values};
 }
 
 int runExperiment(const ExperimentSettings& s) {
+  if (s.resume && s.out.empty()) {
+    std::cerr << "gwb: --resume needs --out DIR (where the checkpoints are)\n";
+    return 1;
+  }
   const std::optional<ExperimentInputs> inputs = loadInputs(s);
   if (!inputs) return 1;
   std::vector<double> alphas;
@@ -333,7 +626,7 @@ int runExperiment(const ExperimentSettings& s) {
     std::vector<std::vector<double>> rows;
     for (int k = 0; k < s.seeds; ++k) {
       auto row = runOne(s, *inputs, alpha, s.seed + static_cast<std::uint64_t>(k), subfolders,
-                        &progress, distribution());
+                        &progress, distribution(), true);
       if (!row) return 1;
       std::cout << row->text << std::endl;
       rows.push_back(std::move(row->values));
@@ -784,8 +1077,13 @@ void addExperimentCommand(CLI::App& app, int& exitStatus) {
   social->add_option("--seeds", s->seeds, "run seeds SEED .. SEED+N-1 and add mean and sd rows")
       ->check(CLI::Range(1, 1000));
   social->add_option("--out", s->out,
-                     "write learned.iogrammar, decoded.yld, topics.txt, curve.csv, metrics.tsv "
-                     "(and transitions.csv) here, and last a manifest of them");
+                     "write learned.iogrammar, decoded.yld, topics.txt, curve.csv, metrics.tsv, "
+                     "run.txt (and transitions.csv) here, and last a manifest of them; keep a "
+                     "checkpoint here after every iteration (for --resume)");
+  social->add_flag("--resume", s->resume,
+                   "go on from the checkpoints in --out of an interrupted run of the same "
+                   "command: finished runs are not run again, an interrupted one continues "
+                   "after its last iteration (the result is that of an uninterrupted run)");
   addTrainingOptions(*social, *s);
   social->callback([s, &exitStatus] { exitStatus = runExperiment(*s); });
 

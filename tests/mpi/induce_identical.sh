@@ -55,6 +55,19 @@ ranks 2 "$gwb" induce -g "$samples/pp-attachment.cfg" -i train.txt -m vb --seed 
   --chunk-tokens 12 -o vb-killed --resume > other.txt 2>&1 && fail "another run's checkpoint was accepted"
 grep -q "is the checkpoint of another run" other.txt || fail "no message for another run's checkpoint: $(head -c 400 other.txt)"
 
+# A rank out of memory in the E-step (only the last rank holds the 300-word line) stops the
+# whole job with its message: no hang, no outputs.
+printf "S -> S S [0.4] | 'a' [0.6]\n" > binary.cfg
+(for i in $(seq 20); do echo "a a a"; done; for i in $(seq 300); do printf 'a '; done; echo) > mixed.txt
+ranks 3 "$gwb" induce -g binary.cfg -i mixed.txt -m em -n 2 -q --chunk-tokens 3 --max-memory 1M \
+  -o failed > failed.txt 2> failed.err
+status=$?
+[ "$status" -ne 0 ] || fail "induce, a rank out of memory: exit status 0"
+[ "$status" -ne 124 ] || fail "induce, a rank out of memory: the job hung"
+grep -q "out of memory" failed.err || fail "induce: the failing rank's message is missing: $(head -c 600 failed.err)"
+grep -q "stopping all ranks" failed.err || fail "induce: the job was not stopped by the failing rank"
+[ -e failed.manifest ] && fail "induce: a failed job wrote its outputs"
+
 # gwb experiment social: discourse+init (a sentence-level VB run, then the discourse grammar)
 # over the tiny corpus, one string a chunk.
 grounded=$data/grounded

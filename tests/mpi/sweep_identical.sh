@@ -63,6 +63,16 @@ grep -q "8 cell(s), 5 finished before, 3 to run on 2 rank(s)" resumed.err ||
   fail "a finished cell was run again"
 cmp -s <(without_seconds one-by-one.tsv) <(without_seconds resumed.txt) || fail "the resumed table differs"
 
+# A worker that fails (out of memory in its cell) stops the whole job with its message, while
+# rank 0 waits for results: no hang, no table.
+ranks 3 "$gwb" experiment sweep --grid grid.txt --out failing "${common[@]}" --max-memory 1K \
+  > failing.txt 2> failing.err
+status=$?
+[ "$status" -ne 0 ] || fail "a failing worker: exit status 0"
+[ "$status" -ne 124 ] || fail "a failing worker: the job hung"
+grep -q "out of memory" failing.err || fail "the failing worker's message is missing: $(head -c 600 failing.err)"
+[ -e failing/sweep.tsv ] && fail "a failed sweep wrote its table"
+
 # A bad grid is an error naming the file and line.
 printf 'models vb\nseeds 1-x\n' > bad-grid.txt
 "$gwb" experiment sweep --grid bad-grid.txt --out bad "${common[@]}" > /dev/null 2> bad.err &&

@@ -111,6 +111,17 @@ std::optional<InductionCheckpoint> parseInductionCheckpoint(const std::string& t
   return checkpoint;
 }
 
+InductionCheckpoint finalCheckpoint(const InductionResult& result) {
+  InductionCheckpoint checkpoint;
+  checkpoint.iteration = static_cast<int>(result.records.size());
+  checkpoint.probabilities.reserve(result.grammar.ruleCount());
+  for (const Rule& rule : result.grammar.rules())
+    checkpoint.probabilities.push_back(rule.probability);
+  if (!result.records.empty()) checkpoint.objective = result.records.back().objective;
+  checkpoint.records = result.records;
+  return checkpoint;
+}
+
 bool saveInductionCheckpoint(const std::string& path, const InductionCheckpoint& checkpoint,
                              std::string* error) {
   const std::string text = formatInductionCheckpoint(checkpoint);

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "gwb/earley/compiled_grammar.h"
+#include "gwb/earley/induction_checkpoint.h"
 
 namespace gwb {
 
@@ -69,6 +70,16 @@ const char* socialModelName(SocialModel model) {
     case SocialModel::DiscourseInit: return "discourse+init";
   }
   return "vb";
+}
+
+const char* socialTrainingStageName(SocialTrainingStage stage) {
+  return stage == SocialTrainingStage::Discourse ? "discourse" : "sentence";
+}
+
+std::optional<SocialTrainingStage> parseSocialTrainingStage(std::string_view name) {
+  for (SocialTrainingStage stage : {SocialTrainingStage::Sentence, SocialTrainingStage::Discourse})
+    if (name == socialTrainingStageName(stage)) return stage;
+  return std::nullopt;
 }
 
 std::optional<SocialModel> parseSocialModel(std::string_view name) {
@@ -157,6 +168,17 @@ SocialExperimentResult runSocialExperiment(const SocialCorpus& corpus, const Gol
     }
     return sentences;
   };
+  const SocialCheckpoints& checkpoints = options.checkpoints;
+  const SocialTrainingStage lastStage =
+      discourse ? SocialTrainingStage::Discourse : SocialTrainingStage::Sentence;
+  if (checkpoints.resume != nullptr && checkpoints.resumeStage != lastStage &&
+      options.model != SocialModel::DiscourseInit) {
+    diag.error("", 0, 0,
+               std::string("the checkpoint is of the ") +
+                   socialTrainingStageName(checkpoints.resumeStage) + " stage, which " +
+                   socialModelName(options.model) + " does not have");
+    return result;
+  }
   const auto train = [&](SocialGrammarKind kind, InductionMethod method,
                          const Grammar* initFrom) -> std::optional<InductionResult> {
     SocialGrammarBuild build = generateSocialGrammar(corpus, grammarOptions(options, kind));
@@ -170,8 +192,20 @@ SocialExperimentResult runSocialExperiment(const SocialCorpus& corpus, const Gol
                                       1.0 / std::max(1.0, utterancesPerRecording));
       io.init = InitMethod::Given;
     }
-    InductionResult r = induceGrammar(
-        std::move(build.grammar), sentencesOf(kind == SocialGrammarKind::Discourse), io, control);
+    const SocialTrainingStage stage = kind == SocialGrammarKind::Discourse
+                                          ? SocialTrainingStage::Discourse
+                                          : SocialTrainingStage::Sentence;
+    InductionControl stageControl = control;
+    if (checkpoints.onCheckpoint) {
+      stageControl.onCheckpoint = [&checkpoints, stage](const InductionCheckpoint& c) {
+        checkpoints.onCheckpoint(stage, c);
+      };
+    }
+    if (checkpoints.resume != nullptr && checkpoints.resumeStage == stage)
+      stageControl.resume = checkpoints.resume;
+    InductionResult r =
+        induceGrammar(std::move(build.grammar), sentencesOf(kind == SocialGrammarKind::Discourse),
+                      io, stageControl);
     diag.append(r.diagnostics);
     if (r.stopReason == StopReason::Cancelled) {
       diag.error("", 0, 0, std::string(socialModelName(options.model)) + ": cancelled");
@@ -183,10 +217,46 @@ SocialExperimentResult runSocialExperiment(const SocialCorpus& corpus, const Gol
     }
     return r;
   };
+  // discourse+init's sentence stage as it ended, from its final state: the grammar with the
+  // learned θ and the records (what the discourse stage and the result use of it).
+  const auto sentenceStageFrom =
+      [&](const InductionCheckpoint& done) -> std::optional<InductionResult> {
+    SocialGrammarBuild build =
+        generateSocialGrammar(corpus, grammarOptions(options, SocialGrammarKind::Unigram));
+    diag.append(build.diagnostics);
+    if (!build.ok()) return std::nullopt;
+    if (done.probabilities.size() != build.grammar.ruleCount() || done.records.empty()) {
+      diag.error("", 0, 0,
+                 "the sentence stage's final state has " +
+                     std::to_string(done.probabilities.size()) +
+                     " rule probabilities, the sentence-level grammar " +
+                     std::to_string(build.grammar.ruleCount()) + " rules");
+      return std::nullopt;
+    }
+    InductionResult r;
+    r.grammar = std::move(build.grammar);
+    for (RuleId id = 0; id < static_cast<RuleId>(r.grammar.ruleCount()); ++id)
+      r.grammar.setProbability(id, done.probabilities[static_cast<std::size_t>(id)]);
+    r.records = done.records;
+    return r;
+  };
 
   std::optional<InductionResult> trained;
   if (options.model == SocialModel::DiscourseInit) {
-    const auto sentenceLevel = train(SocialGrammarKind::Unigram, InductionMethod::Vb, nullptr);
+    std::optional<InductionResult> sentenceLevel;
+    if (checkpoints.sentenceStageDone != nullptr) {
+      sentenceLevel = sentenceStageFrom(*checkpoints.sentenceStageDone);
+    } else if (checkpoints.resume != nullptr &&
+               checkpoints.resumeStage == SocialTrainingStage::Discourse) {
+      diag.error("", 0, 0,
+                 "resuming discourse+init in its discourse stage needs the sentence stage's "
+                 "final state");
+      return result;
+    } else {
+      sentenceLevel = train(SocialGrammarKind::Unigram, InductionMethod::Vb, nullptr);
+      if (sentenceLevel && checkpoints.onSentenceStageDone)
+        checkpoints.onSentenceStageDone(finalCheckpoint(*sentenceLevel));
+    }
     if (!sentenceLevel) return result;
     result.initRecords = sentenceLevel->records;
     trained = train(SocialGrammarKind::Discourse, InductionMethod::Vb, &sentenceLevel->grammar);

@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <optional>
 
 #include <gtest/gtest.h>
 
 #include "gwb/earley/compiled_grammar.h"
 #include "gwb/earley/earley_parser.h"
+#include "gwb/earley/induction_checkpoint.h"
 
 namespace gwb {
 namespace {
@@ -233,6 +237,110 @@ TEST(SocialExperimentTest, ACancelledExperimentEndsWithAnErrorAndNoScores) {
     EXPECT_TRUE(finished.ok());
     EXPECT_EQ(finished.decoded.size(), corpus.utterances.size());
   }
+}
+
+// Resumed from any checkpoint it handed out (through the text core writes), or — discourse+init —
+// from the sentence stage's final state with or without a discourse checkpoint, an experiment
+// ends bitwise as the uninterrupted one: θ, every record but its wall time, the decoded topics.
+TEST(SocialExperimentTest, ResumedFromEveryCheckpointEndsAsTheUninterruptedRun) {
+  const SocialCorpus corpus = tinyCorpus();
+  const GoldAnnotation gold = tinyGold();
+  const Lexicon dictionary = goldLexicon(gold);
+  const auto roundTrip = [](const InductionCheckpoint& c) {
+    std::string error;
+    const auto read = parseInductionCheckpoint(formatInductionCheckpoint(c), &error);
+    EXPECT_TRUE(read) << error;
+    return read.value_or(InductionCheckpoint{});
+  };
+  const auto sameRecords = [](const std::vector<IterationRecord>& a,
+                              const std::vector<IterationRecord>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const auto bits = [](double x) {
+        std::uint64_t b = 0;
+        std::memcpy(&b, &x, sizeof b);
+        return b;
+      };
+      if (a[i].iteration != b[i].iteration || bits(a[i].objective) != bits(b[i].objective) ||
+          bits(a[i].negLogLikelihood) != bits(b[i].negLogLikelihood) ||
+          a[i].liveRules != b[i].liveRules || a[i].failures != b[i].failures)
+        return false;
+    }
+    return true;
+  };
+  for (SocialModel model :
+       {SocialModel::Em, SocialModel::Vb, SocialModel::Discourse, SocialModel::DiscourseInit}) {
+    SocialExperimentOptions options;
+    options.model = model;
+    options.cues = corpus.cueOrder;
+    options.iterations = 4;
+    options.seed = 5;
+    std::vector<std::pair<SocialTrainingStage, InductionCheckpoint>> saved;
+    std::optional<InductionCheckpoint> sentenceDone;
+    options.checkpoints.onCheckpoint = [&](SocialTrainingStage stage,
+                                           const InductionCheckpoint& c) {
+      saved.emplace_back(stage, roundTrip(c));
+    };
+    options.checkpoints.onSentenceStageDone = [&](const InductionCheckpoint& c) {
+      sentenceDone = roundTrip(c);
+    };
+    const SocialExperimentResult whole =
+        runSocialExperiment(corpus, gold, dictionary, tinyRecordings(corpus), options);
+    ASSERT_TRUE(whole.ok()) << socialModelName(model);
+    EXPECT_EQ(saved.size(), model == SocialModel::DiscourseInit ? 6u : 3u);
+    EXPECT_EQ(sentenceDone.has_value(), model == SocialModel::DiscourseInit);
+    options.checkpoints = {};
+
+    // Each checkpoint, plus (discourse+init) the sentence stage's end with no discourse one.
+    std::vector<SocialCheckpoints> starts;
+    for (const auto& [stage, checkpoint] : saved) {
+      SocialCheckpoints from;
+      from.resumeStage = stage;
+      from.resume = &checkpoint;
+      if (stage == SocialTrainingStage::Discourse && model == SocialModel::DiscourseInit)
+        from.sentenceStageDone = &*sentenceDone;
+      starts.push_back(from);
+    }
+    if (sentenceDone) {
+      SocialCheckpoints from;
+      from.sentenceStageDone = &*sentenceDone;
+      starts.push_back(from);
+    }
+    for (std::size_t k = 0; k < starts.size(); ++k) {
+      options.checkpoints = starts[k];
+      const SocialExperimentResult resumed =
+          runSocialExperiment(corpus, gold, dictionary, tinyRecordings(corpus), options);
+      ASSERT_TRUE(resumed.ok()) << socialModelName(model) << " from start " << k;
+      ASSERT_EQ(resumed.grammar.ruleCount(), whole.grammar.ruleCount());
+      bool sameTheta = true;
+      for (std::size_t r = 0; r < whole.grammar.ruleCount(); ++r) {
+        const auto id = static_cast<RuleId>(r);
+        sameTheta =
+            sameTheta && std::memcmp(&resumed.grammar.rule(id).probability,
+                                     &whole.grammar.rule(id).probability, sizeof(double)) == 0;
+      }
+      EXPECT_TRUE(sameTheta) << socialModelName(model) << " from start " << k;
+      EXPECT_TRUE(sameRecords(resumed.records, whole.records)) << socialModelName(model) << k;
+      EXPECT_TRUE(sameRecords(resumed.initRecords, whole.initRecords))
+          << socialModelName(model) << k;
+      ASSERT_EQ(resumed.decoded.size(), whole.decoded.size());
+      for (std::size_t i = 0; i < whole.decoded.size(); ++i) {
+        EXPECT_EQ(resumed.decoded[i].topic, whole.decoded[i].topic);
+        EXPECT_EQ(resumed.decoded[i].wordTopics, whole.decoded[i].wordTopics);
+      }
+    }
+  }
+  // A checkpoint of a stage the model does not have, and discourse+init's discourse stage
+  // without the sentence stage's end, are errors.
+  SocialExperimentOptions options;
+  options.cues = corpus.cueOrder;
+  options.iterations = 2;
+  InductionCheckpoint any;
+  options.checkpoints.resume = &any;
+  options.checkpoints.resumeStage = SocialTrainingStage::Discourse;
+  EXPECT_FALSE(runSocialExperiment(corpus, gold, dictionary, tinyRecordings(corpus), options).ok());
+  options.model = SocialModel::DiscourseInit;
+  EXPECT_FALSE(runSocialExperiment(corpus, gold, dictionary, tinyRecordings(corpus), options).ok());
 }
 
 }  // namespace

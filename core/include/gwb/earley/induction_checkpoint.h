@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 
+#include "gwb/earley/induction.h"
 #include "gwb/earley/induction_options.h"
 
 namespace gwb {
@@ -26,6 +27,11 @@ std::string formatInductionCheckpoint(const InductionCheckpoint& checkpoint);
 // the text is not a whole checkpoint (a truncated file ends without `end`).
 std::optional<InductionCheckpoint> parseInductionCheckpoint(const std::string& text,
                                                             std::string* error);
+
+// The state a run ended in (θ of its grammar, its records and last objective), as a checkpoint
+// of its last iteration: what a caller that chains runs keeps to skip a finished one. The
+// result must have at least one record.
+InductionCheckpoint finalCheckpoint(const InductionResult& result);
 
 // Writes the checkpoint to `path` atomically (a reader sees the old file or the new, whole).
 bool saveInductionCheckpoint(const std::string& path, const InductionCheckpoint& checkpoint,

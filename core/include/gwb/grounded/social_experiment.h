@@ -17,11 +17,20 @@
 // models), or from the posterior (`decoding`, see topic_posterior.h).
 //
 // Training starts from uniform probabilities plus seeded noise (InitMethod::Uniform), so a seed
-// fixes a run. Everything else — threads, E-step chunking — leaves the result unchanged.
+// fixes a run. Everything else — threads, ranks — leaves the result unchanged.
+//
+// Checkpoints (SocialCheckpoints): an experiment trains once (em, vb: the sentence stage;
+// discourse: the discourse stage) or twice (discourse+init: the sentence stage, then the
+// discourse stage). After every iteration that does not end a stage the experiment hands out
+// that stage's InductionCheckpoint (induction_checkpoint.h writes it); when discourse+init's
+// sentence stage ends, its final state as well. Given back — the stage in progress and its last
+// checkpoint, and for the discourse stage of discourse+init the sentence stage's final state —
+// the experiment goes on where it stood and ends bitwise as the uninterrupted run.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,6 +50,24 @@ namespace gwb {
 enum class SocialModel { Em, Vb, Discourse, DiscourseInit };
 const char* socialModelName(SocialModel model);  // "em", "vb", "discourse", "discourse+init"
 std::optional<SocialModel> parseSocialModel(std::string_view name);
+
+// The training runs of an experiment (see above).
+enum class SocialTrainingStage { Sentence, Discourse };
+const char* socialTrainingStageName(SocialTrainingStage stage);  // "sentence", "discourse"
+std::optional<SocialTrainingStage> parseSocialTrainingStage(std::string_view name);
+
+struct SocialCheckpoints {
+  // After every iteration that does not end a stage, with what a resumed run needs.
+  std::function<void(SocialTrainingStage, const InductionCheckpoint&)> onCheckpoint;
+  // discourse+init: the sentence stage's final state (θ, records), once that stage has ended.
+  std::function<void(const InductionCheckpoint&)> onSentenceStageDone;
+  // Where an interrupted experiment goes on: null starts afresh. `resume` is the last checkpoint
+  // of stage `resumeStage`; for discourse+init's discourse stage, `sentenceStageDone` (required
+  // then) is the sentence stage's final state, so that stage is not run again.
+  SocialTrainingStage resumeStage = SocialTrainingStage::Sentence;
+  const InductionCheckpoint* resume = nullptr;
+  const InductionCheckpoint* sentenceStageDone = nullptr;
+};
 
 struct SocialExperimentOptions {
   SocialModel model = SocialModel::Vb;
@@ -70,6 +97,7 @@ struct SocialExperimentOptions {
   // The ranks every training run's E-step is spread over (distribution.h); null: this process.
   // Every rank runs the experiment with the same options and gets the same result, bitwise.
   Distribution* distribution = nullptr;
+  SocialCheckpoints checkpoints;
 };
 
 struct SocialExperimentResult {
