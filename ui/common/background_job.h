@@ -13,11 +13,14 @@
 //   - finished() is emitted once per start(), after the work returned (or threw: errorText()
 //     then holds what it threw, and the job is finished, not crashed).
 //
-// The worker is a std::thread, its end is marked under a std::mutex, and its reports travel
-// through a queue of the job's own (the queued Qt call that delivers them carries no data of
-// ours): ThreadSanitizer, which checks these jobs in CI, cannot see the locks inside Qt's
-// uninstrumented libraries, so every hand-over between the work and the owner is one it can see,
-// and a thread Qt did not create is one it checks whole (tests/ui/tsan/README.md).
+// The thread, the queue of reports and the hand-overs are core's BackgroundTask
+// (gwb/common/background_task.h), tested there under ThreadSanitizer; this class is its Qt
+// adapter. A report queued by the work wakes the owner's thread with a queued Qt call that
+// carries no data of ours (it names a method); that call takes the oldest report out of the
+// task's queue (a std::mutex-guarded queue) and delivers it as a signal or runs it. Every
+// hand-over between the work and the owner is one ThreadSanitizer sees, though it cannot see the
+// locks inside Qt's uninstrumented libraries, and the worker is a thread Qt did not create, which
+// it checks whole (tests/ui/tsan/README.md).
 //
 // Lifetime: destroying a job cancels it and waits for the work to return; nothing is emitted
 // and queued reports are dropped. The work may therefore use whatever its owner holds, as long
@@ -26,15 +29,13 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
-#include <deque>
+#include <exception>
 #include <functional>
-#include <mutex>
-#include <thread>
 
 #include <QObject>
 #include <QString>
 
+#include "gwb/common/background_task.h"
 #include "gwb/common/batch.h"
 
 namespace gwb::ui {
@@ -45,18 +46,18 @@ class BackgroundJob;
 class JobContext {
  public:
   // True once the owner called cancel(): the work should return soon.
-  bool cancelRequested() const;
+  bool cancelRequested() const { return task_.cancelRequested(); }
   // The flag itself, for core functions that poll one.
-  const std::atomic<bool>& cancelFlag() const;
+  const std::atomic<bool>& cancelFlag() const { return task_.cancelFlag(); }
   // `done` of `total` steps are finished (see the header comment for how it is delivered).
-  void setProgress(qint64 done, qint64 total);
+  void setProgress(qint64 done, qint64 total) { task_.setProgress(done, total); }
   // Runs `report` on the owner's thread, after every report posted before it.
-  void post(std::function<void()> report);
+  void post(std::function<void()> report) { task_.post(std::move(report)); }
 
  private:
   friend class BackgroundJob;
-  explicit JobContext(BackgroundJob* job) : job_(job) {}
-  BackgroundJob* job_;
+  explicit JobContext(gwb::TaskContext& task) : task_(task) {}
+  gwb::TaskContext& task_;
 };
 
 class BackgroundJob : public QObject {
@@ -72,15 +73,15 @@ class BackgroundJob : public QObject {
 
   // Runs `work` on a new worker thread. False (and nothing happens) while the job is busy.
   bool start(Work work);
-  void cancel();
-  bool isCancelRequested() const { return cancel_.load(); }
+  void cancel() { task_.cancel(); }
+  bool isCancelRequested() const { return task_.cancelRequested(); }
   // From start() until the work has returned.
-  bool isRunning() const;
+  bool isRunning() const { return task_.isRunning(); }
   // From start() until finished() has been emitted.
-  bool isBusy() const { return busy_; }
+  bool isBusy() const { return task_.isBusy(); }
   // The progress the work reported last (0 of 0 before it reports).
-  qint64 done() const { return done_.load(); }
-  qint64 total() const { return total_.load(); }
+  qint64 done() const { return task_.done(); }
+  qint64 total() const { return task_.total(); }
   // After finished(): what the work threw, empty when it returned normally.
   const QString& errorText() const { return errorText_; }
 
@@ -100,32 +101,23 @@ class BackgroundJob : public QObject {
   void finished();
 
  private:
-  friend class JobContext;
-  void postProgress();
-  void postReport(std::function<void()> report);
-  // Runs the oldest queued report; one queued call of it per report posted.
-  Q_INVOKABLE void deliverReport();
-  void deliverProgress();
-  void deliverFinished(quint64 run);
-  // The worker's body: the work, then the end marked and finished() queued after the reports.
-  void runWork(quint64 run, const Work& work);
+  // The task's observer: wakes this job's thread, and turns the task's notices into signals.
+  class Relay final : public gwb::BackgroundTaskObserver {
+   public:
+    explicit Relay(BackgroundJob* job) : job_(job) {}
+    void onReportQueued() override;
+    void onProgress(std::int64_t done, std::int64_t total) override;
+    void onFinished(const std::exception_ptr& error) override;
 
-  QString name_;
-  std::thread thread_;
-  quint64 run_ = 0;  // counts start()s; a finished notice of an older run is ignored
-  bool busy_ = false;
+   private:
+    BackgroundJob* job_;
+  };
+  // Delivers the oldest queued report; one queued call of it per report queued.
+  Q_INVOKABLE void deliverReport();
+
   QString errorText_;
-  std::atomic<bool> cancel_{false};
-  std::atomic<qint64> done_{0};
-  std::atomic<qint64> total_{0};
-  std::atomic<bool> progressQueued_{false};
-  mutable std::mutex runningMutex_;
-  std::condition_variable returned_;
-  bool running_ = false;  // guarded by runningMutex_: from start() until the work has returned
-  std::mutex reportsMutex_;
-  std::deque<std::function<void()>> reports_;  // guarded by reportsMutex_
-  qint64 deliveredDone_ = -1;
-  qint64 deliveredTotal_ = -1;
+  Relay relay_{this};
+  gwb::BackgroundTask task_;  // after relay_: destroyed (cancelled and joined) first
 };
 
 // Core's batch service (gwb/common/batch.h) run inside a job: control() gives the batch

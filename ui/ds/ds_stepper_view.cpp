@@ -54,44 +54,7 @@ const QString kZoomKey = QStringLiteral("zoom");
 const QString kBestFirst = QStringLiteral("best-first");
 const QString kBreadthFirst = QStringLiteral("breadth-first");
 
-double millisecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
 }  // namespace
-
-// What the worker thread gets and gives back.
-struct DsStepperView::Job {
-  QString directory;
-  std::shared_ptr<const gwb::ds::DsGrammar> grammar;  // in: the loaded one (if same folder)
-  std::vector<std::string> words;
-  gwb::ds::DsParseOptions options;  // options.cancel: the worker's flag
-  std::shared_ptr<const gwb::ds::DsParseResult> result;
-  QString error;
-  double parseMs = 0.0;
-
-  void run(const std::atomic<bool>& cancel) {
-    options.cancel = &cancel;  // set when the view goes away mid-parse
-    if (!grammar) {
-      gwb::ds::DsGrammarLoad load = gwb::ds::loadDsGrammar(directory.toStdString());
-      if (!load.ok()) {
-        for (const gwb::Diagnostic& d : load.diagnostics) {
-          if (d.severity == gwb::Severity::Error) {
-            error = qs(gwb::toString(d));
-            break;
-          }
-        }
-        return;
-      }
-      grammar = std::make_shared<const gwb::ds::DsGrammar>(std::move(load.grammar));
-    }
-    const auto start = std::chrono::steady_clock::now();
-    const gwb::ds::DsParser parser(*grammar);
-    result = std::make_shared<const gwb::ds::DsParseResult>(parser.parse(words, options));
-    parseMs = millisecondsSince(start);
-  }
-};
 
 DsStepperView::DsStepperView(QWidget* parent)
     : QWidget(parent), dagModel_(new DsDagModel(this)), treeModel_(new DsTreeModel(this)) {
@@ -101,7 +64,7 @@ DsStepperView::DsStepperView(QWidget* parent)
   grammarEdit_->setText(defaultGrammarDirectory());
   connect(dagModel_, &DsDagModel::visibleChanged, this, &DsStepperView::onStepChanged);
   connect(dagView_, &DsDagView::nodeClicked, this, &DsStepperView::selectNode);
-  connect(&worker_, &BackgroundJob::finished, this, &DsStepperView::onParseDone);
+  connect(&worker_, &DsParseJob::finished, this, &DsStepperView::onParseDone);
   updateActions();
   updateStatus();
 }
@@ -210,7 +173,7 @@ void DsStepperView::buildUi() {
   statusLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
   jobBar_ = new JobProgressBar(JobProgressBar::Visibility::WhileRunning, this);
-  jobBar_->follow(worker_);
+  jobBar_->follow(worker_.backgroundJob());
   auto* toolRow = new QHBoxLayout;
   toolRow->addWidget(toolbar);
   toolRow->addStretch(1);
@@ -359,18 +322,16 @@ bool DsStepperView::parse() {
     updateStatus();
     return false;
   }
-  job_ = std::make_shared<Job>();
-  job_->directory = directory;
-  if (directory == loadedDirectory_) job_->grammar = grammar_;
-  job_->words = gwb::ds::splitWords(sentence().toStdString());
-  job_->options.strategy = strategyBox_->currentIndex() == 1
-                               ? gwb::ds::SearchStrategy::BestFirst
-                               : gwb::ds::SearchStrategy::BreadthFirst;
-  job_->options.beam = beamBox_->value();
-  job_->options.maxBytes = gwb::ds::defaultParseMemoryBudget();
-  std::shared_ptr<Job> job = job_;
+  DsParseRequest job;
+  job.directory = directory;
+  if (directory == loadedDirectory_) job.grammar = grammar_;
+  job.words = gwb::ds::splitWords(sentence().toStdString());
+  job.options.strategy = strategyBox_->currentIndex() == 1 ? gwb::ds::SearchStrategy::BestFirst
+                                                           : gwb::ds::SearchStrategy::BreadthFirst;
+  job.options.beam = beamBox_->value();
+  job.options.maxBytes = gwb::ds::defaultParseMemoryBudget();
   statusLabel_->setText(tr("Parsing\u2026"));
-  worker_.start([job](JobContext& context) { job->run(context.cancelFlag()); });
+  worker_.start(std::move(job));
   jobBar_->start(tr("searching"));
   return true;
 }
@@ -381,13 +342,13 @@ bool DsStepperView::waitForParse(int milliseconds) {
 }
 
 void DsStepperView::onParseDone() {
-  std::shared_ptr<Job> job = std::move(job_);
+  const std::shared_ptr<const DsParseOutcome> job = worker_.outcome();
   if (!job) return;
   if (job->grammar) {
     grammar_ = job->grammar;
     loadedDirectory_ = job->directory;
   }
-  error_ = job->error.isEmpty() ? worker_.errorText() : job->error;
+  error_ = job->error;
   parseMs_ = job->parseMs;
   selected_ = -1;
   treeModel_->setTree(nullptr);

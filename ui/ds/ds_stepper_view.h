@@ -37,8 +37,8 @@
 
 #include "gwb/ds/ds_grammar.h"
 #include "gwb/ds/ds_parser.h"
-#include "ui/common/background_job.h"
 #include "ui/common/job_progress_bar.h"
+#include "ui/ds/ds_parse_job.h"
 
 class QComboBox;
 class QLabel;
@@ -140,17 +140,15 @@ class DsStepperView : public QWidget {
   QAction* nextWordAction_ = nullptr;
   QAction* endAction_ = nullptr;
 
-  // The loaded grammar and the folder it came from; the worker's products.
+  // The loaded grammar and the folder it came from (from the last parse's outcome).
   std::shared_ptr<const gwb::ds::DsGrammar> grammar_;
   QString loadedDirectory_;
-  struct Job;
-  std::shared_ptr<Job> job_;
   QString error_;
   double parseMs_ = 0.0;
   int selected_ = -1;
   std::optional<QJsonObject> pendingState_;  // restoreState(): applied after its parse
-  QString notice_;  // what restoreState() could not restore; shown after the status
-  BackgroundJob worker_{QStringLiteral("gwb-ds-parse")};  // last: cancelled and joined first
+  QString notice_;     // what restoreState() could not restore; shown after the status
+  DsParseJob worker_;  // last: cancelled and joined first
 };
 
 }  // namespace gwb::ui

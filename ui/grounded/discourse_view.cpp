@@ -75,7 +75,7 @@ DiscourseView::DiscourseView(QWidget* parent) : QWidget(parent) {
   gotoBox_->setToolTip(tr("Scroll to an utterance of the recording"));
   jobBar_ = new JobProgressBar(JobProgressBar::Visibility::WhileRunning, this);
   jobBar_->setFixedWidth(240);
-  jobBar_->follow(worker_);
+  jobBar_->follow(worker_.backgroundJob());
 
   auto* bar = new QHBoxLayout;
   bar->addWidget(openCorpus);
@@ -202,7 +202,7 @@ DiscourseView::DiscourseView(QWidget* parent) : QWidget(parent) {
     metrics_->setRecording(all ? SegmentationMetricsModel::kAllRecordings : recording());
   });
 
-  connect(&worker_, &BackgroundJob::finished, this, &DiscourseView::onDecodingDone);
+  connect(&worker_, &DiscourseDecodingJob::finished, this, &DiscourseView::onDecodingDone);
   setConvention(SegmentationMetricsModel::Convention::Agreement);
   showMessage(
       tr("Open a corpus (Corpus\u2026) with its gold topics and recordings, then add "
@@ -289,43 +289,12 @@ bool DiscourseView::addAnnotationFile(const QString& path, QString* error) {
 
 bool DiscourseView::decodeGrammar(const QString& grammarPath, const QString& root) {
   if (worker_.isBusy() || data_.empty()) return false;
-  decodeError_.clear();
-  result_ = std::make_shared<ModelDecoding>();
-  const std::string path = grammarPath.toStdString();
-  const std::string rootName = root.toStdString();
-  const int threads = std::max(1, QThread::idealThreadCount());
-  std::shared_ptr<ModelDecoding> result = result_;
-  const DiscourseData* data = &data_;
+  DiscourseDecodingRequest request;
+  request.grammarPath = grammarPath.toStdString();
+  request.root = root.toStdString();
+  request.threads = std::max(1, QThread::idealThreadCount());
   // The worker reads data_ only; the view changes it only after cancelling and waiting.
-  const bool started =
-      worker_.start([this, path, rootName, threads, result, data](JobContext& context) {
-        gwb::GrammarReadOptions options;
-        options.root = rootName;
-        options.runChecks = false;
-        const gwb::GrammarLoad load = gwb::loadGrammarFile(path, options);
-        if (!load.ok()) {
-          decodeError_ = errorLines(load.diagnostics);
-          return;
-        }
-        gwb::Diagnostics diagnostics;
-        const auto compiled = gwb::CompiledGrammar::compile(load.grammar, diagnostics, path);
-        if (!compiled) {
-          decodeError_ = errorLines(diagnostics);
-          return;
-        }
-        const bool discourse = isDiscourseGrammar(load.grammar);
-        const std::vector<std::string> cues = grammarCues(load.grammar, data->corpus().cueOrder);
-        const auto total =
-            static_cast<qint64>(discourse ? data->recordings().size() : data->utteranceCount());
-        context.setProgress(0, total);
-        const BatchRelay batch(context, threads);
-        *result = decodeWithTrees(*compiled, data->corpus(), data->recordings(), discourse, cues,
-                                  batch.control());
-        result->grammarPath = path;
-        result->grammarName = QFileInfo(QString::fromStdString(path)).fileName().toStdString();
-        result->root = load.grammar.start() ? load.grammar.symbols().name(*load.grammar.start())
-                                            : std::string();
-      });
+  const bool started = worker_.start(&data_, std::move(request));
   if (!started) return false;
   jobBar_->start();
   decodeButton_->setEnabled(false);
@@ -342,9 +311,9 @@ bool DiscourseView::waitForDecoding(int milliseconds) {
 }
 
 void DiscourseView::onDecodingDone() {
-  if (decodeError_.isEmpty()) decodeError_ = worker_.errorText();
+  decodeError_ = worker_.error();
   decodeButton_->setEnabled(true);
-  const std::shared_ptr<ModelDecoding> result = std::move(result_);
+  const std::shared_ptr<ModelDecoding> result = worker_.result();
   if (!decodeError_.isEmpty()) {
     showMessage(tr("Could not decode:\n%1").arg(decodeError_));
     if (restoring_) {

@@ -33,9 +33,9 @@
 #include <QStringList>
 #include <QWidget>
 
-#include "ui/common/background_job.h"
 #include "ui/common/job_progress_bar.h"
 #include "ui/grounded/discourse_data.h"
+#include "ui/grounded/discourse_decoding_job.h"
 #include "ui/grounded/segmentation_table.h"
 #include "ui/grounded/topic_palette.h"
 
@@ -158,8 +158,7 @@ class DiscourseView : public QWidget {
   QPointer<QDialog> parseDialog_;
   ParseTreeView* parseTree_ = nullptr;
 
-  // The running decoding (worker_ is the last member: it reads data_ and is joined first).
-  std::shared_ptr<ModelDecoding> result_;
+  // The last decoding's error (worker_ is the last member: it reads data_ and is joined first).
   QString decodeError_;
 
   // restoreState(): the saved rows not yet restored, and what could not be.
@@ -168,7 +167,7 @@ class DiscourseView : public QWidget {
   bool restoring_ = false;
   QStringList restoreProblems_;
   QString notice_;
-  BackgroundJob worker_{QStringLiteral("gwb-decode")};  // last: cancelled and joined first
+  DiscourseDecodingJob worker_;  // last: cancelled and joined first
 };
 
 }  // namespace gwb::ui

@@ -103,7 +103,7 @@ TransitionView::TransitionView(QWidget* parent) : QWidget(parent) {
   exportButton->setMenu(exportMenu);
   jobBar_ = new JobProgressBar(JobProgressBar::Visibility::WhileRunning, this);
   jobBar_->setFixedWidth(220);
-  jobBar_->follow(worker_);
+  jobBar_->follow(worker_.backgroundJob());
 
   auto* bar = new QHBoxLayout;
   bar->addWidget(openGrammar);
@@ -167,7 +167,7 @@ TransitionView::TransitionView(QWidget* parent) : QWidget(parent) {
   connect(orderBox_, &QComboBox::currentIndexChanged, this,
           [this](int index) { setOrder(static_cast<TopicOrder>(index)); });
   connect(plot_, &QCustomPlot::mouseMove, this, &TransitionView::onMouseMove);
-  connect(&worker_, &BackgroundJob::finished, this, &TransitionView::onCountingDone);
+  connect(&worker_, &TransitionCountJob::finished, this, &TransitionView::onCountingDone);
   rebuild();
   status_->setText(tr("Open a discourse grammar (Grammar\u2026). Hover a cell for its numbers."));
 }
@@ -285,36 +285,11 @@ bool TransitionView::setCorpus(const QString& corpusPath, const QString& recordi
 
 void TransitionView::startCounting() {
   if (worker_.isBusy() || !haveCorpus_ || !first_.transitions) return;
-  countError_.clear();
-  firstCounts_ = std::make_shared<TransitionCounts>();
-  secondCounts_ = second_.transitions ? std::make_shared<TransitionCounts>() : nullptr;
-  struct Job {
-    std::shared_ptr<const gwb::Grammar> grammar;
-    gwb::TopicTransitions transitions;
-    std::shared_ptr<TransitionCounts> out;
-  };
-  std::vector<Job> jobs{{first_.grammar, *first_.transitions, firstCounts_}};
-  if (secondCounts_) jobs.push_back({second_.grammar, *second_.transitions, secondCounts_});
-  const int threads = std::max(1, QThread::idealThreadCount());
-  const auto total = static_cast<qint64>(recordings_.size() * jobs.size());
-  worker_.start([this, jobs, threads, total](JobContext& context) {
-    context.setProgress(0, total);
-    std::size_t before = 0;
-    for (const Job& job : jobs) {
-      gwb::Diagnostics diagnostics;
-      const auto compiled = gwb::CompiledGrammar::compile(*job.grammar, diagnostics);
-      if (!compiled) {
-        countError_ = errorLines(diagnostics);
-        return;
-      }
-      const std::vector<std::string> cues = grammarCues(*job.grammar, corpus_.cueOrder);
-      const BatchRelay batch(context, threads, static_cast<qint64>(before), total);
-      *job.out = gwb::expectedTransitionCounts(*compiled, job.transitions, corpus_, recordings_,
-                                               cues, batch.control());
-      before += recordings_.size();
-      if (job.out->cancelled) return;
-    }
-  });
+  std::vector<TransitionCountSource> sources{{first_.grammar, *first_.transitions}};
+  if (second_.transitions) sources.push_back({second_.grammar, *second_.transitions});
+  // The worker reads corpus_ and recordings_; they change only after cancelling and waiting.
+  worker_.start(&corpus_, &recordings_, std::move(sources),
+                std::max(1, QThread::idealThreadCount()));
   jobBar_->start();
   status_->setText(tr("Counting expected transitions over %n recording(s)\u2026", nullptr,
                       static_cast<int>(recordings_.size())));
@@ -325,23 +300,24 @@ bool TransitionView::waitForCounts(int milliseconds) { return worker_.waitAndFin
 void TransitionView::cancelCounting() { worker_.cancel(); }
 
 void TransitionView::onCountingDone() {
-  if (countError_.isEmpty()) countError_ = worker_.errorText();
-  if (!countError_.isEmpty()) {
-    status_->setText(tr("Could not count: %1").arg(countError_));
-  } else if (firstCounts_->cancelled || (secondCounts_ && secondCounts_->cancelled)) {
+  const QString& countError = worker_.error();
+  const std::vector<std::shared_ptr<TransitionCounts>>& counts = worker_.counts();
+  const std::shared_ptr<TransitionCounts> firstCounts = counts.empty() ? nullptr : counts[0];
+  const std::shared_ptr<TransitionCounts> secondCounts = counts.size() > 1 ? counts[1] : nullptr;
+  if (!countError.isEmpty()) {
+    status_->setText(tr("Could not count: %1").arg(countError));
+  } else if (worker_.cancelled()) {
     status_->setText(tr("Counting cancelled."));
   } else {
-    first_.counts = firstCounts_;
-    if (secondCounts_) second_.counts = secondCounts_;
+    first_.counts = firstCounts;
+    if (secondCounts) second_.counts = secondCounts;
     status_->setText(tr("Expected counts over %1 recording(s) of %2 (%3 without a parse).")
-                         .arg(firstCounts_->strings)
+                         .arg(firstCounts->strings)
                          .arg(QFileInfo(QString::fromStdString(corpus_.source)).fileName())
-                         .arg(firstCounts_->failures));
+                         .arg(firstCounts->failures));
     rebuild();
   }
   if (!notice_.isEmpty()) status_->setText(status_->text() + QLatin1Char('\n') + notice_);
-  firstCounts_.reset();
-  secondCounts_.reset();
   emit countsFinished();
 }
 

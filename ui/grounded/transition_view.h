@@ -33,8 +33,8 @@
 #include "gwb/earley/grammar.h"
 #include "gwb/grounded/social_corpus.h"
 #include "gwb/grounded/topic_transitions.h"
-#include "ui/common/background_job.h"
 #include "ui/common/job_progress_bar.h"
+#include "ui/grounded/transition_count_job.h"
 #include "ui/grounded/transition_matrix.h"
 
 class QCheckBox;
@@ -173,11 +173,8 @@ class TransitionView : public QWidget {
   QLabel* status_ = nullptr;
   JobProgressBar* jobBar_ = nullptr;
 
-  std::shared_ptr<TransitionCounts> firstCounts_;
-  std::shared_ptr<TransitionCounts> secondCounts_;
-  QString countError_;
   // Last: it reads corpus_ and recordings_, and is cancelled and joined first.
-  BackgroundJob worker_{QStringLiteral("gwb-transitions")};
+  TransitionCountJob worker_;
 };
 
 }  // namespace gwb::ui

@@ -1,8 +1,8 @@
-// The workbench's jobs that run on several threads — induction, experiments, the Earley parse,
-// FUBL training —
-// each run through its BackgroundJob with two batch threads, with the UI thread reading their
-// reports as they come, and compared with the same job on one thread (no result may depend on
-// the thread count) or with the core run directly. These tests are also the ThreadSanitizer
+// The workbench's jobs that run off the UI thread — induction, experiments, the Earley parse, the
+// DS parse, discourse decoding, transition counts and FUBL training — each run through its
+// BackgroundJob (with two batch threads where the job has a batch), with the UI thread reading
+// their reports as they come, and compared with the same job on one thread (no result may depend
+// on the thread count) or with the core run directly. These tests are also the ThreadSanitizer
 // suite of the UI (gwb_ui_thread_tests, tests/ui/tsan/): every hand-over between a worker and
 // the UI thread is exercised here. No test waits on the clock: each waits for finished().
 #include <memory>
@@ -19,14 +19,21 @@
 #include "gwb/ccg/fubl_learner.h"
 #include "gwb/ccg/lambda_type.h"
 #include "gwb/ccg/semantic_examples.h"
+#include "gwb/ds/ds_parser.h"
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/tokenize.h"
+#include "gwb/grounded/social_grammar.h"
+#include "gwb/grounded/topic_transitions.h"
 #include "shared_data.h"
 #include "ui/ccg/fubl_training_job.h"
 #include "ui/common/background_job.h"
+#include "ui/ds/ds_parse_job.h"
 #include "ui/earley/induction_job.h"
 #include "ui/earley/parse_session.h"
+#include "ui/grounded/discourse_data.h"
+#include "ui/grounded/discourse_decoding_job.h"
 #include "ui/grounded/experiment_job.h"
+#include "ui/grounded/transition_count_job.h"
 
 namespace gwb::ui {
 namespace {
@@ -200,6 +207,207 @@ TEST(ThreadedJobsTest, AFublTrainingJobGivesTheModelOfADirectRun) {
       ccg::evaluateSemanticParser(direct.lexicon(), parser, pairs.examples, {});
   EXPECT_EQ(job.evaluation().plain.correct, expected.plain.correct);
   EXPECT_EQ(job.evaluation().withSkipping.answered, expected.withSkipping.answered);
+}
+
+TEST(ThreadedJobsTest, ADsParseJobGivesTheResultOfADirectParse) {
+  const std::string toy = gwb::testing::sourceDir() + "/tests/data/ds/toy";
+  const gwb::ds::DsGrammarLoad load = gwb::ds::loadDsGrammar(toy);
+  ASSERT_TRUE(load.ok());
+  const std::vector<std::string> words{"ann", "sleeps", "quietly"};
+  const gwb::ds::DsParseResult direct = gwb::ds::DsParser(load.grammar).parse(words);
+  ASSERT_EQ(direct.outcome, gwb::ds::ParseOutcome::Parsed);
+
+  DsParseJob job;
+  bool done = false;
+  int progressReports = 0;
+  QObject::connect(&job, &DsParseJob::finished, &job, [&done] { done = true; });
+  QObject::connect(&job.backgroundJob(), &BackgroundJob::progress, &job,
+                   [&progressReports](qint64, qint64) { ++progressReports; });
+  DsParseRequest request;
+  request.directory = QString::fromStdString(toy);  // no grammar: the job loads it
+  request.words = words;
+  ASSERT_TRUE(job.start(request));
+  EXPECT_FALSE(job.start(request)) << "one parse at a time";
+  ASSERT_TRUE(finish(job, done));
+  std::shared_ptr<const DsParseOutcome> outcome = job.outcome();
+  ASSERT_TRUE(outcome);
+  EXPECT_TRUE(outcome->error.isEmpty()) << outcome->error.toStdString();
+  ASSERT_TRUE(outcome->grammar) << "the loaded grammar comes back for the next parse";
+  ASSERT_TRUE(outcome->result);
+  EXPECT_EQ(outcome->words, words);
+  EXPECT_EQ(outcome->result->outcome, direct.outcome);
+  EXPECT_EQ(outcome->result->finalNode, direct.finalNode);
+  EXPECT_EQ(outcome->result->path, direct.path);
+  EXPECT_FALSE(outcome->result->cancelled);
+  EXPECT_EQ(progressReports, 0) << "a DS parse reports no progress";
+
+  // Again with the grammar the first parse loaded: the same result, and the grammar is kept.
+  request.grammar = outcome->grammar;
+  done = false;
+  ASSERT_TRUE(job.start(request));
+  ASSERT_TRUE(finish(job, done));
+  ASSERT_TRUE(job.outcome() && job.outcome()->result);
+  EXPECT_EQ(job.outcome()->grammar, outcome->grammar);
+  EXPECT_EQ(job.outcome()->result->path, direct.path);
+
+  // A folder that is not a grammar: the error, no result.
+  request.grammar = nullptr;
+  request.directory = QString::fromStdString(gwb::testing::sourceDir() + "/tests/data/ds/broken");
+  done = false;
+  ASSERT_TRUE(job.start(request));
+  ASSERT_TRUE(finish(job, done));
+  EXPECT_TRUE(job.outcome()->error.contains(QStringLiteral("computational-actions.txt:4:9")))
+      << job.outcome()->error.toStdString();
+  EXPECT_FALSE(job.outcome()->result);
+  EXPECT_FALSE(job.outcome()->grammar);
+}
+
+std::string grounded(const std::string& name) {
+  return gwb::testing::sourceDir() + "/tests/data/grounded/" + name;
+}
+
+// The tiny corpus of tests/data/grounded with its recordings, and a discourse grammar made for
+// it (in memory and as a file).
+struct TinyCorpus {
+  QTemporaryDir dir;
+  DiscourseData data;
+  gwb::Grammar grammar;
+  std::string grammarPath;
+};
+
+std::unique_ptr<TinyCorpus> tinyCorpus() {
+  auto tiny = std::make_unique<TinyCorpus>();
+  gwb::Diagnostics diagnostics;
+  EXPECT_TRUE(tiny->data.load(grounded("tiny.yld"), grounded("tiny.gold.yld"),
+                              grounded("tiny.recordings.tsv"), diagnostics));
+  gwb::SocialGrammarOptions options;
+  options.kind = gwb::SocialGrammarKind::Discourse;
+  options.cues = tiny->data.corpus().cueOrder;
+  const gwb::SocialGrammarBuild build = gwb::generateSocialGrammar(tiny->data.corpus(), options);
+  EXPECT_TRUE(build.ok());
+  tiny->grammar = build.grammar;
+  tiny->grammarPath = tiny->dir.filePath(QStringLiteral("tiny.grammar")).toStdString();
+  EXPECT_TRUE(gwb::saveGrammarFile(build.grammar, tiny->grammarPath, gwb::GrammarFormat::Earleyx));
+  return tiny;
+}
+
+struct DecodingRun {
+  std::shared_ptr<ModelDecoding> result;
+  QString error;
+  qint64 lastDone = -1;
+  qint64 lastTotal = -1;
+};
+
+DecodingRun decode(const DiscourseData& data, const std::string& grammarPath, int threads) {
+  DiscourseDecodingJob job;
+  DecodingRun run;
+  bool done = false;
+  QObject::connect(&job.backgroundJob(), &BackgroundJob::progress, &job,
+                   [&run](qint64 reached, qint64 of) {
+                     run.lastDone = reached;
+                     run.lastTotal = of;
+                   });
+  QObject::connect(&job, &DiscourseDecodingJob::finished, &job, [&done] { done = true; });
+  DiscourseDecodingRequest request;
+  request.grammarPath = grammarPath;
+  request.threads = threads;
+  EXPECT_TRUE(job.start(&data, request));
+  EXPECT_TRUE(finish(job, done));
+  run.result = job.result();
+  run.error = job.error();
+  return run;
+}
+
+TEST(ThreadedJobsTest, DiscourseDecodingOnTwoThreadsEqualsOneThread) {
+  const auto tiny = tinyCorpus();
+  const DecodingRun one = decode(tiny->data, tiny->grammarPath, 1);
+  const DecodingRun two = decode(tiny->data, tiny->grammarPath, 2);
+  EXPECT_TRUE(two.error.isEmpty()) << two.error.toStdString();
+  ASSERT_TRUE(one.result && two.result);
+  EXPECT_TRUE(two.result->discourse);
+  EXPECT_FALSE(two.result->cancelled);
+  EXPECT_EQ(two.result->grammarPath, tiny->grammarPath);
+  EXPECT_EQ(two.result->grammarName, "tiny.grammar");
+  EXPECT_FALSE(two.result->root.empty());
+  // A discourse grammar parses each recording as one string: progress counts recordings.
+  const auto recordings = static_cast<qint64>(tiny->data.recordings().size());
+  EXPECT_EQ(two.lastDone, recordings);
+  EXPECT_EQ(two.lastTotal, recordings);
+  ASSERT_EQ(two.result->utterances.size(), tiny->data.utteranceCount());
+  ASSERT_EQ(one.result->utterances.size(), two.result->utterances.size());
+  for (std::size_t i = 0; i < one.result->utterances.size(); ++i) {
+    EXPECT_EQ(one.result->utterances[i].topic, two.result->utterances[i].topic) << i;
+    EXPECT_EQ(one.result->utterances[i].wordTopics, two.result->utterances[i].wordTopics) << i;
+  }
+  EXPECT_EQ(one.result->failures, two.result->failures);
+  EXPECT_EQ(one.result->treeOfUtterance, two.result->treeOfUtterance);
+  EXPECT_EQ(one.result->nodeOfUtterance, two.result->nodeOfUtterance);
+
+  // A grammar file that does not exist: the error, and the decoding names the file.
+  const DecodingRun missing = decode(tiny->data, tiny->grammarPath + ".missing", 2);
+  EXPECT_FALSE(missing.error.isEmpty());
+  ASSERT_TRUE(missing.result);
+  EXPECT_EQ(missing.result->grammarPath, tiny->grammarPath + ".missing");
+}
+
+struct CountRun {
+  std::vector<std::shared_ptr<gwb::TransitionCounts>> counts;
+  QString error;
+  bool cancelled = true;
+  qint64 lastDone = -1;
+  qint64 lastTotal = -1;
+};
+
+CountRun countTransitions(const TinyCorpus& tiny, int threads) {
+  const auto grammar = std::make_shared<const gwb::Grammar>(tiny.grammar);
+  std::string message;
+  const auto transitions = gwb::topicTransitions(*grammar, &message);
+  EXPECT_TRUE(transitions) << message;
+  if (!transitions) return {};
+  TransitionCountJob job;
+  CountRun run;
+  bool done = false;
+  QObject::connect(&job.backgroundJob(), &BackgroundJob::progress, &job,
+                   [&run](qint64 reached, qint64 of) {
+                     EXPECT_GE(reached, run.lastDone) << "progress goes forward";
+                     run.lastDone = reached;
+                     run.lastTotal = of;
+                   });
+  QObject::connect(&job, &TransitionCountJob::finished, &job, [&done] { done = true; });
+  // The grammar twice, as the difference view counts its two grammars one after the other.
+  std::vector<TransitionCountSource> sources{{grammar, *transitions}, {grammar, *transitions}};
+  EXPECT_TRUE(job.start(&tiny.data.corpus(), &tiny.data.recordings(), sources, threads));
+  EXPECT_TRUE(finish(job, done));
+  run.counts = job.counts();
+  run.error = job.error();
+  run.cancelled = job.cancelled();
+  return run;
+}
+
+TEST(ThreadedJobsTest, TransitionCountsOnTwoThreadsEqualOneThread) {
+  const auto tiny = tinyCorpus();
+  const CountRun one = countTransitions(*tiny, 1);
+  const CountRun two = countTransitions(*tiny, 2);
+  EXPECT_TRUE(two.error.isEmpty()) << two.error.toStdString();
+  EXPECT_FALSE(two.cancelled);
+  ASSERT_EQ(one.counts.size(), 2U);
+  ASSERT_EQ(two.counts.size(), 2U);
+  const auto recordings = static_cast<qint64>(tiny->data.recordings().size());
+  EXPECT_EQ(two.lastDone, 2 * recordings) << "progress runs over both sources";
+  EXPECT_EQ(two.lastTotal, 2 * recordings);
+  for (std::size_t s = 0; s < 2; ++s) {
+    EXPECT_EQ(two.counts[s]->strings, static_cast<std::size_t>(recordings)) << s;
+    EXPECT_EQ(one.counts[s]->strings, two.counts[s]->strings) << s;
+    EXPECT_EQ(one.counts[s]->failures, two.counts[s]->failures) << s;
+    EXPECT_EQ(one.counts[s]->transition, two.counts[s]->transition) << s;
+    EXPECT_EQ(one.counts[s]->ending, two.counts[s]->ending) << s;
+    EXPECT_EQ(one.counts[s]->initial, two.counts[s]->initial) << s;
+  }
+  EXPECT_EQ(two.counts[0]->transition, two.counts[1]->transition);
+  // 3 utterances in 2 recordings: one transition, two endings, two starts.
+  EXPECT_NEAR(two.counts[0]->transition.sum(), 1.0, 1e-9);
+  EXPECT_NEAR(two.counts[0]->ending.sum(), 2.0, 1e-9);
+  EXPECT_NEAR(two.counts[0]->initial.sum(), 2.0, 1e-9);
 }
 
 }  // namespace
