@@ -719,30 +719,15 @@ class EarleyRun {
           }
         }
       }
-      const EarleyChart::WaitingRun* const runsEnd = origin.runs + origin.runCount;
       for (SymbolId zSymbol : touchedGathered_) {
         const Constituent z = gathered_[static_cast<std::size_t>(zSymbol)];
         gathered_[static_cast<std::size_t>(zSymbol)] = Constituent{};
-        const EarleyChart::WaitingRun* run = std::lower_bound(
-            origin.runs, runsEnd, zSymbol,
-            [](const EarleyChart::WaitingRun& a, SymbolId symbol) { return a.symbol < symbol; });
-        if (run == runsEnd || run->symbol != zSymbol) continue;
-        const std::int32_t begin = run->begin;
-        const std::int32_t end = (run + 1)->begin;
-        for (std::int32_t i = begin; i < end; ++i) {
-          if (i + kPrefetchAhead < end) {
-            const EarleyChart::WaitingRecord& ahead =
-                origin.records[static_cast<std::size_t>(i + kPrefetchAhead)];
-            index_.prefetch(itemKey(g_, ahead.rule, ahead.dot + 1, ahead.origin));
-          }
-          const EarleyChart::WaitingRecord& waiting = origin.records[static_cast<std::size_t>(i)];
-          if (options_.lookahead &&
-              !worthAdvancing(g_, waiting.rule, waiting.dot, next, everyPrefix))
-            continue;
-          advance(r, k, waiting, Numeric::mul(waiting.forward, z.inner),
-                  Numeric::mul(waiting.inner, z.inner), waiting.viterbi + z.viterbi, z.best,
-                  zSymbol, agenda);
-        }
+        forEachWaitingOn(origin, zSymbol, next, everyPrefix,
+                         [&](const EarleyChart::WaitingRecord& waiting) {
+                           advance(r, k, waiting, Numeric::mul(waiting.forward, z.inner),
+                                   Numeric::mul(waiting.inner, z.inner),
+                                   waiting.viterbi + z.viterbi, z.best, zSymbol, agenda);
+                         });
       }
     }
   }
@@ -754,41 +739,52 @@ class EarleyRun {
                               bool everyPrefix,
                               std::priority_queue<std::pair<std::int32_t, std::int32_t>>& agenda) {
     const OriginWaiting origin = originWaiting(static_cast<std::size_t>(k));
-    const EarleyChart::WaitingRun* const runsEnd = origin.runs + origin.runCount;
     for (SymbolId y : touchedConstituents_) {
       const Constituent c = constituents_[static_cast<std::size_t>(y)];
       constituents_[static_cast<std::size_t>(y)] = Constituent{};
       if (origin.runCount == 0) continue;
       for (const CompiledGrammar::UnitEntry& unit : g_.unitInto(y)) {
-        const EarleyChart::WaitingRun* run = std::lower_bound(
-            origin.runs, runsEnd, unit.from,
-            [](const EarleyChart::WaitingRun& a, SymbolId symbol) { return a.symbol < symbol; });
-        if (run == runsEnd || run->symbol != unit.from) continue;
-        const std::int32_t begin = run->begin;
-        const std::int32_t end = (run + 1)->begin;
         const double unitSum = Numeric::pick(unit.sum, unit.logSum);
         const double childMass = Numeric::mul(unitSum, c.inner);
         const double childViterbi = unit.logBest + c.viterbi;
-        for (std::int32_t i = begin; i < end; ++i) {
-          if (i + kPrefetchAhead < end) {
-            const EarleyChart::WaitingRecord& ahead =
-                origin.records[static_cast<std::size_t>(i + kPrefetchAhead)];
-            index_.prefetch(itemKey(g_, ahead.rule, ahead.dot + 1, ahead.origin));
-          }
-          const EarleyChart::WaitingRecord& waiting = origin.records[static_cast<std::size_t>(i)];
-          if (options_.lookahead &&
-              !worthAdvancing(g_, waiting.rule, waiting.dot, next, everyPrefix))
-            continue;
-          advance(r, k, waiting, Numeric::mul(waiting.forward, childMass),
-                  Numeric::mul(waiting.inner, childMass), waiting.viterbi + childViterbi, c.best,
-                  unit.from, agenda);
-        }
+        forEachWaitingOn(origin, unit.from, next, everyPrefix,
+                         [&](const EarleyChart::WaitingRecord& waiting) {
+                           advance(r, k, waiting, Numeric::mul(waiting.forward, childMass),
+                                   Numeric::mul(waiting.inner, childMass),
+                                   waiting.viterbi + childViterbi, c.best, unit.from, agenda);
+                         });
       }
     }
   }
 
   // How many records ahead completion prefetches the item index's slot.
   static constexpr std::int32_t kPrefetchAhead = 4;
+
+  // Calls `advanceOne(record)` for each of origin's waiting records that wait for `symbol`
+  // (one run of the grouped records) and pass the look-ahead test, in record order, prefetching
+  // the item-index slot of the record kPrefetchAhead places on.
+  template <typename AdvanceOne>
+  void forEachWaitingOn(const OriginWaiting& origin, SymbolId symbol, std::optional<SymbolId> next,
+                        bool everyPrefix, AdvanceOne&& advanceOne) {
+    const EarleyChart::WaitingRun* const runsEnd = origin.runs + origin.runCount;
+    const EarleyChart::WaitingRun* run = std::lower_bound(
+        origin.runs, runsEnd, symbol,
+        [](const EarleyChart::WaitingRun& a, SymbolId wanted) { return a.symbol < wanted; });
+    if (run == runsEnd || run->symbol != symbol) return;
+    const std::int32_t begin = run->begin;
+    const std::int32_t end = (run + 1)->begin;
+    for (std::int32_t i = begin; i < end; ++i) {
+      if (i + kPrefetchAhead < end) {
+        const EarleyChart::WaitingRecord& ahead =
+            origin.records[static_cast<std::size_t>(i + kPrefetchAhead)];
+        index_.prefetch(itemKey(g_, ahead.rule, ahead.dot + 1, ahead.origin));
+      }
+      const EarleyChart::WaitingRecord& waiting = origin.records[static_cast<std::size_t>(i)];
+      if (options_.lookahead && !worthAdvancing(g_, waiting.rule, waiting.dot, next, everyPrefix))
+        continue;
+      advanceOne(waiting);
+    }
+  }
 
   // Adds mass to [k, r] X → α Z . β, the advance of `waiting` (in set k) over a constituent.
   void advance(std::size_t r, std::int32_t waitingSet, const EarleyChart::WaitingRecord& waiting,
