@@ -18,6 +18,7 @@ namespace gwb::ui {
 
 class FublTrainingPlot : public QWidget {
   Q_OBJECT
+  Q_DISABLE_COPY_MOVE(FublTrainingPlot)
 
  public:
   explicit FublTrainingPlot(QWidget* parent = nullptr);

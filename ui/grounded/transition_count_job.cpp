@@ -40,7 +40,7 @@ bool TransitionCountJob::start(const gwb::SocialCorpus* corpus,
   for (std::size_t i = 0; i < sources.size(); ++i)
     run->counts.push_back(std::make_shared<gwb::TransitionCounts>());
   running_ = run;
-  const auto total = static_cast<qint64>(recordings->size() * sources.size());
+  const auto total = static_cast<qint64>(recordings->size()) * static_cast<qint64>(sources.size());
   return worker_.start([run, corpus, recordings, sources = std::move(sources),
                         threads = std::max(1, threads), total](JobContext& context) {
     context.setProgress(0, total);

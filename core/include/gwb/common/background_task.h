@@ -88,6 +88,8 @@ class BackgroundTask {
   ~BackgroundTask();  // cancels, waits for the work; delivers nothing
   BackgroundTask(const BackgroundTask&) = delete;
   BackgroundTask& operator=(const BackgroundTask&) = delete;
+  BackgroundTask(BackgroundTask&&) = delete;
+  BackgroundTask& operator=(BackgroundTask&&) = delete;
 
   // Runs `work` on a new worker thread. False (and nothing happens) while the task is busy.
   bool start(Work work);
