@@ -8,18 +8,12 @@
 #include "gwb/ccg/ccg_model.h"
 #include "gwb/ccg/fubl_learner.h"
 #include "gwb/ccg/semantic_examples.h"
+#include "synthetic_geography.h"
 
 namespace gwb::ccg {
 namespace {
 
-// A tiny GeoQuery-like language: three constructions over four states; each state appears in
-// training with two of them, and the third combination is held out.
-const char* kTypes = "((s e) (r e))";
-const char* kLang = "((state:t s t) (river:t r t) (next_to:t s s t) (loc:t r s t) (capital:c s e))";
-const char* kFixed =
-    "texas :- NP : texas:s\nohio :- NP : ohio:s\nutah :- NP : utah:s\n"
-    "iowa :- NP : iowa:s\n";
-
+// The tiny language of tests/support/synthetic_geography.h.
 struct Language {
   TypeSystem types;
   std::vector<SemanticExample> train;
@@ -29,27 +23,18 @@ struct Language {
 
 Language makeLanguage() {
   Language language;
-  TypeSystemLoad types = readTypeSystem(kTypes, "types", kLang, "lang");
+  const gwb::testing::SyntheticGeography synthetic = gwb::testing::syntheticGeography();
+  TypeSystemLoad types = readTypeSystem(synthetic.types, "types", synthetic.lang, "lang");
   EXPECT_FALSE(types.diagnostics.hasErrors());
   language.types = types.types;
-  std::string train;
-  std::string test;
-  const std::vector<std::string> states = {"texas", "ohio", "utah", "iowa"};
-  for (std::size_t i = 0; i < states.size(); ++i) {
-    const std::string& s = states[i];
-    const std::string pairs[3] = {
-        "states bordering " + s + "\n(lambda $0 e (and (state:t $0) (next_to:t $0 " + s +
-            ":s)))\n\n",
-        "rivers in " + s + "\n(lambda $0 e (and (river:t $0) (loc:t $0 " + s + ":s)))\n\n",
-        "the capital of " + s + "\n(capital:c " + s + ":s)\n\n"};
-    for (std::size_t j = 0; j < 3; ++j) ((i + j) % 4 == 3 ? test : train) += pairs[j];
-  }
+  const std::string& train = synthetic.train;
+  const std::string& test = synthetic.test;
   SemanticExamplesLoad trainLoad = readSemanticExamples(train, "train");
   SemanticExamplesLoad testLoad = readSemanticExamples(test, "test");
   EXPECT_FALSE(trainLoad.diagnostics.hasErrors() || testLoad.diagnostics.hasErrors());
   language.train = trainLoad.examples;
   language.test = testLoad.examples;
-  LexiconLoad fixed = readFixedLexicon(kFixed, "fixed");
+  LexiconLoad fixed = readFixedLexicon(synthetic.fixedLexicon, "fixed");
   EXPECT_FALSE(fixed.diagnostics.hasErrors());
   language.fixed = fixed.lexicon;
   return language;

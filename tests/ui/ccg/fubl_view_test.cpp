@@ -35,6 +35,7 @@
 #include "gwb/ccg/semantic_examples.h"
 #include "qt_printers.h"
 #include "shared_data.h"
+#include "synthetic_geography.h"
 #include "ui/ccg/ccg_view.h"
 #include "ui/ccg/fubl_lexicon_model.h"
 #include "ui/ccg/fubl_pair_heatmap.h"
@@ -48,14 +49,6 @@ namespace {
 
 namespace ccg = gwb::ccg;
 
-// The synthetic language of ccg_fubl_test.cpp: three constructions over four states, each
-// state in training with two of them, the third held out.
-const char* kTypes = "((s e) (r e))";
-const char* kLang = "((state:t s t) (river:t r t) (next_to:t s s t) (loc:t r s t) (capital:c s e))";
-const char* kFixed =
-    "texas :- NP : texas:s\nohio :- NP : ohio:s\nutah :- NP : utah:s\n"
-    "iowa :- NP : iowa:s\n";
-
 void writeFile(const QString& path, const std::string& text) {
   QFile file(path);
   ASSERT_TRUE(file.open(QIODevice::WriteOnly));
@@ -66,24 +59,15 @@ class FublViewTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(dir_.isValid());
-    std::string train;
-    std::string test;
-    const std::vector<std::string> states = {"texas", "ohio", "utah", "iowa"};
-    for (std::size_t i = 0; i < states.size(); ++i) {
-      const std::string& s = states[i];
-      const std::string pairs[3] = {
-          "states bordering " + s + "\n(lambda $0 e (and (state:t $0) (next_to:t $0 " + s +
-              ":s)))\n\n",
-          "rivers in " + s + "\n(lambda $0 e (and (river:t $0) (loc:t $0 " + s + ":s)))\n\n",
-          "the capital of " + s + "\n(capital:c " + s + ":s)\n\n"};
-      for (std::size_t j = 0; j < 3; ++j) ((i + j) % 4 == 3 ? test : train) += pairs[j];
-    }
+    const gwb::testing::SyntheticGeography synthetic = gwb::testing::syntheticGeography();
+    std::string train = synthetic.train;
+    std::string test = synthetic.test;
     test += "the capital of kansas\n(capital:c kansas:s)\n\n";  // a state never seen
     writeFile(path("train.ccg"), train);
-    writeFile(path("train.types"), kTypes);
-    writeFile(path("train.lang"), kLang);
+    writeFile(path("train.types"), synthetic.types);
+    writeFile(path("train.lang"), synthetic.lang);
     writeFile(path("test.ccg"), test);
-    writeFile(path("fixed.geo"), kFixed);
+    writeFile(path("fixed.geo"), synthetic.fixedLexicon);
     settings_.trainingPath = path("train.ccg");
     settings_.testPath = path("test.ccg");
     settings_.fixedLexiconPath = path("fixed.geo");
