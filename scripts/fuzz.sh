@@ -15,9 +15,11 @@
 #   nice -n 19 bash scripts/fuzz.sh long 10000000
 #
 # Builds build-fuzz/ with Clang first if needed (GWB_BUILD_FUZZ: only the core and the fuzz
-# targets). Seeds come from the repository (samples/, tests/data/, fuzz/regressions/TARGET/) and
-# from the shared data ($GWB_SHARED_DIR/data, default ../shared/data), copied (large files cut to
-# their first bytes) into a temporary folder at run time: shared data never enters the repository.
+# targets); GWB_FUZZ_BUILD names another build folder with GWB_BUILD_FUZZ on (CI uses its
+# ASan/UBSan stage's build-asan/, which holds the tests too). Seeds come from the repository
+# (samples/, tests/data/, fuzz/regressions/TARGET/) and from the shared data ($GWB_SHARED_DIR/data,
+# default ../shared/data), copied (large files cut to their first bytes) into a temporary folder
+# at run time: shared data never enters the repository.
 # New corpus inputs go to that folder too, removed at the end unless GWB_FUZZ_CORPUS names a
 # folder to keep them in. A crash, leak, timeout or broken invariant is written to
 # build-fuzz/findings/ and fails the run; once fixed, copy it into fuzz/regressions/TARGET/ so
