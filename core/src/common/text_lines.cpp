@@ -14,19 +14,37 @@ bool isUtf16(std::string_view text) {
   return text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF";
 }
 
-std::vector<Line> splitLines(std::string_view text) {
-  text = withoutByteOrderMark(text);
-  std::vector<Line> lines;
-  int number = 0;
+namespace {
+
+// Calls `visit(start, end)` for each line of `text` (the byte range of the line, without its
+// terminator).
+template <class Visit>
+void forEachLine(std::string_view text, Visit visit) {
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find_first_of("\r\n", start);
     if (end == std::string_view::npos) end = text.size();
-    lines.push_back(Line{text.substr(start, end - start), ++number});
+    visit(start, end);
     // "\r\n" ends one line, as do a lone '\r' (classic Mac OS) and a lone '\n'.
     if (end + 1 < text.size() && text[end] == '\r' && text[end + 1] == '\n') ++end;
     start = end + 1;
   }
+}
+
+}  // namespace
+
+std::vector<Line> splitLines(std::string_view text) {
+  text = withoutByteOrderMark(text);
+  // Counted first, so that the lines are one allocation: readers split every text they read,
+  // and a growing vector copies its lines about twice over.
+  std::size_t count = 0;
+  forEachLine(text, [&](std::size_t, std::size_t) { ++count; });
+  std::vector<Line> lines;
+  lines.reserve(count);
+  int number = 0;
+  forEachLine(text, [&](std::size_t start, std::size_t end) {
+    lines.push_back(Line{text.substr(start, end - start), ++number});
+  });
   return lines;
 }
 
@@ -40,22 +58,44 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-std::vector<Token> splitTokens(std::string_view line) {
-  std::vector<Token> fields;
+namespace {
+
+// Calls `visit(start, end)` for each maximal run of non-whitespace in `line`.
+template <class Visit>
+void forEachToken(std::string_view line, Visit visit) {
   std::size_t i = 0;
   while (i < line.size()) {
     while (i < line.size() && isSpace(line[i])) ++i;
     const std::size_t start = i;
     while (i < line.size() && !isSpace(line[i])) ++i;
-    if (i > start)
-      fields.push_back(Token{line.substr(start, i - start), static_cast<int>(start) + 1});
+    if (i > start) visit(start, i);
   }
+}
+
+std::size_t countTokens(std::string_view line) {
+  std::size_t count = 0;
+  forEachToken(line, [&](std::size_t, std::size_t) { ++count; });
+  return count;
+}
+
+}  // namespace
+
+// Both count first and allocate once (as splitLines does).
+std::vector<Token> splitTokens(std::string_view line) {
+  std::vector<Token> fields;
+  fields.reserve(countTokens(line));
+  forEachToken(line, [&](std::size_t start, std::size_t end) {
+    fields.push_back(Token{line.substr(start, end - start), static_cast<int>(start) + 1});
+  });
   return fields;
 }
 
 std::vector<std::string_view> splitFields(std::string_view line) {
   std::vector<std::string_view> fields;
-  for (const Token& t : splitTokens(line)) fields.push_back(t.text);
+  fields.reserve(countTokens(line));
+  forEachToken(line, [&](std::size_t start, std::size_t end) {
+    fields.push_back(line.substr(start, end - start));
+  });
   return fields;
 }
 
