@@ -159,8 +159,10 @@ Term makeApplication(const Term& head, std::vector<Term> arguments) {
   if (arguments.empty()) return head;
   TermNode node;
   node.kind = TermKind::Application;
-  if (head->kind == TermKind::Application) {
-    node.children = head->children;
+  const bool flatten = head->kind == TermKind::Application;
+  node.children.reserve((flatten ? head->children.size() : 1) + arguments.size());
+  if (flatten) {
+    node.children.insert(node.children.end(), head->children.begin(), head->children.end());
   } else {
     node.children.push_back(head);
   }

@@ -126,7 +126,9 @@ std::vector<SourceLine> readLines(std::string_view text, const std::string& file
   }
   bool inBlock = false;
   int blockOpenedOn = 0;
-  for (const text::Line& numbered : text::splitLines(text)) {
+  const std::vector<text::Line> lines = text::splitLines(text);
+  out.reserve(lines.size());  // a SourceLine is large: growing the vector moved each about twice
+  for (const text::Line& numbered : lines) {
     const std::string_view raw = numbered.text;
     SourceLine line;
     line.number = numbered.number;
