@@ -81,11 +81,15 @@ std::vector<Term> mapChildren(const Term& term, F f, bool* changed) {
 
 // A copy of `term` with other children (same kind, name, variable and type).
 Term withChildren(const Term& term, std::vector<Term> children) {
-  if (term->kind == TermKind::Application) {
+  if (term->kind == TermKind::Application &&
+      (children.size() < 2 || children.front()->kind == TermKind::Application)) {
+    // A head that became an application is flattened into this one (makeApplication does).
     Term head = children.front();
     children.erase(children.begin());
     return makeApplication(head, std::move(children));
   }
+  // Otherwise the node keeps its shape: built on `children` as they are (what makeApplication
+  // would build, without a second vector).
   TermNode node;
   node.kind = term->kind;
   node.name = term->name;

@@ -14,37 +14,25 @@ bool isUtf16(std::string_view text) {
   return text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF";
 }
 
-namespace {
-
-// Calls `visit(start, end)` for each line of `text` (the byte range of the line, without its
-// terminator).
-template <class Visit>
-void forEachLine(std::string_view text, Visit visit) {
+std::vector<Line> splitLines(std::string_view text) {
+  text = withoutByteOrderMark(text);
+  // Room for every line first (an upper bound: "\r\n" counts twice), so that the lines are one
+  // allocation: readers split every text they read, and a growing vector copies its lines
+  // about twice over.
+  const auto ends =
+      std::count_if(text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; });
+  std::vector<Line> lines;
+  lines.reserve(static_cast<std::size_t>(ends) + 1);
+  int number = 0;
   std::size_t start = 0;
   while (start < text.size()) {
-    std::size_t end = text.find_first_of("\r\n", start);
-    if (end == std::string_view::npos) end = text.size();
-    visit(start, end);
+    std::size_t end = start;
+    while (end < text.size() && text[end] != '\n' && text[end] != '\r') ++end;
+    lines.push_back(Line{text.substr(start, end - start), ++number});
     // "\r\n" ends one line, as do a lone '\r' (classic Mac OS) and a lone '\n'.
     if (end + 1 < text.size() && text[end] == '\r' && text[end + 1] == '\n') ++end;
     start = end + 1;
   }
-}
-
-}  // namespace
-
-std::vector<Line> splitLines(std::string_view text) {
-  text = withoutByteOrderMark(text);
-  // Counted first, so that the lines are one allocation: readers split every text they read,
-  // and a growing vector copies its lines about twice over.
-  std::size_t count = 0;
-  forEachLine(text, [&](std::size_t, std::size_t) { ++count; });
-  std::vector<Line> lines;
-  lines.reserve(count);
-  int number = 0;
-  forEachLine(text, [&](std::size_t start, std::size_t end) {
-    lines.push_back(Line{text.substr(start, end - start), ++number});
-  });
   return lines;
 }
 
