@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "fuzz_input.h"
 #include "gwb/ds/ds_grammar.h"
@@ -18,10 +19,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   gwb::ds::DsGrammarText text;
   text.directory = "g";
-  text.computationalActions = files[0];
-  text.lexicalActions = files[1];
-  text.lexicalMacros = files[2];
-  text.lexicon = files[3];
+  text.computationalActions = std::move(files[0]);
+  text.lexicalActions = std::move(files[1]);
+  text.lexicalMacros = std::move(files[2]);
+  text.lexicon = std::move(files[3]);
   const gwb::ds::DsGrammarLoad load = gwb::ds::parseDsGrammar(text);
   for (const gwb::ds::DsAction& a : load.grammar.computational) a.toString();
   for (const auto& [word, entries] : load.grammar.lexicon())

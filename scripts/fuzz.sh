@@ -9,9 +9,13 @@
 #
 # `long` fuzzes the targets in rounds of SLICE seconds each (default 300), so that every target
 # makes progress even when the run is stopped early; each target's corpus is kept between
-# rounds (build-fuzz/long-corpus/TARGET/, or GWB_FUZZ_CORPUS) and its executions add up. After
-# every round, and when stopped (Ctrl-C, kill), it prints a table: target, executions, seconds,
-# result (running, done, or FOUND with the log). Run it at a low priority on a shared machine:
+# rounds (build-fuzz/long-corpus/TARGET/, or GWB_FUZZ_CORPUS) and its executions add up, also
+# across invocations: a campaign can span several sittings. Each target's running totals
+# (executions, seconds, rounds) are kept beside its corpus in long-corpus/TARGET.runs, updated
+# after every round and when stopped; a target already at N is not fuzzed again (delete its
+# .runs file, or the folder, to start over). After every round, and when stopped (Ctrl-C,
+# kill), it prints a table: target, executions, seconds, result (running, done, or FOUND with
+# the log). Run it at a low priority on a shared machine:
 #   nice -n 19 bash scripts/fuzz.sh long 10000000
 #
 # Builds build-fuzz/ with Clang first if needed (GWB_BUILD_FUZZ: only the core and the fuzz
@@ -161,7 +165,9 @@ fuzzOnce() {
   set -e
   secs=$(( $(date +%s) - began ))
   execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
-  if [ $code -ne 0 ]; then
+  if [ $code -eq 72 ] && grep -q 'libFuzzer: run interrupted' "$log"; then
+    echo "fuzz: $target interrupted after $execs executions"
+  elif [ $code -ne 0 ]; then
     echo "fuzz: $target FOUND a problem (exit $code); see $log"
     grep -E '^(==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written|fuzz invariant)' "$log" | head -n 8 || tail -n 20 "$log"
   fi
@@ -169,8 +175,29 @@ fuzzOnce() {
 }
 
 if [ "$budget" = long ]; then
-  declare -A total=() seconds=() result=()
-  for target in "${run[@]}"; do total[$target]=0 seconds[$target]=0 result[$target]=running; done
+  declare -A total=() seconds=() rounds=() result=()
+  longCorpus="${GWB_FUZZ_CORPUS:-$build/long-corpus}"
+  mkdir -p "$longCorpus"
+  # The running totals of $1, from earlier invocations: "EXECUTIONS SECONDS ROUNDS".
+  readTotals() {
+    local file="$longCorpus/$1.runs" e=0 s=0 r=0
+    [ -f "$file" ] && read -r e s r < "$file" || true
+    e=${e:-0} s=${s:-0} r=${r:-0}
+    [[ "$e" =~ ^[0-9]+$ && "$s" =~ ^[0-9]+$ && "$r" =~ ^[0-9]+$ ]] || {
+      echo "fuzz: $file is not 'EXECUTIONS SECONDS ROUNDS'; delete it to start over" >&2; exit 2; }
+    total[$1]=$e seconds[$1]=$s rounds[$1]=$r
+  }
+  saveTotals() {
+    local file="$longCorpus/$1.runs"
+    printf '%s %s %s\n' "${total[$1]}" "${seconds[$1]}" "${rounds[$1]}" > "$file.tmp"
+    mv -f "$file.tmp" "$file"
+  }
+  for target in "${run[@]}"; do
+    readTotals "$target"
+    result[$target]=running
+    [ "${total[$target]}" -lt "$longRuns" ] || result[$target]=done
+  done
+  echo "fuzz: long run to $longRuns executions a target; totals so far (kept in $longCorpus/TARGET.runs):"
   table() {
     printf '\n| target | executions | seconds | result |\n| --- | ---: | ---: | --- |\n'
     for target in "${run[@]}"; do
@@ -181,28 +208,44 @@ if [ "$budget" = long ]; then
   # counts too.
   stopped() {
     local n
-    [ -n "${log:-}" ] || { table; exit 130; }
+    [ "${inRound:-0}" = 1 ] || { table; exit 130; }
     n=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" 2>/dev/null | grep -oE '[0-9]+$' || echo 0)
-    total[$target]=$(( total[$target] + n ))
+    total[$target]=$(( total[$target] + n )) rounds[$target]=$(( rounds[$target] + 1 ))
+    seconds[$target]=$(( seconds[$target] + $(date +%s) - roundBegan ))
+    saveTotals "$target"
     for target in "${run[@]}"; do
       [ "${result[$target]}" != running ] || result[$target]="stopped, no finding"
     done
     table
     exit 130
   }
+  table
   trap stopped INT TERM
-  longCorpus="${GWB_FUZZ_CORPUS:-$build/long-corpus}"
   round=0
   while :; do
     round=$((round + 1)) left=0
     for target in "${run[@]}"; do
       [ "${result[$target]}" = running ] || continue
       remaining=$(( longRuns - total[$target] ))
-      # A round is SLICE seconds or the executions still to do, whichever ends first.
-      log="$build/findings/$target-long-$round.log"
-      fuzzOnce "$(( ${GWB_FUZZ_SEED:-0} + round ))" "$longCorpus/$target" "$log" \
+      # A round is SLICE seconds or the executions still to do, whichever ends first. Its seed
+      # goes on from the target's earlier rounds, also those of earlier invocations.
+      log="$build/findings/$target-long-$round.log" roundBegan=$(date +%s) inRound=1
+      fuzzOnce "$(( ${GWB_FUZZ_SEED:-0} + rounds[$target] + 1 ))" "$longCorpus/$target" "$log" \
         -max_total_time="$slice" -runs="$remaining"
       total[$target]=$(( total[$target] + execs )) seconds[$target]=$(( seconds[$target] + secs ))
+      rounds[$target]=$(( rounds[$target] + 1 ))
+      saveTotals "$target"
+      inRound=0
+      # libFuzzer exits with 72 when interrupted (Ctrl-C reaches it first): the round counts,
+      # and the campaign stops as on a signal to this script.
+      if [ $code -eq 72 ] && grep -q 'libFuzzer: run interrupted' "$log"; then
+        rm -f "$log"
+        for target in "${run[@]}"; do
+          [ "${result[$target]}" != running ] || result[$target]="stopped, no finding"
+        done
+        table
+        exit 130
+      fi
       if [ $code -ne 0 ]; then result[$target]="FOUND (exit $code, $log)"
       elif [ "${total[$target]}" -ge "$longRuns" ]; then result[$target]=done
       else left=$((left + 1)); rm -f "$log"; fi

@@ -17,45 +17,81 @@ struct SexprToken {
   int column = 1;
 };
 
+// Reads the tokens of a text one at a time, in order: a reader that only ever looks at the
+// next token (the logical-form reader) needs no token list, and stops scanning where it stops
+// reading (at the first error, or after the one term it was asked for).
+class SexprCursor {
+ public:
+  SexprCursor(std::string_view text, int firstLine, int firstColumn, bool slashComments)
+      : text_(text), line_(firstLine), column_(firstColumn), slashComments_(slashComments) {
+    advance();
+  }
+
+  // True when every token has been read (`current()` is then meaningless).
+  bool atEnd() const { return atEnd_; }
+  const SexprToken& current() const { return current_; }
+
+  // Moves to the next token (or to the end).
+  void advance() {
+    while (i_ < text_.size()) {
+      const char c = text_[i_];
+      if (c == '\n') {
+        ++line_;
+        column_ = 1;
+        ++i_;
+        continue;
+      }
+      if (isSpace(c)) {
+        ++column_;
+        ++i_;
+        continue;
+      }
+      if (startsComment(i_)) {
+        while (i_ < text_.size() && text_[i_] != '\n') ++i_;
+        continue;
+      }
+      if (c == '(' || c == ')') {
+        current_ = {c == '(' ? SexprToken::Kind::Open : SexprToken::Kind::Close,
+                    text_.substr(i_, 1), line_, column_};
+        ++column_;
+        ++i_;
+        return;
+      }
+      const std::size_t start = i_;
+      while (i_ < text_.size() && text_[i_] != '(' && text_[i_] != ')' && text_[i_] != '\n' &&
+             !isSpace(text_[i_]) && !startsComment(i_)) {
+        ++i_;
+      }
+      current_ = {SexprToken::Kind::Atom, text_.substr(start, i_ - start), line_, column_};
+      column_ += static_cast<int>(i_ - start);
+      return;
+    }
+    atEnd_ = true;
+  }
+
+ private:
+  static bool isSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+  }
+  bool startsComment(std::size_t at) const {
+    return slashComments_ && text_[at] == '/' && at + 1 < text_.size() && text_[at + 1] == '/';
+  }
+
+  std::string_view text_;
+  std::size_t i_ = 0;
+  int line_;
+  int column_;
+  bool slashComments_;
+  bool atEnd_ = false;
+  SexprToken current_;
+};
+
 inline std::vector<SexprToken> tokenizeSexpr(std::string_view text, int firstLine, int firstColumn,
                                              bool slashComments) {
   std::vector<SexprToken> tokens;
-  int line = firstLine;
-  int column = firstColumn;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const char c = text[i];
-    if (c == '\n') {
-      ++line;
-      column = 1;
-      ++i;
-      continue;
-    }
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-      ++column;
-      ++i;
-      continue;
-    }
-    if (slashComments && c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
-      while (i < text.size() && text[i] != '\n') ++i;
-      continue;
-    }
-    if (c == '(' || c == ')') {
-      tokens.push_back({c == '(' ? SexprToken::Kind::Open : SexprToken::Kind::Close,
-                        text.substr(i, 1), line, column});
-      ++column;
-      ++i;
-      continue;
-    }
-    const std::size_t start = i;
-    while (i < text.size() && text[i] != '(' && text[i] != ')' && text[i] != ' ' &&
-           text[i] != '\t' && text[i] != '\n' && text[i] != '\r' && text[i] != '\f' &&
-           text[i] != '\v' &&
-           !(slashComments && text[i] == '/' && i + 1 < text.size() && text[i + 1] == '/')) {
-      ++i;
-    }
-    tokens.push_back({SexprToken::Kind::Atom, text.substr(start, i - start), line, column});
-    column += static_cast<int>(i - start);
+  for (SexprCursor cursor(text, firstLine, firstColumn, slashComments); !cursor.atEnd();
+       cursor.advance()) {
+    tokens.push_back(cursor.current());
   }
   return tokens;
 }

@@ -81,11 +81,15 @@ std::vector<Term> mapChildren(const Term& term, F f, bool* changed) {
 
 // A copy of `term` with other children (same kind, name, variable and type).
 Term withChildren(const Term& term, std::vector<Term> children) {
-  if (term->kind == TermKind::Application) {
+  if (term->kind == TermKind::Application &&
+      (children.size() < 2 || children.front()->kind == TermKind::Application)) {
+    // A head that became an application is flattened into this one (makeApplication does).
     Term head = children.front();
     children.erase(children.begin());
     return makeApplication(head, std::move(children));
   }
+  // Otherwise the node keeps its shape: built on `children` as they are (what makeApplication
+  // would build, without a second vector).
   TermNode node;
   node.kind = term->kind;
   node.name = term->name;
@@ -159,8 +163,10 @@ Term makeApplication(const Term& head, std::vector<Term> arguments) {
   if (arguments.empty()) return head;
   TermNode node;
   node.kind = TermKind::Application;
-  if (head->kind == TermKind::Application) {
-    node.children = head->children;
+  const bool flatten = head->kind == TermKind::Application;
+  node.children.reserve((flatten ? head->children.size() : 1) + arguments.size());
+  if (flatten) {
+    node.children.insert(node.children.end(), head->children.begin(), head->children.end());
   } else {
     node.children.push_back(head);
   }
@@ -289,10 +295,9 @@ bool parseVariableName(std::string_view text, int* number) {
 
 class TermReader {
  public:
-  TermReader(const std::vector<SexprToken>& tokens, const std::string& file, int endLine,
-             int endColumn, Diagnostics* diagnostics, TermPositions* positions,
-             const TermReadOptions& options)
-      : tokens_(tokens),
+  TermReader(detail::SexprCursor& cursor, const std::string& file, int endLine, int endColumn,
+             Diagnostics* diagnostics, TermPositions* positions, const TermReadOptions& options)
+      : cursor_(cursor),
         file_(file),
         endLine_(endLine),
         endColumn_(endColumn),
@@ -303,9 +308,9 @@ class TermReader {
   Term readAll() {
     Term term = read(0);
     if (!term) return nullptr;
-    if (pos_ < tokens_.size()) {
-      error(tokens_[pos_], "unexpected '" + std::string(tokens_[pos_].text) +
-                               "' after the end of the logical form");
+    if (!cursor_.atEnd()) {
+      error(cursor_.current(), "unexpected '" + std::string(cursor_.current().text) +
+                                   "' after the end of the logical form");
       return nullptr;
     }
     return term;
@@ -324,11 +329,11 @@ class TermReader {
   }
 
   Term read(int depth) {
-    if (pos_ >= tokens_.size()) {
+    if (cursor_.atEnd()) {
       errorAtEnd("expected a logical form, found the end of the text");
       return nullptr;
     }
-    const SexprToken& token = tokens_[pos_];
+    const SexprToken token = cursor_.current();  // a copy: the cursor moves on
     if (depth > options_.maxDepth) {
       error(token,
             "logical form nested more than " + std::to_string(options_.maxDepth) + " levels deep");
@@ -339,22 +344,22 @@ class TermReader {
       return nullptr;
     }
     if (token.kind == SexprToken::Kind::Atom) {
-      ++pos_;
+      cursor_.advance();
       return readAtom(token);
     }
-    ++pos_;  // '('
-    if (pos_ >= tokens_.size()) {
+    cursor_.advance();  // '('
+    if (cursor_.atEnd()) {
       errorAtEnd("expected a logical form after '(', found the end of the text");
       return nullptr;
     }
-    const SexprToken& first = tokens_[pos_];
+    const SexprToken first = cursor_.current();
     if (first.kind == SexprToken::Kind::Close) {
       error(first, "empty list '()': expected an operator, a quantifier or a function");
       return nullptr;
     }
     KeywordInfo info{};
     if (first.kind == SexprToken::Kind::Atom && keywordInfo(first.text, &info)) {
-      ++pos_;
+      cursor_.advance();
       return note(readKeyword(token, first, info, depth), token);
     }
     Term head = read(depth + 1);
@@ -390,12 +395,12 @@ class TermReader {
   // Reads terms up to and including the closing ')'.
   bool readArguments(int depth, std::vector<Term>* arguments) {
     while (true) {
-      if (pos_ >= tokens_.size()) {
+      if (cursor_.atEnd()) {
         errorAtEnd("expected ')', found the end of the text");
         return false;
       }
-      if (tokens_[pos_].kind == SexprToken::Kind::Close) {
-        ++pos_;
+      if (cursor_.current().kind == SexprToken::Kind::Close) {
+        cursor_.advance();
         return true;
       }
       Term argument = read(depth + 1);
@@ -410,33 +415,35 @@ class TermReader {
     int variable = -1;
     TypePtr variableType;
     if (isBinder(info.kind)) {
-      if (pos_ >= tokens_.size() || tokens_[pos_].kind != SexprToken::Kind::Atom ||
-          !parseVariableName(tokens_[pos_].text, &variable)) {
-        if (pos_ >= tokens_.size()) {
+      if (cursor_.atEnd() || cursor_.current().kind != SexprToken::Kind::Atom ||
+          !parseVariableName(cursor_.current().text, &variable)) {
+        if (cursor_.atEnd()) {
           errorAtEnd("expected a variable ($0, $1, ...) after '" + name + "'");
         } else {
-          error(tokens_[pos_], "expected a variable ($0, $1, ...) after '" + name + "', found '" +
-                                   std::string(tokens_[pos_].text) + "'");
+          error(cursor_.current(), "expected a variable ($0, $1, ...) after '" + name +
+                                       "', found '" + std::string(cursor_.current().text) + "'");
         }
         return nullptr;
       }
-      ++pos_;
+      cursor_.advance();
       if (info.kind == TermKind::Lambda) {
-        if (pos_ >= tokens_.size() || tokens_[pos_].kind != SexprToken::Kind::Atom) {
-          if (pos_ >= tokens_.size()) {
+        if (cursor_.atEnd() || cursor_.current().kind != SexprToken::Kind::Atom) {
+          if (cursor_.atEnd()) {
             errorAtEnd("expected the type of the lambda variable (e, t, i, <e,t>, ...)");
           } else {
-            error(tokens_[pos_], "expected the type of the lambda variable (e, t, i, <e,t>, ...)");
+            error(cursor_.current(),
+                  "expected the type of the lambda variable (e, t, i, <e,t>, ...)");
           }
           return nullptr;
         }
         std::string typeError;
-        variableType = parseType(tokens_[pos_].text, &typeError);
+        variableType = parseType(cursor_.current().text, &typeError);
         if (!variableType) {
-          error(tokens_[pos_], "bad type '" + std::string(tokens_[pos_].text) + "': " + typeError);
+          error(cursor_.current(),
+                "bad type '" + std::string(cursor_.current().text) + "': " + typeError);
           return nullptr;
         }
-        ++pos_;
+        cursor_.advance();
       }
     }
     std::vector<Term> arguments;
@@ -461,21 +468,22 @@ class TermReader {
     return makeOperator(info.kind, std::move(arguments));
   }
 
-  const std::vector<SexprToken>& tokens_;
+  detail::SexprCursor& cursor_;
   const std::string& file_;
   int endLine_;
   int endColumn_;
   Diagnostics* diagnostics_;
   TermPositions* positions_;
   TermReadOptions options_;
-  std::size_t pos_ = 0;
 };
 
 }  // namespace
 
 Term readTerm(std::string_view text, const std::string& file, int line, int column,
               Diagnostics* diagnostics, TermPositions* positions, const TermReadOptions& options) {
-  const auto tokens = detail::tokenizeSexpr(text, line, column, false);
+  // Tokens are read as the reader needs them: it stops at the first error, or at the token
+  // after the one logical form.
+  detail::SexprCursor cursor(text, line, column, false);
   // Where the text ends, for "found the end of the text".
   int endLine = line;
   int endColumn = column;
@@ -487,11 +495,11 @@ Term readTerm(std::string_view text, const std::string& file, int line, int colu
       ++endColumn;
     }
   }
-  if (tokens.empty()) {
+  if (cursor.atEnd()) {
     diagnostics->error(file, line, column, "expected a logical form, found an empty text");
     return nullptr;
   }
-  TermReader reader(tokens, file, endLine, endColumn, diagnostics, positions, options);
+  TermReader reader(cursor, file, endLine, endColumn, diagnostics, positions, options);
   return reader.readAll();
 }
 

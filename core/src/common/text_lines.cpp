@@ -16,12 +16,18 @@ bool isUtf16(std::string_view text) {
 
 std::vector<Line> splitLines(std::string_view text) {
   text = withoutByteOrderMark(text);
+  // Room for every line first (an upper bound: "\r\n" counts twice), so that the lines are one
+  // allocation: readers split every text they read, and a growing vector copies its lines
+  // about twice over.
+  const auto ends =
+      std::count_if(text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; });
   std::vector<Line> lines;
+  lines.reserve(static_cast<std::size_t>(ends) + 1);
   int number = 0;
   std::size_t start = 0;
   while (start < text.size()) {
-    std::size_t end = text.find_first_of("\r\n", start);
-    if (end == std::string_view::npos) end = text.size();
+    std::size_t end = start;
+    while (end < text.size() && text[end] != '\n' && text[end] != '\r') ++end;
     lines.push_back(Line{text.substr(start, end - start), ++number});
     // "\r\n" ends one line, as do a lone '\r' (classic Mac OS) and a lone '\n'.
     if (end + 1 < text.size() && text[end] == '\r' && text[end + 1] == '\n') ++end;
@@ -40,22 +46,44 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-std::vector<Token> splitTokens(std::string_view line) {
-  std::vector<Token> fields;
+namespace {
+
+// Calls `visit(start, end)` for each maximal run of non-whitespace in `line`.
+template <class Visit>
+void forEachToken(std::string_view line, Visit visit) {
   std::size_t i = 0;
   while (i < line.size()) {
     while (i < line.size() && isSpace(line[i])) ++i;
     const std::size_t start = i;
     while (i < line.size() && !isSpace(line[i])) ++i;
-    if (i > start)
-      fields.push_back(Token{line.substr(start, i - start), static_cast<int>(start) + 1});
+    if (i > start) visit(start, i);
   }
+}
+
+std::size_t countTokens(std::string_view line) {
+  std::size_t count = 0;
+  forEachToken(line, [&](std::size_t, std::size_t) { ++count; });
+  return count;
+}
+
+}  // namespace
+
+// Both count first and allocate once (as splitLines does).
+std::vector<Token> splitTokens(std::string_view line) {
+  std::vector<Token> fields;
+  fields.reserve(countTokens(line));
+  forEachToken(line, [&](std::size_t start, std::size_t end) {
+    fields.push_back(Token{line.substr(start, end - start), static_cast<int>(start) + 1});
+  });
   return fields;
 }
 
 std::vector<std::string_view> splitFields(std::string_view line) {
   std::vector<std::string_view> fields;
-  for (const Token& t : splitTokens(line)) fields.push_back(t.text);
+  fields.reserve(countTokens(line));
+  forEachToken(line, [&](std::size_t start, std::size_t end) {
+    fields.push_back(line.substr(start, end - start));
+  });
   return fields;
 }
 

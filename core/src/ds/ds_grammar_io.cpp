@@ -126,21 +126,25 @@ std::vector<SourceLine> readLines(std::string_view text, const std::string& file
   }
   bool inBlock = false;
   int blockOpenedOn = 0;
-  for (const text::Line& numbered : text::splitLines(text)) {
-    std::string raw(numbered.text);
+  const std::vector<text::Line> lines = text::splitLines(text);
+  out.reserve(lines.size());  // a SourceLine is large: growing the vector moved each about twice
+  for (const text::Line& numbered : lines) {
+    const std::string_view raw = numbered.text;
     SourceLine line;
     line.number = numbered.number;
-    line.raw = raw;
     std::size_t first = 0;
     while (first < raw.size() && isSpace(raw[first])) ++first;
     if (first == raw.size()) {
       line.blank = true;
+      line.raw = std::string(raw);
       out.push_back(std::move(line));
       continue;
     }
-    std::string work = raw;
+    // One copy of the line: comments are blanked in it, then it becomes `raw` (cut after its
+    // last non-space), and `text` is its uncommented, trimmed part.
+    std::string work(raw);
     const bool wasInBlock = inBlock;
-    blankComments(work, inBlock);
+    if (inBlock || work.find('/') != std::string::npos) blankComments(work, inBlock);
     if (inBlock && !wasInBlock) blockOpenedOn = line.number;
     std::size_t b = 0;
     while (b < work.size() && isSpace(work[b])) ++b;
@@ -149,7 +153,8 @@ std::vector<SourceLine> readLines(std::string_view text, const std::string& file
     if (b == e) continue;  // comment only
     line.begin = b;
     line.text = work.substr(b, e - b);
-    line.raw = work.substr(0, e);  // comments blanked out, indentation kept
+    work.resize(e);
+    line.raw = std::move(work);  // comments blanked out, indentation kept
     out.push_back(std::move(line));
   }
   if (inBlock)
@@ -808,8 +813,7 @@ void readLexicon(const DsGrammarText& text, const std::map<std::string, Template
   for (const SourceLine& line : readLines(text.lexicon, lexiconFile, diagnostics)) {
     if (line.blank) continue;
     std::vector<std::string> fields;
-    std::istringstream in(line.text);
-    for (std::string f; in >> f;) fields.push_back(f);
+    for (std::string_view f : text::splitFields(line.text)) fields.emplace_back(f);
     if (fields.size() < 2) {
       diagnostics.error(lexiconFile, line.number, static_cast<int>(line.begin) + 1,
                         "expected 'word template [argument...]'");
@@ -830,7 +834,8 @@ void readLexicon(const DsGrammarText& text, const std::map<std::string, Template
     std::string key = name;
     for (SourceLine& s : lines) {
       replaceText(s, substituteParameters(s.text, t.parameters, args));
-      key += "\n" + s.raw;
+      key += '\n';
+      key += s.raw;
     }
     std::shared_ptr<const std::vector<Effect>>& effects = cache[key];
     if (!effects) {

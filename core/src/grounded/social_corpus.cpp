@@ -4,7 +4,9 @@
 #include <charconv>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "common/text_lines.h"
 
@@ -58,17 +60,33 @@ std::optional<int> parseInt(std::string_view text) {
 
 // ---- SocialCorpus ----
 
+namespace {
+
+// The distinct strings of `views`, sorted: views sorted in place, then one string each (no
+// set of copies, one node and one string per insertion).
+std::vector<std::string> sortedDistinct(std::vector<std::string_view> views) {
+  std::sort(views.begin(), views.end());
+  views.erase(std::unique(views.begin(), views.end()), views.end());
+  return {views.begin(), views.end()};
+}
+
+}  // namespace
+
 std::vector<std::string> SocialCorpus::topics() const {
-  std::set<std::string> names;
+  std::vector<std::string_view> names;
   for (const SocialUtterance& u : utterances)
-    for (const SocialObject& o : u.objects) names.insert(o.name);
-  return {names.begin(), names.end()};
+    for (const SocialObject& o : u.objects) names.emplace_back(o.name);
+  return sortedDistinct(std::move(names));
 }
 
 std::vector<std::string> SocialCorpus::vocabulary() const {
-  std::set<std::string> words;
-  for (const SocialUtterance& u : utterances) words.insert(u.words.begin(), u.words.end());
-  return {words.begin(), words.end()};
+  std::size_t count = 0;
+  for (const SocialUtterance& u : utterances) count += u.words.size();
+  std::vector<std::string_view> words;
+  words.reserve(count);
+  for (const SocialUtterance& u : utterances)
+    words.insert(words.end(), u.words.begin(), u.words.end());
+  return sortedDistinct(std::move(words));
 }
 
 std::size_t SocialCorpus::wordCount() const {
@@ -118,6 +136,11 @@ class CorpusReader {
     const Line line{{}, lineNumber};
     SocialUtterance utterance;
     utterance.line = line.number;
+    // The words are the tokens after the first '##'.
+    const auto separator = std::find_if(tokens.begin(), tokens.end(),
+                                        [](const Token& token) { return token.text == "##"; });
+    if (separator != tokens.end())
+      utterance.words.reserve(static_cast<std::size_t>(tokens.end() - separator - 1));
     bool inObject = false;  // an object has been opened and not yet closed by '#'
     bool sawSeparator = false;
     for (const Token& token : tokens) {
