@@ -1,6 +1,7 @@
 #include "ui/ds/ds_learning_view.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <string>
 #include <utility>
@@ -501,7 +502,85 @@ void DsLearningView::onLearningFinished() {
   }
   fillWords();
   readTestItems();
+  if (restoring_) {
+    const QJsonObject state = *restoring_;
+    restoring_.reset();
+    applyRestoredSelection(state);
+  }
   emit learningFinished();
+}
+
+int DsLearningView::selectedTestItem() const {
+  return testItems_.empty() ? -1 : testList_->currentRow();
+}
+
+DsLearningView::Tab DsLearningView::currentTab() const {
+  return static_cast<Tab>(tabs_->currentIndex());
+}
+
+namespace {
+
+constexpr std::array<const char*, 4> kTabNames = {"curve", "words", "test", "derivation"};
+
+}  // namespace
+
+QJsonObject DsLearningView::state() const {
+  QJsonObject state;
+  auto absolute = [](const QString& path) {
+    return path.isEmpty() ? path : QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+  };
+  state.insert(QStringLiteral("seed"), absolute(seedDirectory()));
+  if (!testPath().isEmpty()) state.insert(QStringLiteral("test"), absolute(testPath()));
+  state.insert(QStringLiteral("top"), top());
+  state.insert(QStringLiteral("tab"),
+               QLatin1String(kTabNames[static_cast<std::size_t>(currentTab())]));
+  state.insert(QStringLiteral("learned"), em_ != nullptr);
+  if (em_ != nullptr && !selectedWord().isEmpty())
+    state.insert(QStringLiteral("word"), selectedWord());
+  if (em_ != nullptr && selectedTestItem() >= 0)
+    state.insert(QStringLiteral("testItem"), selectedTestItem());
+  return state;
+}
+
+void DsLearningView::restoreState(const QString& trainPath, const QJsonObject& state) {
+  restoring_.reset();
+  const QString seed = state.value(QStringLiteral("seed")).toString();
+  if (!seed.isEmpty()) setSeedDirectory(seed);
+  setTrainPath(trainPath);
+  setTestPath(state.value(QStringLiteral("test")).toString());
+  setTop(state.value(QStringLiteral("top")).toInt(top()));
+  const QString tab = state.value(QStringLiteral("tab")).toString();
+  for (std::size_t i = 0; i < kTabNames.size(); ++i)
+    if (tab == QLatin1String(kTabNames[i])) showTab(static_cast<Tab>(i));
+  QStringList missing;
+  if (!trainPath.isEmpty() && !QFileInfo(trainPath).isFile())
+    missing << tr("the training file %1 is missing").arg(QDir::toNativeSeparators(trainPath));
+  if (!seedDirectory().isEmpty() &&
+      !QFileInfo::exists(seedDirectory() + QStringLiteral("/computational-actions.txt")))
+    missing << tr("the seed grammar folder %1 is missing or not a DyLan grammar")
+                   .arg(QDir::toNativeSeparators(seedDirectory()));
+  if (!testPath().isEmpty() && !QFileInfo(testPath()).isFile())
+    missing << tr("the test file %1 is missing").arg(QDir::toNativeSeparators(testPath()));
+  if (!missing.isEmpty()) {
+    setStatus(tr("Workspace: %1; nothing was learned.").arg(missing.join(QStringLiteral("; "))));
+    return;
+  }
+  if (!state.value(QStringLiteral("learned")).toBool() || trainPath.isEmpty()) return;
+  restoring_ = state;
+  if (!startLearning()) restoring_.reset();
+}
+
+void DsLearningView::applyRestoredSelection(const QJsonObject& state) {
+  QStringList lost;
+  const QString word = state.value(QStringLiteral("word")).toString();
+  if (!word.isEmpty() && !selectWord(word)) lost << tr("the word \u201c%1\u201d").arg(word);
+  const int item = state.value(QStringLiteral("testItem")).toInt(-1);
+  const QString tab = state.value(QStringLiteral("tab")).toString();
+  for (std::size_t i = 0; i < kTabNames.size(); ++i)
+    if (tab == QLatin1String(kTabNames[i])) showTab(static_cast<Tab>(i));
+  if (item >= 0 && !selectTestItem(item)) lost << tr("test item %1").arg(item + 1);
+  if (!lost.isEmpty())
+    setStatus(tr("Workspace: the new run has no %1.").arg(lost.join(tr(" and no "))));
 }
 
 bool DsLearningView::saveLexicons(const QString& directory, QString* error) const {

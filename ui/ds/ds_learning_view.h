@@ -27,6 +27,7 @@
 #include <vector>
 
 #include <QColor>
+#include <QJsonObject>
 #include <QPointF>
 #include <QString>
 #include <QVector>
@@ -132,6 +133,21 @@ class DsLearningView : public QWidget {
   DsDagView* dagView() const { return dagView_; }
   QTableWidget* stepsTable() const { return stepsTable_; }
 
+  // The selected test item (-1: none) and the tab shown.
+  int selectedTestItem() const;
+  Tab currentTab() const;
+
+  // Workspace (document kind "ds-learn"; the training file is the document's path): the seed
+  // folder ("seed"), the test file ("test", when one is set), "top", the tab shown ("tab":
+  // "curve", "words", "test" or "derivation"), whether a lexicon had been learned ("learned"),
+  // the selected word ("word") and test item ("testItem", 0-based). restoreState() fills the
+  // form; a training file, seed folder or test file that is gone is named in the status line
+  // after "Workspace:" and nothing is learned; otherwise, when the saved tab had learned, it
+  // learns again (off the UI thread) and then selects the saved word and test item, each only
+  // if the new lexicon and test file still have it (the status line says when not).
+  QJsonObject state() const;
+  void restoreState(const QString& trainPath, const QJsonObject& state);
+
   // Parsing an item or tracing a derivation.
   bool isInspecting() const { return inspect_.isBusy() || pending_ != nullptr; }
   bool waitForInspection(int milliseconds = 600000);
@@ -155,6 +171,7 @@ class DsLearningView : public QWidget {
   void onLoaded(qint64 items);
   void onItemLearned(const LearningPoint& point);
   void onLearningFinished();
+  void applyRestoredSelection(const QJsonObject& state);
   void fillWords();
   void fillHypothesis();
   void readTestItems();
@@ -219,6 +236,7 @@ class DsLearningView : public QWidget {
   std::shared_ptr<const gwb::ds::DsGrammar> learnedGrammar_;
   int learnedTop_ = 0;
   QString status_;
+  std::optional<QJsonObject> restoring_;  // a workspace view to apply once learning finishes
 
   std::shared_ptr<Request> running_;
   std::shared_ptr<Request> pending_;

@@ -745,6 +745,7 @@ int MainWindow::tabIndexForFile(const QString& absolutePath) const {
     if (corpus && corpus->document().filePath() == absolutePath) return i;
     const auto* pending = qobject_cast<const PendingDocumentPage*>(tabs_->widget(i));
     if (pending && pending->document().kind != WorkspaceDocument::Kind::DsStepper &&
+        pending->document().kind != WorkspaceDocument::Kind::DsLearn &&
         pending->document().kind != WorkspaceDocument::Kind::Ccg &&
         pending->document().path == absolutePath)
       return i;
@@ -963,6 +964,11 @@ Workspace MainWindow::captureWorkspace() const {
       const QString folder = ds->grammarDirectory();
       d.path = folder.isEmpty() ? folder : QDir::cleanPath(QFileInfo(folder).absoluteFilePath());
       d.view = ds->state();
+    } else if (const auto* learning = qobject_cast<const DsLearningView*>(tabs_->widget(i))) {
+      d.kind = WorkspaceDocument::Kind::DsLearn;
+      const QString train = learning->trainPath();
+      d.path = train.isEmpty() ? train : QDir::cleanPath(QFileInfo(train).absoluteFilePath());
+      d.view = learning->state();
     } else if (const auto* ccg = qobject_cast<const CcgView*>(tabs_->widget(i))) {
       d.kind = WorkspaceDocument::Kind::Ccg;
       const QString lexicon = ccg->lexiconPath();
@@ -994,6 +1000,12 @@ bool MainWindow::openWorkspaceDocument(const WorkspaceDocument& d, QString* erro
       // Always opens: a folder that is not a grammar, or a sentence that no longer parses, is
       // explained in the tab's status line. The parse runs on the view's worker thread.
       openDsStepper(d.path)->restoreState(d.view);
+      return true;
+    }
+    if (d.kind == WorkspaceDocument::Kind::DsLearn) {
+      // Always opens: a file or folder that is gone is named in the tab's status line; a tab
+      // that had learned learns again on its worker thread.
+      openDsLearning()->restoreState(d.path, d.view);
       return true;
     }
     if (d.kind == WorkspaceDocument::Kind::Ccg) {
@@ -1214,6 +1226,8 @@ MainWindow::CrashRecovery MainWindow::askAboutCrashedSession(const Workspace& la
   for (const WorkspaceDocument& d : lastSession.documents) {
     documents << (d.kind == WorkspaceDocument::Kind::DsStepper
                       ? tr("DS stepper: %1").arg(QDir::toNativeSeparators(d.path))
+                  : d.kind == WorkspaceDocument::Kind::DsLearn
+                      ? tr("DS learning: %1").arg(QDir::toNativeSeparators(d.path))
                   : d.kind == WorkspaceDocument::Kind::Ccg
                       ? tr("CCG parser: %1").arg(QDir::toNativeSeparators(d.path))
                       : QDir::toNativeSeparators(d.path));

@@ -14,6 +14,7 @@ QString kindText(WorkspaceDocument::Kind kind) {
     case WorkspaceDocument::Kind::Corpus: return PendingDocumentPage::tr("corpus");
     case WorkspaceDocument::Kind::DsStepper:
       return PendingDocumentPage::tr("Dynamic Syntax stepper");
+    case WorkspaceDocument::Kind::DsLearn: return PendingDocumentPage::tr("DS lexicon learning");
     case WorkspaceDocument::Kind::Ccg: return PendingDocumentPage::tr("CCG parser");
     case WorkspaceDocument::Kind::Grammar:
     // Research windows are never pending tabs (they open as windows of their own).
@@ -37,10 +38,12 @@ PendingDocumentPage::PendingDocumentPage(WorkspaceDocument document, bool autoOp
   message_->setWordWrap(true);
   message_->setTextFormat(Qt::PlainText);
   const QString what = kindText(document_.kind);
-  const QString where = document_.path.isEmpty() ? (document_.kind == WorkspaceDocument::Kind::Ccg
-                                                        ? tr("(no lexicon)")
-                                                        : tr("(the default folder)"))
-                                                 : QDir::toNativeSeparators(document_.path);
+  const QString where =
+      document_.path.isEmpty()
+          ? (document_.kind == WorkspaceDocument::Kind::Ccg       ? tr("(no lexicon)")
+             : document_.kind == WorkspaceDocument::Kind::DsLearn ? tr("(no training file)")
+                                                                  : tr("(the default folder)"))
+          : QDir::toNativeSeparators(document_.path);
   message_->setText(autoOpen_ ? tr("Opening the %1 %2 from the last session\u2026").arg(what, where)
                               : tr("The last session did not end normally, so this %1 was not "
                                    "opened:\n%2\n\nOpen it when you are ready, or close the tab.")

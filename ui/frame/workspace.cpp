@@ -83,6 +83,7 @@ WorkspaceDocument::Kind toUi(gwb::WorkspaceDocumentKind kind) {
   switch (kind) {
     case gwb::WorkspaceDocumentKind::Corpus: return Kind::Corpus;
     case gwb::WorkspaceDocumentKind::DsStepper: return Kind::DsStepper;
+    case gwb::WorkspaceDocumentKind::DsLearn: return Kind::DsLearn;
     case gwb::WorkspaceDocumentKind::Ccg: return Kind::Ccg;
     case gwb::WorkspaceDocumentKind::Induction: return Kind::Induction;
     case gwb::WorkspaceDocumentKind::Discourse: return Kind::Discourse;
@@ -98,6 +99,7 @@ gwb::WorkspaceDocumentKind toCore(WorkspaceDocument::Kind kind) {
   switch (kind) {
     case Kind::Corpus: return gwb::WorkspaceDocumentKind::Corpus;
     case Kind::DsStepper: return gwb::WorkspaceDocumentKind::DsStepper;
+    case Kind::DsLearn: return gwb::WorkspaceDocumentKind::DsLearn;
     case Kind::Ccg: return gwb::WorkspaceDocumentKind::Ccg;
     case Kind::Induction: return gwb::WorkspaceDocumentKind::Induction;
     case Kind::Discourse: return gwb::WorkspaceDocumentKind::Discourse;

@@ -11,7 +11,11 @@
 // path is the lexicon or model and its view the sentence file ("sentences", a path stored like
 // the document's), the sentence, the k-best, beam, composition and word-skipping options, whether
 // it was parsed, the replay step, the selected cell and the entry or parse whose derivation is
-// shown — see CcgView::state) — plus the current tab and the window's layout. Paths are written
+// shown — see CcgView::state; for the DS learning tab, kind "ds-learn": its path is the
+// training file and its view the seed grammar folder ("seed") and test file ("test"), paths
+// stored like the document's, the top-N, the tab shown, whether a lexicon had been learned, the
+// selected word and test item — see DsLearningView::state) — plus the current tab and the
+// window's layout. Paths are written
 // relative to the workspace file's folder when they lie below it, so a workspace can travel with
 // its grammars; built-in samples keep their ":/" path.
 //
@@ -30,16 +34,19 @@
 // (TransitionView::state: grammar files, values, order, corpus) and "experiments"
 // (ExperimentPanel::state: the form and the results). A workspace has at most one of each.
 //
-// The ds-stepper, ccg and research kinds came after version 1 without a version change: every
-// version-1 file still reads, and only files holding such a document are new (earlier programs
-// reject them as an unknown kind). A ds-stepper document may have an empty path (the stepper's
-// default folder). Opening one never fails the workspace: a folder that is not a grammar, or a
-// sentence that no longer parses as it did, leaves the tab open with the reason in its status
+// The ds-stepper, ds-learn, ccg and research kinds came after version 1 without a version change:
+// every version-1 file still reads, and only files holding such a document are new (earlier
+// programs reject them as an unknown kind). A ds-stepper document may have an empty path (the
+// stepper's default folder). Opening one never fails the workspace: a folder that is not a grammar,
+// or a sentence that no longer parses as it did, leaves the tab open with the reason in its status
 // line. A ccg document may have an empty path (a tab with no lexicon yet); a lexicon that is
 // missing or does not read is reported like a missing grammar (the tab is not opened, the
 // message names the file, line and column), while a sentence file that is gone, or a saved
 // step, cell, entry or parse the new parse does not have, leaves the tab open and says so in
-// its status line.
+// its status line. A ds-learn document always opens: a training file, seed folder or test file
+// that is gone is named in the tab's status line after "Workspace:", and nothing is learned;
+// otherwise, if the saved tab had learned a lexicon, it learns again (off the UI thread) and
+// then selects the saved word and test item.
 //
 // The file format is core's (gwb/common/workspace_file.h): core reads, validates and writes it
 // (Qt's JSON layout, byte for byte); this class converts to and from the workbench's Qt types.
@@ -61,6 +68,7 @@ struct WorkspaceDocument {
     Grammar,
     Corpus,
     DsStepper,
+    DsLearn,
     Ccg,
     Induction,
     Discourse,

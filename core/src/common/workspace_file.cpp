@@ -20,15 +20,26 @@ namespace {
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
 
-constexpr std::array<WorkspaceDocumentKind, 8> kAllKinds = {
+constexpr std::array<WorkspaceDocumentKind, 9> kAllKinds = {
     WorkspaceDocumentKind::Grammar,     WorkspaceDocumentKind::Corpus,
-    WorkspaceDocumentKind::DsStepper,   WorkspaceDocumentKind::Ccg,
-    WorkspaceDocumentKind::Induction,   WorkspaceDocumentKind::Discourse,
-    WorkspaceDocumentKind::Transitions, WorkspaceDocumentKind::Experiments,
+    WorkspaceDocumentKind::DsStepper,   WorkspaceDocumentKind::DsLearn,
+    WorkspaceDocumentKind::Ccg,         WorkspaceDocumentKind::Induction,
+    WorkspaceDocumentKind::Discourse,   WorkspaceDocumentKind::Transitions,
+    WorkspaceDocumentKind::Experiments,
 };
 
-// The field of a "ccg" view that holds a path (the sentence file).
-constexpr const char* kCcgSentencesField = "sentences";
+// The fields of a view that hold paths, stored and resolved like the document's own: a "ccg"
+// view's sentence file, a "ds-learn" view's seed grammar folder and test file.
+struct ViewPathField {
+  const char* name;
+  const char* what;  // for messages: "the path of ..."
+};
+std::vector<ViewPathField> viewPathFields(WorkspaceDocumentKind kind) {
+  if (kind == WorkspaceDocumentKind::Ccg) return {{"sentences", "a sentence file"}};
+  if (kind == WorkspaceDocumentKind::DsLearn)
+    return {{"seed", "a seed grammar folder"}, {"test", "a test file"}};
+  return {};
+}
 
 std::string kindList() {
   std::string out;
@@ -244,10 +255,11 @@ class WorkspaceValidator {
     const std::optional<std::string> path = stringField(entry, "path", where);
     const std::optional<std::string> root = stringField(entry, "root", where);
     if (!path || !root) return;
-    // A DS stepper with no folder uses its default one, a CCG tab may have no lexicon yet,
-    // research windows have none; every file needs a path.
+    // A DS stepper with no folder uses its default one, a CCG tab may have no lexicon yet, a DS
+    // learning tab no training file, research windows have none; every file needs a path.
     if (path->empty() && *kind != WorkspaceDocumentKind::DsStepper &&
-        *kind != WorkspaceDocumentKind::Ccg && !isResearchWindowKind(*kind)) {
+        *kind != WorkspaceDocumentKind::Ccg && *kind != WorkspaceDocumentKind::DsLearn &&
+        !isResearchWindowKind(*kind)) {
       error(where + " (" + kindName + ") has no path: expected \"path\": the file it shows");
       return;
     }
@@ -263,16 +275,15 @@ class WorkspaceValidator {
       }
       document.view = *view;
     }
-    if (*kind == WorkspaceDocumentKind::Ccg) {
-      const auto sentences = document.view.find(kCcgSentencesField);
-      if (sentences != document.view.end()) {
-        if (!sentences->is_string()) {
-          error(where + " (ccg): expected \"view\" field \"" + kCcgSentencesField +
-                "\" to be the path of a sentence file, found " + describe(*sentences));
-          return;
-        }
-        *sentences = resolvedPath(sentences->get<std::string>(), base_);
+    for (const ViewPathField& field : viewPathFields(*kind)) {
+      const auto value = document.view.find(field.name);
+      if (value == document.view.end()) continue;
+      if (!value->is_string()) {
+        error(where + " (" + kindName + "): expected \"view\" field \"" + field.name +
+              "\" to be the path of " + field.what + ", found " + describe(*value));
+        return;
       }
+      *value = resolvedPath(value->get<std::string>(), base_);
     }
     workspace.documents.push_back(std::move(document));
   }
@@ -633,6 +644,7 @@ const char* workspaceDocumentKindName(WorkspaceDocumentKind kind) {
   switch (kind) {
     case WorkspaceDocumentKind::Corpus: return "corpus";
     case WorkspaceDocumentKind::DsStepper: return "ds-stepper";
+    case WorkspaceDocumentKind::DsLearn: return "ds-learn";
     case WorkspaceDocumentKind::Ccg: return "ccg";
     case WorkspaceDocumentKind::Induction: return "induction";
     case WorkspaceDocumentKind::Discourse: return "discourse";
@@ -667,10 +679,10 @@ Json workspaceToJson(const WorkspaceFile& workspace, const std::string& baseDire
   Json documents = Json::array();
   for (const WorkspaceFileDocument& d : workspace.documents) {
     Json view = d.view.is_object() ? d.view : Json::object();
-    if (d.kind == WorkspaceDocumentKind::Ccg) {
-      const auto sentences = view.find(kCcgSentencesField);
-      if (sentences != view.end() && sentences->is_string())
-        *sentences = storedPath(sentences->get<std::string>(), baseDirectory);
+    for (const ViewPathField& field : viewPathFields(d.kind)) {
+      const auto value = view.find(field.name);
+      if (value != view.end() && value->is_string())
+        *value = storedPath(value->get<std::string>(), baseDirectory);
     }
     Json entry = {{"kind", workspaceDocumentKindName(d.kind)},
                   {"path", storedPath(d.path, baseDirectory)},

@@ -142,12 +142,21 @@ DsTree axiomFor(const RecordType& target) {
 
 HypothesisSearch::HypothesisSearch(const DsGrammar& seed)
     : seed_(seed), optional_(seed.optionalActions()), nonOptional_(seed.nonOptionalActions()) {
-  for (const DsAction& a : seed.computational)
+  // LINK adjunction of a ?ty(t) tree, as DyLan's hypothesiser does it: the specific macros
+  // (hyp-adj-t off a ty(t) node, hyp-adj-t-init off the axiom, hyp-adj-t-req-et off a ?ty(e>t)
+  // node) say where a LINKed tree may be hypothesised, and a word learns hyp-adj-t-generic,
+  // whose IF is their union and whose THEN is theirs. The generic one is not searched itself
+  // (it would add each of their trees a second time, as a different hypothesis).
+  const DsAction* generic = seed.findAction("hyp-adj-t-generic");
+  for (const DsAction& a : seed.computational) {
     // hyp-adj-cn-e only comes with its e>cn content (see contentActions).
-    if (a.hypothesis && a.name != "hyp-adj-cn-e") {
-      treeBuilding_.push_back(&a);
-      treeBuildingText_.push_back(a.toString());
-    }
+    if (!a.hypothesis || a.name == "hyp-adj-cn-e") continue;
+    const bool linkT = generic != nullptr && a.name.rfind("hyp-adj-t", 0) == 0;
+    if (linkT && &a == generic) continue;
+    treeBuilding_.push_back(&a);
+    treeBuildingText_.push_back(linkT ? generic->toString() : a.toString());
+    treeBuildingName_.push_back(linkT ? generic->name : a.name);
+  }
 }
 
 std::vector<std::string> HypothesisSearch::contentActions(const DsType& required,
@@ -597,10 +606,10 @@ namespace {
 // The label of a lexical step's edge: a seed tree-building action by name, content by the
 // condition of its first IF.
 std::string lexicalStepLabel(const std::string& text,
-                             const std::vector<const DsAction*>& treeBuilding,
+                             const std::vector<std::string>& treeBuildingName,
                              const std::vector<std::string>& treeBuildingText) {
-  for (std::size_t b = 0; b < treeBuilding.size(); ++b)
-    if (treeBuildingText[b] == text) return treeBuilding[b]->name;
+  for (std::size_t b = 0; b < treeBuildingText.size(); ++b)
+    if (treeBuildingText[b] == text) return treeBuildingName[b];
   std::string first = text.substr(0, text.find('\n'));
   if (first.rfind("IF", 0) == 0) first = first.substr(2);
   const std::size_t begin = first.find_first_not_of(' ');
@@ -708,7 +717,7 @@ HypothesisDerivation HypothesisSearch::derivation(const SemanticExample& example
     edge.from = to - 1;
     edge.to = to;
     edge.lexical = step.lexical;
-    edge.action = step.lexical ? lexicalStepLabel(step.action, treeBuilding_, treeBuildingText_)
+    edge.action = step.lexical ? lexicalStepLabel(step.action, treeBuildingName_, treeBuildingText_)
                                : step.action;
     if (step.lexical) {
       edge.wordIndex = d.stepWord[i];

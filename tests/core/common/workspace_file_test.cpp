@@ -265,16 +265,19 @@ TEST(WorkspaceFileTest, EveryErrorNamesTheFileAndWhatWasExpected) {
        "string \"a.cfg\""},
       {R"({"format": "grammar-workbench-workspace", "version": 1, "documents": [{"path": "a"}]})",
        "w: error: document 1 has no \"kind\": expected one of \"grammar\", \"corpus\", "
-       "\"ds-stepper\", \"ccg\", \"induction\", \"discourse\", \"transitions\" or \"experiments\""},
+       "\"ds-stepper\", \"ds-learn\", \"ccg\", \"induction\", \"discourse\", \"transitions\" or "
+       "\"experiments\""},
       {R"({"format": "grammar-workbench-workspace", "version": 1, "documents": [{"kind": 2}]})",
        "w: error: document 1: expected \"kind\" to be one of \"grammar\", \"corpus\", "
-       "\"ds-stepper\", \"ccg\", \"induction\", \"discourse\", \"transitions\" or \"experiments\", "
+       "\"ds-stepper\", \"ds-learn\", \"ccg\", \"induction\", \"discourse\", \"transitions\" or "
+       "\"experiments\", "
        "found the number 2"},
       {R"({"format": "grammar-workbench-workspace", "version": 1,
            "documents": [{"kind": "grammar", "path": "a"}, {"kind": "poem", "path": "x"}]})",
        "w: error: document 2 has an unknown kind \"poem\": expected one of \"grammar\", "
        "\"corpus\", "
-       "\"ds-stepper\", \"ccg\", \"induction\", \"discourse\", \"transitions\" or \"experiments\""},
+       "\"ds-stepper\", \"ds-learn\", \"ccg\", \"induction\", \"discourse\", \"transitions\" or "
+       "\"experiments\""},
       {R"({"format": "grammar-workbench-workspace", "version": 1, "documents": [{"kind": "grammar"}]})",
        "w: error: document 1 (grammar) has no path: expected \"path\": the file it shows"},
       {R"({"format": "grammar-workbench-workspace", "version": 1,
@@ -291,6 +294,10 @@ TEST(WorkspaceFileTest, EveryErrorNamesTheFileAndWhatWasExpected) {
            "documents": [{"kind": "ccg", "path": "a.flex", "view": {"sentences": 3}}]})",
        "w: error: document 1 (ccg): expected \"view\" field \"sentences\" to be the path of a "
        "sentence file, found the number 3"},
+      {R"({"format": "grammar-workbench-workspace", "version": 1,
+           "documents": [{"kind": "ds-learn", "path": "", "view": {"seed": true}}]})",
+       "w: error: document 1 (ds-learn): expected \"view\" field \"seed\" to be the path of a "
+       "seed grammar folder, found true"},
       {R"({"format": "grammar-workbench-workspace", "version": 1, "current": "0"})",
        "w: error: \"current\": expected the index of the current tab (a whole number), found the "
        "string \"0\""},

@@ -120,6 +120,53 @@ TEST(DsHypothesisSearchTest, FindsLinkedFeatureActionsForAuxiliaries) {
   EXPECT_EQ(none.note, "no action sequence reaches the target record type");
 }
 
+// LINK adjunction of a ?ty(t) tree is searched with the seed's specific macros (off a ty(t)
+// node, off the axiom, off a ?ty(e>t) node) but learned as hyp-adj-t-generic, as DyLan's
+// hypothesiser records it: the authors' lexicons hold only the generic one, and one LINKed
+// feature is one hypothesis, not one per macro that reached it.
+TEST(DsHypothesisSearchTest, LinkAdjunctionIsLearnedAsTheGenericAction) {
+  GWB_REQUIRE_SHARED(seedFile,
+                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
+  const DsGrammarLoad seed = loadDsGrammar(seedFile.substr(0, seedFile.rfind('/')));
+  ASSERT_TRUE(seed.ok());
+  const HypothesisSearch search(seed.grammar);
+  const ExampleHypotheses h =
+      search.hypotheses(item("is Eve going_to read",
+                             "[x==eve : e|e2==read : es|p8==subj(e2, x) : t|p9==go(e2) : t|p3==be_"
+                             "aux_feature(e2) : t|head==e2 : es]"),
+                        {});
+  ASSERT_FALSE(h.tuples.empty()) << h.note;
+  const std::string generic = seed.grammar.findAction("hyp-adj-t-generic")->toString();
+  std::vector<std::string> specific;
+  for (const char* name : {"hyp-adj-t", "hyp-adj-t-init", "hyp-adj-t-req-et"})
+    specific.push_back(seed.grammar.findAction(name)->toString());
+  int linked = 0;
+  for (const WordHypothesis& w : h.hypotheses) {
+    for (const std::string& s : specific)
+      EXPECT_EQ(w.action.find(s), std::string::npos) << w.action;
+    if (w.action.find(generic) != std::string::npos) ++linked;
+  }
+  EXPECT_GT(linked, 0);
+  // The derivation names the step after the action the word learned.
+  bool named = false;
+  for (const WordHypothesis& w : h.hypotheses) {
+    if (w.action.rfind(generic, 0) != 0) continue;
+    for (std::size_t i = 0; i < 4 && !named; ++i) {
+      const HypothesisDerivation d =
+          search.derivation(item("is Eve going_to read",
+                                 "[x==eve : e|e2==read : es|p8==subj(e2, x) : t|p9==go(e2) : "
+                                 "t|p3==be_aux_feature(e2) : t|head==e2 : es]"),
+                            splitWords("is Eve going_to read")[i], w.key, {});
+      if (!d.found()) continue;
+      for (int e : d.hypothesisEdges())
+        named = named ||
+                d.replay.dag.edges()[static_cast<std::size_t>(e)].action == "hyp-adj-t-generic";
+    }
+    break;
+  }
+  EXPECT_TRUE(named);
+}
+
 // Determiners (cn>e with hyp-build-cn-e-*), nouns (cn) and transitive verbs (e>(e>t) with
 // hyp-build-et-*): a tuple's word actions, loaded as a lexicon, parse the sentence back to its
 // target record type.

@@ -1,10 +1,11 @@
 // The workbench's jobs that run off the UI thread — induction, experiments, the Earley parse, the
-// DS parse, discourse decoding, transition counts and FUBL training — each run through its
-// BackgroundJob (with two batch threads where the job has a batch), with the UI thread reading
-// their reports as they come, and compared with the same job on one thread (no result may depend
-// on the thread count) or with the core run directly. These tests are also the ThreadSanitizer
-// suite of the UI (gwb_ui_thread_tests, tests/ui/tsan/): every hand-over between a worker and
-// the UI thread is exercised here. No test waits on the clock: each waits for finished().
+// DS parse, DS lexicon learning, discourse decoding, transition counts and FUBL training — each run
+// through its BackgroundJob (with two batch threads where the job has a batch), with the UI thread
+// reading their reports as they come, and compared with the same job on one thread (no result may
+// depend on the thread count) or with the core run directly. These tests are also the
+// ThreadSanitizer suite of the UI (gwb_ui_thread_tests, tests/ui/tsan/): every hand-over between a
+// worker and the UI thread is exercised here. No test waits on the clock: each waits for
+// finished().
 #include <memory>
 #include <sstream>
 #include <string>
@@ -20,6 +21,9 @@
 #include "gwb/ccg/lambda_type.h"
 #include "gwb/ccg/semantic_examples.h"
 #include "gwb/ds/ds_parser.h"
+#include "gwb/ds/hypothesis_search.h"
+#include "gwb/ds/lexicon_learner.h"
+#include "gwb/ds/semantic_corpus.h"
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/tokenize.h"
 #include "gwb/grounded/social_grammar.h"
@@ -27,6 +31,7 @@
 #include "shared_data.h"
 #include "ui/ccg/fubl_training_job.h"
 #include "ui/common/background_job.h"
+#include "ui/ds/ds_learning_job.h"
 #include "ui/ds/ds_parse_job.h"
 #include "ui/earley/induction_job.h"
 #include "ui/earley/parse_session.h"
@@ -316,6 +321,66 @@ DecodingRun decode(const DiscourseData& data, const std::string& grammarPath, in
   run.result = job.result();
   run.error = job.error();
   return run;
+}
+
+// DS lexicon learning on the worker: the UI thread hears one point per item, in corpus order,
+// and the lexicon is the one core's learner gives when run directly; a cancel made while the
+// second item is searched keeps the first two updates and never searches the third.
+TEST(ThreadedJobsTest, ADsLearningJobGivesTheLexiconOfADirectRun) {
+  GWB_REQUIRE_SHARED(seedFile,
+                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
+  const std::string seedDir = seedFile.substr(0, seedFile.rfind('/'));
+  const std::string train = gwb::testing::sourceDir() + "/tests/data/ds/eval/tiny-train.txt";
+  const gwb::ds::DsGrammarLoad seed = gwb::ds::loadDsGrammar(seedDir);
+  ASSERT_TRUE(seed.ok());
+  gwb::Diagnostics diagnostics;
+  const std::vector<gwb::ds::SemanticExample> corpus =
+      gwb::ds::loadSemanticCorpus(train, diagnostics);
+  ASSERT_FALSE(diagnostics.hasErrors());
+  ASSERT_GE(corpus.size(), 3U);
+  const gwb::ds::HypothesisSearch search(seed.grammar);
+  gwb::ds::LearningOptions options;
+  auto generate = [&](const gwb::ds::SemanticExample& example, std::size_t) {
+    return search.hypotheses(example, {});
+  };
+  const gwb::ds::LearningResult direct = gwb::ds::learnLexicon(corpus, generate, options);
+
+  DsLearningJob job;
+  DsLearningSettings settings;
+  settings.seedDirectory = QString::fromStdString(seedDir);
+  settings.trainPath = QString::fromStdString(train);
+  std::vector<qint64> items;
+  bool done = false;
+  QObject::connect(&job, &DsLearningJob::itemLearned, &job,
+                   [&items](const LearningPoint& point) { items.push_back(point.items); });
+  QObject::connect(&job, &DsLearningJob::finished, &job, [&done] { done = true; });
+  ASSERT_TRUE(job.start(settings));
+  EXPECT_FALSE(job.start(settings)) << "one run at a time";
+  ASSERT_TRUE(processEventsWhileBusy([&done] { return !done; }, [&job] { job.worker().wait(10); },
+                                     kTimeoutMs));
+  ASSERT_TRUE(job.error().isEmpty()) << job.error().toStdString();
+  ASSERT_TRUE(job.hasResult());
+  std::vector<qint64> expected;
+  for (std::size_t i = 1; i <= corpus.size(); ++i) expected.push_back(static_cast<qint64>(i));
+  EXPECT_EQ(items, expected);
+  EXPECT_EQ(gwb::ds::losslessLexiconText(job.result().em), gwb::ds::losslessLexiconText(direct.em));
+
+  // Cancelled from the worker's hook while the second item is searched: two updates kept.
+  const std::vector<gwb::ds::SemanticExample> firstTwo(corpus.begin(), corpus.begin() + 2);
+  const gwb::ds::LearningResult two = gwb::ds::learnLexicon(firstTwo, generate, options);
+  std::vector<std::size_t> searched;
+  job.setItemHook([&job, &searched](std::size_t item) {
+    searched.push_back(item);  // on the worker; read after finished()
+    if (item == 1) job.cancel();
+  });
+  done = false;
+  ASSERT_TRUE(job.start(settings));
+  ASSERT_TRUE(processEventsWhileBusy([&done] { return !done; }, [&job] { job.worker().wait(10); },
+                                     kTimeoutMs));
+  ASSERT_TRUE(job.hasResult());
+  EXPECT_TRUE(job.result().cancelled);
+  EXPECT_EQ(searched, (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(gwb::ds::losslessLexiconText(job.result().em), gwb::ds::losslessLexiconText(two.em));
 }
 
 TEST(ThreadedJobsTest, DiscourseDecodingOnTwoThreadsEqualsOneThread) {

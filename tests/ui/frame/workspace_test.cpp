@@ -12,6 +12,7 @@
 #include <memory>
 #include <random>
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -28,6 +29,7 @@
 #include "ui/ccg/ccg_view.h"
 #include "ui/ds/ds_dag_model.h"
 #include "ui/ds/ds_dag_view.h"
+#include "ui/ds/ds_learning_view.h"
 #include "ui/ds/ds_stepper_view.h"
 #include "ui/earley/earley_stepper.h"
 #include "ui/earley/grammar_document.h"
@@ -163,6 +165,44 @@ TEST(WorkspaceTest, CcgDocumentsRoundTripWithTheirSentenceFile) {
   EXPECT_EQ(moved->documents[1].view.value(QStringLiteral("sentences")).toString(),
             QStringLiteral("/mnt/usb/ccg/geography.ccg"));
   EXPECT_EQ(moved->documents.back().kind, WorkspaceDocument::Kind::Ccg);
+  EXPECT_EQ(moved->documents.back().path, QString());
+}
+
+// A DS learning tab: its path is the training file, its view's seed folder and test file are
+// paths stored like it (relative below the workspace's folder, resolved against the folder read
+// from); a tab with no training file is kept.
+TEST(WorkspaceTest, DsLearnDocumentsRoundTripWithTheirPaths) {
+  const QString base = QStringLiteral("/home/teacher/course");
+  Workspace w = sampleWorkspace(base);
+  const QJsonObject view{{QStringLiteral("seed"), QString(base + QStringLiteral("/dylan/seed"))},
+                         {QStringLiteral("test"), QString(base + QStringLiteral("/eve/test.txt"))},
+                         {QStringLiteral("top"), 3},
+                         {QStringLiteral("tab"), QStringLiteral("test")},
+                         {QStringLiteral("learned"), true},
+                         {QStringLiteral("word"), QStringLiteral("Mommy")},
+                         {QStringLiteral("testItem"), 2}};
+  w.documents.insert(
+      w.documents.begin() + 1,
+      {WorkspaceDocument::Kind::DsLearn, base + QStringLiteral("/eve/train.txt"), QString(), view});
+  w.documents.push_back({WorkspaceDocument::Kind::DsLearn, QString(), QString(), {}});
+  const QJsonObject json = w.toJson(base);
+  const QJsonObject learn = json.value(QStringLiteral("documents")).toArray()[1].toObject();
+  EXPECT_EQ(learn.value(QStringLiteral("kind")).toString(), QStringLiteral("ds-learn"));
+  EXPECT_EQ(learn.value(QStringLiteral("path")).toString(), QStringLiteral("eve/train.txt"));
+  EXPECT_EQ(learn.value(QStringLiteral("view")).toObject().value(QStringLiteral("seed")),
+            QStringLiteral("dylan/seed"));
+  EXPECT_EQ(learn.value(QStringLiteral("view")).toObject().value(QStringLiteral("test")),
+            QStringLiteral("eve/test.txt"));
+  const QJsonObject text = QJsonDocument::fromJson(QJsonDocument(json).toJson()).object();
+  const auto back = Workspace::fromJson(text, base);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, w);
+  const auto moved = Workspace::fromJson(text, QStringLiteral("/mnt/usb"));
+  ASSERT_TRUE(moved);
+  EXPECT_EQ(moved->documents[1].path, QStringLiteral("/mnt/usb/eve/train.txt"));
+  EXPECT_EQ(moved->documents[1].view.value(QStringLiteral("seed")).toString(),
+            QStringLiteral("/mnt/usb/dylan/seed"));
+  EXPECT_EQ(moved->documents.back().kind, WorkspaceDocument::Kind::DsLearn);
   EXPECT_EQ(moved->documents.back().path, QString());
 }
 
@@ -650,6 +690,106 @@ TEST_F(WorkspaceWindowTest, CcgTabsAreRestored) {
   }
   EXPECT_EQ(restored.documents[1].view, saved.documents[1].view);
   EXPECT_EQ(restored.documents[3].view, saved.documents[3].view);
+}
+
+// The DS learning tab between a grammar and a corpus: another window reopens it with its
+// training file, seed folder, test file and top-N, learns again, and comes back to the same
+// word, test item and tab. With the training file gone, the tab still opens, says which file
+// is missing, learns nothing, and the rest of the workspace opens.
+TEST_F(WorkspaceWindowTest, DsLearningTabsAreRestored) {
+  const QString seed = DsLearningView::defaultSeedDirectory();
+  if (seed.isEmpty()) {
+    if (::gwb::testing::runningInCi()) FAIL() << "shared DyLan induction seed missing in CI";
+    GTEST_SKIP() << "shared DyLan induction seed not found (set GWB_SHARED_DIR)";
+  }
+  const QString eval =
+      QString::fromStdString(gwb::testing::sourceDir()) + QStringLiteral("/tests/data/ds/eval/");
+  const QString train = dir_.filePath(QStringLiteral("tiny-train.txt"));
+  const QString test = dir_.filePath(QStringLiteral("tiny-test.txt"));
+  ASSERT_TRUE(QFile::copy(eval + QStringLiteral("tiny-train.txt"), train));
+  ASSERT_TRUE(QFile::copy(eval + QStringLiteral("tiny-test.txt"), test));
+  ASSERT_TRUE(window_->openFile(dir_.filePath(QStringLiteral("pp-attachment.cfg"))));
+  DsLearningView* view = window_->openDsLearning();
+  ASSERT_TRUE(window_->openFile(dir_.filePath(QStringLiteral("pp-attachment.txt"))));
+  view->setSeedDirectory(seed);
+  view->setTrainPath(train);
+  view->setTestPath(test);
+  view->setTop(2);
+  ASSERT_TRUE(view->startLearning()) << view->statusText().toStdString();
+  ASSERT_TRUE(view->waitForLearning());
+  ASSERT_NE(view->lexicon(), nullptr) << view->statusText().toStdString();
+  ASSERT_TRUE(view->selectWord(QStringLiteral("Mommy")));
+  ASSERT_GE(view->testItemCount(), 2);
+  ASSERT_TRUE(view->selectTestItem(1));
+  ASSERT_TRUE(view->waitForInspection());
+  ASSERT_NE(view->evaluation(), nullptr);
+  view->showTab(DsLearningView::TestTab);
+  window_->documentTabs()->setCurrentIndex(1);
+
+  const QString path = dir_.filePath(QStringLiteral("learn.gwb-workspace"));
+  QString error;
+  ASSERT_TRUE(window_->saveWorkspace(path, &error)) << error.toStdString();
+  const Workspace saved = window_->captureWorkspace();
+  ASSERT_EQ(saved.documents.size(), 3u);
+  EXPECT_EQ(saved.documents[1].kind, WorkspaceDocument::Kind::DsLearn);
+  EXPECT_EQ(saved.documents[1].path, train);
+  QFile file(path);
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  const QJsonObject written = QJsonDocument::fromJson(file.readAll())
+                                  .object()
+                                  .value(QStringLiteral("documents"))
+                                  .toArray()[1]
+                                  .toObject();
+  file.close();
+  EXPECT_EQ(written.value(QStringLiteral("kind")).toString(), QStringLiteral("ds-learn"));
+  EXPECT_EQ(written.value(QStringLiteral("path")).toString(), QStringLiteral("tiny-train.txt"));
+  EXPECT_EQ(written.value(QStringLiteral("view")).toObject().value(QStringLiteral("test")),
+            QStringLiteral("tiny-test.txt"));
+
+  auto other = makeWindow(QStringLiteral("second.ini"));
+  ASSERT_TRUE(other->loadWorkspace(path, &error)) << error.toStdString();
+  EXPECT_TRUE(error.isEmpty()) << error.toStdString();
+  ASSERT_EQ(other->documentCount(), 3);
+  EXPECT_NE(other->grammarViewAt(0), nullptr);
+  EXPECT_NE(other->corpusViewAt(2), nullptr);
+  EXPECT_EQ(other->documentTabs()->currentIndex(), 1);
+  auto* again = qobject_cast<DsLearningView*>(other->documentTabs()->widget(1));
+  ASSERT_NE(again, nullptr);
+  ASSERT_TRUE(again->waitForLearning());
+  ASSERT_TRUE(again->waitForInspection());
+  waitForParses(*other);
+  ASSERT_NE(again->lexicon(), nullptr) << again->statusText().toStdString();
+  EXPECT_EQ(again->seedDirectory(), QDir::cleanPath(seed));
+  EXPECT_EQ(again->trainPath(), train);
+  EXPECT_EQ(again->testPath(), test);
+  EXPECT_EQ(again->top(), 2);
+  EXPECT_EQ(again->selectedWord(), QStringLiteral("Mommy"));
+  EXPECT_EQ(again->selectedTestItem(), 1);
+  EXPECT_EQ(again->currentTab(), DsLearningView::TestTab);
+  ASSERT_NE(again->evaluation(), nullptr);
+  EXPECT_EQ(again->evaluation()->mapping.f(), view->evaluation()->mapping.f());
+  EXPECT_EQ(again->evaluation()->sentence, view->evaluation()->sentence);
+  EXPECT_EQ(again->barValues(), view->barValues());
+  EXPECT_EQ(other->captureWorkspace().documents[1].view, saved.documents[1].view);
+
+  // The training file gone: the tab opens, names it, learns nothing; the others open.
+  ASSERT_TRUE(QFile::remove(train));
+  auto third = makeWindow(QStringLiteral("third.ini"));
+  ASSERT_TRUE(third->loadWorkspace(path, &error)) << error.toStdString();
+  ASSERT_EQ(third->documentCount(), 3);
+  EXPECT_NE(third->grammarViewAt(0), nullptr);
+  EXPECT_NE(third->corpusViewAt(2), nullptr);
+  auto* missing = qobject_cast<DsLearningView*>(third->documentTabs()->widget(1));
+  ASSERT_NE(missing, nullptr);
+  EXPECT_FALSE(missing->isLearning());
+  EXPECT_EQ(missing->lexicon(), nullptr);
+  EXPECT_TRUE(missing->statusText().startsWith(QStringLiteral("Workspace:")))
+      << missing->statusText().toStdString();
+  EXPECT_TRUE(missing->statusText().contains(QStringLiteral("tiny-train.txt")))
+      << missing->statusText().toStdString();
+  EXPECT_EQ(missing->trainPath(), train);
+  EXPECT_EQ(missing->top(), 2);
+  waitForParses(*third);
 }
 
 // A CCG tab whose lexicon is gone, or does not read, is reported with the file (and the line

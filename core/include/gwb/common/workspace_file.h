@@ -3,8 +3,8 @@
 // A workspace lists documents in tab order, each with its kind, its path, the start symbol it
 // was opened with and its view's settings (an opaque JSON object that belongs to the view that
 // wrote it: see ui/frame/workspace.h for what each view keeps; the one field core reads inside
-// a view is a "ccg" document's "sentences", a path, stored and resolved like the document's
-// own), then the research windows
+// a view are its paths — a "ccg" document's "sentences", a "ds-learn" document's "seed" and
+// "test" — stored and resolved like the document's own), then the research windows
 // (kinds "induction", "discourse", "transitions", "experiments", no path), the current tab and
 // the window's layout (base64 bytes):
 //
@@ -41,7 +41,7 @@
 //
 // Paths: a document's path is absolute in memory (or ":/..." for a built-in sample, or empty).
 // In the file, a path below the workspace file's folder, or close beside it (fewer than three
-// "../"), is written relative to that folder (so is a "ccg" view's "sentences"), so a workspace can
+// "../"), is written relative to that folder (so are the view paths above), so a workspace can
 // travel with its grammars; on reading, relative paths are resolved against the folder the file is
 // read from. Paths are normalised lexically (no "." or ".." parts, no trailing '/'); symbolic links
 // are not followed.
@@ -63,6 +63,8 @@ enum class WorkspaceDocumentKind {
   Grammar,
   Corpus,
   DsStepper,  // path: the DyLan grammar folder; may be empty (the stepper's default folder)
+  DsLearn,    // path: the training file; may be empty; view "seed" (the seed grammar folder) and
+              // "test" (the test file): paths like the document's
   Ccg,        // path: the factored lexicon or model; may be empty (a tab with no lexicon yet);
               // view "sentences": the sentence file, a path like the document's
   Induction,  // research windows: top-level windows, listed after the tabs, no path
@@ -71,8 +73,8 @@ enum class WorkspaceDocumentKind {
   Experiments,
 };
 
-// "grammar", "corpus", "ds-stepper", "ccg", "induction", "discourse", "transitions",
-// "experiments".
+// "grammar", "corpus", "ds-stepper", "ds-learn", "ccg", "induction", "discourse",
+// "transitions", "experiments".
 const char* workspaceDocumentKindName(WorkspaceDocumentKind kind);
 std::optional<WorkspaceDocumentKind> parseWorkspaceDocumentKind(std::string_view name);
 bool isResearchWindowKind(WorkspaceDocumentKind kind);

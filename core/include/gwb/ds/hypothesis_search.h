@@ -16,8 +16,10 @@
 //     or (the authors' nouns) its bare entity `[x : e|head==x : e]` with a LINKed cn tree
 //     (hyp-adj-cn-e) whose e>cn content `R1^(R1 ++ [head==R1.head : e|p==f(R1.head) : t])` adds
 //     one predicate; and on a cn node with content, a further LINKed e>cn predicate (an
-//     adjective). A noun or adjective is one content step, so content steps never outnumber
-//     the words.
+//     adjective). LINK adjunction of a ?ty(t) tree is searched with the seed's specific macros
+//     (hyp-adj-t, hyp-adj-t-init, hyp-adj-t-req-et) and learned as hyp-adj-t-generic, as
+//     DyLan's hypothesiser records it. A noun or adjective is one content step, so content steps
+//     never outnumber the words.
 // Every tree on a path must keep a maximal semantics that is a supertype of the target record
 // type, heads aside (a partial tree's head is its subject's until the predicate comes); a path
 // succeeds at a complete tree whose root record type equals the target up to relabelling. The
@@ -102,6 +104,7 @@ class HypothesisSearch {
   std::vector<const DsAction*> nonOptional_;
   std::vector<const DsAction*> treeBuilding_;
   std::vector<std::string> treeBuildingText_;  // their texts, as word hypotheses hold them
+  std::vector<std::string> treeBuildingName_;  // the seed action a word learns from each
 };
 
 }  // namespace gwb::ds
