@@ -1,3 +1,5 @@
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -398,6 +400,48 @@ TEST(DsHypothesisSearchTest, ReportsTheBudget) {
       item("you go", "[x==you : e|e1==go : es|p1==subj(e1, x) : t|head==e1 : es]"), tight);
   EXPECT_TRUE(h.budgetHit);
   EXPECT_NE(h.note.find("search stopped at its budget (3 trees"), std::string::npos) << h.note;
+}
+
+}  // namespace
+}  // namespace gwb::ds
+
+namespace gwb::ds {
+namespace {
+
+// Review (dsfinish): a seed that only has hyp-adj-t-generic (no specific LINK macros) must
+// still search LINK adjunction of a ?ty(t) tree with it, as before the LINK change: skipping the
+// generic action is only right when the specific macros stand in for it.
+TEST(DsHypothesisSearchTest, AGenericOnlySeedStillSearchesLinkAdjunction) {
+  GWB_REQUIRE_SHARED(seedFile,
+                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
+  std::ifstream in(seedFile, std::ios::binary);
+  std::stringstream all;
+  all << in.rdbuf();
+  std::string actions = all.str();
+  // Drop the three specific macros (each a block from its name to the next blank-line gap).
+  for (const std::string name : {"\nhyp-adj-t-req-et\n", "\nhyp-adj-t-init\n", "\nhyp-adj-t\n"}) {
+    const std::size_t at = actions.find(name);
+    ASSERT_NE(at, std::string::npos) << name;
+    const std::size_t end = actions.find("\n\n", at + name.size());
+    ASSERT_NE(end, std::string::npos);
+    actions.erase(at + 1, end - at);
+  }
+  DsGrammarText text;
+  text.directory = "generic-only";
+  text.computationalActions = actions;
+  const DsGrammarLoad seed = parseDsGrammar(text);
+  ASSERT_TRUE(seed.ok());
+  ASSERT_NE(seed.grammar.findAction("hyp-adj-t-generic"), nullptr);
+  ASSERT_EQ(seed.grammar.findAction("hyp-adj-t"), nullptr);
+  ASSERT_EQ(seed.grammar.findAction("hyp-adj-t-init"), nullptr);
+  ASSERT_EQ(seed.grammar.findAction("hyp-adj-t-req-et"), nullptr);
+  const HypothesisSearch search(seed.grammar);
+  const ExampleHypotheses h =
+      search.hypotheses(item("Mommy can read",
+                             "[x==mommy : e|e1==read : es|p2==can_aux_feature(e1) : t|p5==subj(e1, "
+                             "x) : t|head==e1 : es]"),
+                        {});
+  EXPECT_FALSE(h.tuples.empty()) << h.note;
 }
 
 }  // namespace
