@@ -148,6 +148,12 @@ HypothesisSearch::HypothesisSearch(const DsGrammar& seed)
   // whose IF is their union and whose THEN is theirs. The generic one is not searched itself
   // (it would add each of their trees a second time, as a different hypothesis).
   const DsAction* generic = seed.findAction("hyp-adj-t-generic");
+  // A seed with the generic action and none of the specific macros (nothing would search LINK
+  // adjunction of a ?ty(t) tree then) searches the generic one itself, as before.
+  bool specific = false;
+  for (const DsAction& a : seed.computational)
+    specific = specific || (a.hypothesis && &a != generic && a.name.rfind("hyp-adj-t", 0) == 0);
+  if (!specific) generic = nullptr;
   for (const DsAction& a : seed.computational) {
     // hyp-adj-cn-e only comes with its e>cn content (see contentActions).
     if (!a.hypothesis || a.name == "hyp-adj-cn-e") continue;

@@ -18,7 +18,8 @@
 //     one predicate; and on a cn node with content, a further LINKed e>cn predicate (an
 //     adjective). LINK adjunction of a ?ty(t) tree is searched with the seed's specific macros
 //     (hyp-adj-t, hyp-adj-t-init, hyp-adj-t-req-et) and learned as hyp-adj-t-generic, as
-//     DyLan's hypothesiser records it. A noun or adjective is one content step, so content steps
+//     DyLan's hypothesiser records it (a seed with none of the specific macros searches
+//     hyp-adj-t-generic itself). A noun or adjective is one content step, so content steps
 //     never outnumber the words.
 // Every tree on a path must keep a maximal semantics that is a supertype of the target record
 // type, heads aside (a partial tree's head is its subject's until the predicate comes); a path
