@@ -140,6 +140,14 @@ DsTree axiomFor(const RecordType& target) {
   return axiom;
 }
 
+namespace {
+// DyLan's three LINK-adjunction macros of a ?ty(t) tree, matched by their exact names (another
+// action whose name merely begins like them is an ordinary tree-building action).
+bool isSpecificLinkMacro(const std::string& name) {
+  return name == "hyp-adj-t" || name == "hyp-adj-t-init" || name == "hyp-adj-t-req-et";
+}
+}  // namespace
+
 HypothesisSearch::HypothesisSearch(const DsGrammar& seed)
     : seed_(seed), optional_(seed.optionalActions()), nonOptional_(seed.nonOptionalActions()) {
   // LINK adjunction of a ?ty(t) tree, as DyLan's hypothesiser does it: the specific macros
@@ -152,13 +160,13 @@ HypothesisSearch::HypothesisSearch(const DsGrammar& seed)
   // adjunction of a ?ty(t) tree then) searches the generic one itself, as before.
   bool specific = false;
   for (const DsAction& a : seed.computational)
-    specific = specific || (a.hypothesis && &a != generic && a.name.rfind("hyp-adj-t", 0) == 0);
+    specific = specific || (a.hypothesis && isSpecificLinkMacro(a.name));
   if (!specific) generic = nullptr;
   for (const DsAction& a : seed.computational) {
     // hyp-adj-cn-e only comes with its e>cn content (see contentActions).
     if (!a.hypothesis || a.name == "hyp-adj-cn-e") continue;
-    const bool linkT = generic != nullptr && a.name.rfind("hyp-adj-t", 0) == 0;
-    if (linkT && &a == generic) continue;
+    if (generic != nullptr && &a == generic) continue;
+    const bool linkT = generic != nullptr && isSpecificLinkMacro(a.name);
     treeBuilding_.push_back(&a);
     treeBuildingText_.push_back(linkT ? generic->toString() : a.toString());
     treeBuildingName_.push_back(linkT ? generic->name : a.name);
