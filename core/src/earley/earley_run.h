@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <queue>
 #include <string>
 #include <utility>
 #include <vector>
@@ -139,6 +138,60 @@ class ItemIndex {
   std::vector<Slot> slots_;
   std::uint32_t generation_ = 1;
   std::size_t size_ = 0;
+};
+
+// The finished items of the set being completed, waiting for their origin's turn. Completion
+// takes the origins from the largest down and, within one origin, the items from the last made
+// to the first: the order of a max-heap of (origin, item), without its logarithmic pops over
+// every finished item. Each origin keeps a list (pushed at the front, so newest first: items
+// are pushed in the order they are made), and only the distinct origins go through a heap. An
+// item made while origin k is being completed has an origin below k, so an origin's list is
+// whole when its turn comes, and is taken once.
+class CompletionAgenda {
+ public:
+  // Ready for a set whose items have origins below `origins` (every list is empty between
+  // completions: each is taken whole).
+  void reserveOrigins(std::size_t origins) {
+    if (head_.size() < origins) head_.resize(origins, -1);
+    entries_.clear();
+  }
+  void push(std::int32_t origin, std::int32_t item, SymbolId lhs) {
+    std::int32_t& head = head_[static_cast<std::size_t>(origin)];
+    if (head < 0) {
+      origins_.push_back(origin);
+      std::push_heap(origins_.begin(), origins_.end());
+    }
+    entries_.push_back({item, lhs, head});
+    head = static_cast<std::int32_t>(entries_.size()) - 1;
+  }
+  bool empty() const { return origins_.empty(); }
+  // Takes the largest origin with items; its items are then read, newest first, by
+  // forEachItem (before anything else is pushed).
+  std::int32_t popOrigin() {
+    std::pop_heap(origins_.begin(), origins_.end());
+    const std::int32_t origin = origins_.back();
+    origins_.pop_back();
+    taken_ = head_[static_cast<std::size_t>(origin)];
+    head_[static_cast<std::size_t>(origin)] = -1;
+    return origin;
+  }
+  // Calls f(item, lhs) for each item of the origin popOrigin() took.
+  template <typename F>
+  void forEachItem(F&& f) const {
+    for (std::int32_t e = taken_; e >= 0; e = entries_[static_cast<std::size_t>(e)].next)
+      f(entries_[static_cast<std::size_t>(e)].item, entries_[static_cast<std::size_t>(e)].lhs);
+  }
+
+ private:
+  struct Entry {
+    std::int32_t item;
+    SymbolId lhs;
+    std::int32_t next;  // the entry pushed before it for the same origin, or -1
+  };
+  std::vector<std::int32_t> head_;  // by origin: its newest entry, or -1
+  std::vector<Entry> entries_;
+  std::vector<std::int32_t> origins_;  // a max-heap of the origins with entries
+  std::int32_t taken_ = -1;
 };
 
 // One parse in one numeric representation.
@@ -653,22 +706,19 @@ class EarleyRun {
     const std::optional<SymbolId> next = lookaheadAt(r);
     const bool everyPrefix = completesForEveryPrefix();
     index_.clear();
-    std::priority_queue<std::pair<std::int32_t, std::int32_t>> agenda;  // (origin, item)
+    agenda_.reserveOrigins(r);
     for (std::int32_t k = 0; k < static_cast<std::int32_t>(current.size()); ++k) {
       const EarleyItem& item = current[static_cast<std::size_t>(k)];
       const CompiledRule& rule = g_.rule(item.rule);
       if (static_cast<std::size_t>(item.dot) == rule.rhs.size() && !rule.unit)
-        agenda.push({item.origin, k});
+        agenda_.push(item.origin, k, rule.lhs);
     }
-    while (!agenda.empty()) {
-      const std::int32_t k = agenda.top().first;
+    while (!agenda_.empty()) {
+      const std::int32_t k = agenda_.popOrigin();
       touchedConstituents_.clear();
-      while (!agenda.empty() && agenda.top().first == k) {
-        const EarleyItem& item = current[static_cast<std::size_t>(agenda.top().second)];
-        const std::int32_t itemIndex = agenda.top().second;
-        agenda.pop();
-        const SymbolId y = g_.rule(item.rule).lhs;
-        if (!mayCompleteBefore(g_, y, next, everyPrefix)) continue;
+      agenda_.forEachItem([&](std::int32_t itemIndex, SymbolId y) {
+        if (!mayCompleteBefore(g_, y, next, everyPrefix)) return;
+        const EarleyItem& item = current[static_cast<std::size_t>(itemIndex)];
         Constituent& c = constituents_[static_cast<std::size_t>(y)];
         if (c.best < 0) {
           touchedConstituents_.push_back(y);
@@ -682,7 +732,7 @@ class EarleyRun {
             c.best = itemIndex;
           }
         }
-      }
+      });
       // Origins k < r: a closed set, which advance() cannot move. Its items waiting on one
       // symbol are one run of completion records (EarleyChart::WaitingRecord). The
       // constituents are first gathered by that symbol, Z: every item waiting on Z advances
@@ -692,7 +742,7 @@ class EarleyRun {
       // the same order as by advancing once per (Y, Z).
       if (observer_ != nullptr) {
         // A watched parse (the workbench's stepper) shows one completion per constituent Y.
-        completePerConstituent(r, k, next, everyPrefix, agenda);
+        completePerConstituent(r, k, next, everyPrefix);
         continue;
       }
       const OriginWaiting origin = originWaiting(static_cast<std::size_t>(k));
@@ -726,7 +776,7 @@ class EarleyRun {
                          [&](const EarleyChart::WaitingRecord& waiting) {
                            advance(r, k, waiting, Numeric::mul(waiting.forward, z.inner),
                                    Numeric::mul(waiting.inner, z.inner),
-                                   waiting.viterbi + z.viterbi, z.best, zSymbol, agenda);
+                                   waiting.viterbi + z.viterbi, z.best, zSymbol);
                          });
       }
     }
@@ -736,8 +786,7 @@ class EarleyRun {
   // Y), as a ParseObserver sees it: the same items in the same order as the gathered
   // completion above, their sums associated per Y.
   void completePerConstituent(std::size_t r, std::int32_t k, std::optional<SymbolId> next,
-                              bool everyPrefix,
-                              std::priority_queue<std::pair<std::int32_t, std::int32_t>>& agenda) {
+                              bool everyPrefix) {
     const OriginWaiting origin = originWaiting(static_cast<std::size_t>(k));
     for (SymbolId y : touchedConstituents_) {
       const Constituent c = constituents_[static_cast<std::size_t>(y)];
@@ -751,7 +800,7 @@ class EarleyRun {
                          [&](const EarleyChart::WaitingRecord& waiting) {
                            advance(r, k, waiting, Numeric::mul(waiting.forward, childMass),
                                    Numeric::mul(waiting.inner, childMass),
-                                   waiting.viterbi + childViterbi, c.best, unit.from, agenda);
+                                   waiting.viterbi + childViterbi, c.best, unit.from);
                          });
       }
     }
@@ -788,8 +837,7 @@ class EarleyRun {
 
   // Adds mass to [k, r] X → α Z . β, the advance of `waiting` (in set k) over a constituent.
   void advance(std::size_t r, std::int32_t waitingSet, const EarleyChart::WaitingRecord& waiting,
-               double forward, double inner, double viterbi, std::int32_t child, SymbolId via,
-               std::priority_queue<std::pair<std::int32_t, std::int32_t>>& agenda) {
+               double forward, double inner, double viterbi, std::int32_t child, SymbolId via) {
     const std::int32_t waitingIndex = waiting.index;
     std::vector<EarleyItem>& current = openItems();
     const std::uint64_t key = itemKey(g_, waiting.rule, waiting.dot + 1, waiting.origin);
@@ -809,7 +857,7 @@ class EarleyRun {
       addItem(r, item);
       const CompiledRule& rule = g_.rule(item.rule);
       if (static_cast<std::size_t>(item.dot) == rule.rhs.size() && !rule.unit)
-        agenda.push({item.origin, slot});
+        agenda_.push(item.origin, slot, rule.lhs);
     } else {
       EarleyItem& item = current[static_cast<std::size_t>(slot)];
       before = item;
@@ -962,6 +1010,7 @@ class EarleyRun {
   std::vector<SymbolId> touchedPrediction_;
   std::vector<SymbolId> touchedWaiting_;
   ItemIndex index_;
+  CompletionAgenda agenda_;
   std::vector<std::int32_t> waitingCount_;
   std::vector<std::pair<SymbolId, std::int32_t>> sortedWaiting_;
   std::vector<std::int32_t> scannedFrom_;
