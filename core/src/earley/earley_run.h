@@ -73,6 +73,11 @@ inline std::uint64_t itemKey(const CompiledGrammar& grammar, std::int32_t rule, 
          static_cast<std::uint64_t>(static_cast<std::uint32_t>(origin));
 }
 
+// The origin of an item key.
+inline std::int32_t keyOrigin(std::uint64_t key) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(key & 0xffffffffU));
+}
+
 // Items of the set being built, by (rule, dot, origin): open addressing with linear probing.
 // clear() is O(1) (a generation stamp marks the live slots), which matters because it runs
 // once per word on inputs of 50,000 words.
@@ -433,10 +438,9 @@ class EarleyRun {
     chart_.closeSet();
   }
 
-  static void makeWaitingRecords(ConstSpan<EarleyChart::WaitingEntry> waiting,
-                                 ConstSpan<EarleyItem> items,
-                                 std::vector<EarleyChart::WaitingRecord>& records,
-                                 std::vector<EarleyChart::WaitingRun>& runs) {
+  void makeWaitingRecords(ConstSpan<EarleyChart::WaitingEntry> waiting, ConstSpan<EarleyItem> items,
+                          std::vector<EarleyChart::WaitingRecord>& records,
+                          std::vector<EarleyChart::WaitingRun>& runs) const {
     records.clear();
     runs.clear();
     if (waiting.empty()) return;
@@ -448,10 +452,13 @@ class EarleyRun {
       record.forward = item.forward;
       record.inner = item.inner;
       record.viterbi = item.viterbi;
+      record.key = itemKey(g_, item.rule, item.dot + 1, item.origin);
       record.rule = item.rule;
-      record.origin = item.origin;
       record.index = index;
+      const Advance advance = classifyAdvance(g_, item.rule, item.dot);
+      record.after = advance.after;
       record.dot = item.dot;
+      record.advance = static_cast<std::uint8_t>(advance.kind);
       if (runs.empty() || runs.back().symbol != z)
         runs.push_back({z, static_cast<std::int32_t>(i)});
     }
@@ -826,13 +833,17 @@ class EarleyRun {
       if (i + kPrefetchAhead < end) {
         const EarleyChart::WaitingRecord& ahead =
             origin.records[static_cast<std::size_t>(i + kPrefetchAhead)];
-        index_.prefetch(itemKey(g_, ahead.rule, ahead.dot + 1, ahead.origin));
+        index_.prefetch(ahead.key);
       }
       const EarleyChart::WaitingRecord& waiting = origin.records[static_cast<std::size_t>(i)];
-      if (options_.lookahead && !worthAdvancing(g_, waiting.rule, waiting.dot, next, everyPrefix))
+      if (options_.lookahead && !worthAdvancing(g_, advanceOf(waiting), next, everyPrefix))
         continue;
       advanceOne(waiting);
     }
+  }
+
+  static Advance advanceOf(const EarleyChart::WaitingRecord& waiting) {
+    return {static_cast<AdvanceKind>(waiting.advance), waiting.after};
   }
 
   // Adds mass to [k, r] X → α Z . β, the advance of `waiting` (in set k) over a constituent.
@@ -840,24 +851,29 @@ class EarleyRun {
                double forward, double inner, double viterbi, std::int32_t child, SymbolId via) {
     const std::int32_t waitingIndex = waiting.index;
     std::vector<EarleyItem>& current = openItems();
-    const std::uint64_t key = itemKey(g_, waiting.rule, waiting.dot + 1, waiting.origin);
-    const auto [slot, inserted] = index_.tryEmplace(key, static_cast<std::int32_t>(current.size()));
+    const auto [slot, inserted] =
+        index_.tryEmplace(waiting.key, static_cast<std::int32_t>(current.size()));
     EarleyItem before;
     if (inserted) {
       EarleyItem item;
       item.rule = waiting.rule;
       item.dot = static_cast<std::int16_t>(waiting.dot + 1);
-      item.origin = waiting.origin;
+      item.origin = keyOrigin(waiting.key);
       item.forward = forward;
       item.inner = inner;
       item.viterbi = viterbi;
       item.bestPredecessor = waitingIndex;
       item.bestChild = child;
       item.bestVia = via;
-      addItem(r, item);
-      const CompiledRule& rule = g_.rule(item.rule);
-      if (static_cast<std::size_t>(item.dot) == rule.rhs.size() && !rule.unit)
-        agenda_.push(item.origin, slot, rule.lhs);
+      // addItem's bookkeeping, from the record instead of the rule.
+      current.push_back(item);
+      switch (static_cast<AdvanceKind>(waiting.advance)) {
+        case AdvanceKind::Nonterminal: chart_.openWaiting_.push_back({waiting.after, slot}); break;
+        case AdvanceKind::Terminal: chart_.openTerminalWaiting_.push_back(slot); break;
+        case AdvanceKind::Finished: agenda_.push(item.origin, slot, waiting.after); break;
+        case AdvanceKind::Goal:  // the goal rule is a unit rule: nothing completes with it
+        case AdvanceKind::Unit: break;
+      }
     } else {
       EarleyItem& item = current[static_cast<std::size_t>(slot)];
       before = item;

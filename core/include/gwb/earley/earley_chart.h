@@ -134,14 +134,21 @@ class EarleyChart {
   // What completion reads of a waiting item, kept beside the set's sorted waiting list (same
   // order): the items waiting on one Z form one contiguous run of these records, so the
   // completer reads them front to back instead of chasing each item in the set.
+  // Besides the item's own values, a record holds what completion needs of the item it advances
+  // to, so that the completer reads no grammar rule: that item's key in the open set's index
+  // (earley_run.h's itemKey, whose low half is the origin) and what its look-ahead test reads
+  // (lookahead.h: the kind of advance and the symbol after the dot, or the LHS when the advance
+  // finishes the rule).
   struct WaitingRecord {
     double forward = 0.0;
     double inner = 0.0;
     double viterbi = 0.0;
+    std::uint64_t key = 0;  // of the advanced item (rule, dot + 1, origin)
     std::int32_t rule = -1;
-    std::int32_t origin = 0;
-    std::int32_t index = -1;  // the item in its set
+    std::int32_t index = -1;     // the item in its set
+    SymbolId after = kNoSymbol;  // the advanced item's next symbol, or its LHS when finished
     std::int16_t dot = 0;
+    std::uint8_t advance = 0;  // earley_internal::AdvanceKind of the advanced item
   };
   // The waiting list's runs: symbol Z's entries are [begin, next run's begin).
   struct WaitingRun {
