@@ -145,6 +145,33 @@ class ItemIndex {
   std::size_t size_ = 0;
 };
 
+// What completion reads of an item waiting in a closed set k, kept beside k's sorted waiting list
+// (same order): the items waiting on one Z form one contiguous run of these records, so the
+// completer reads them front to back instead of chasing each item in the set. Besides the item's
+// own values, a record holds what completion needs of the item it advances to, so that the
+// completer reads no grammar rule: that item's key in the open set's index (itemKey; its low half
+// is the origin) and what its look-ahead test reads (lookahead.h: the kind of advance, and the
+// symbol after the dot or, when the advance finishes the rule, its LHS). Records are the parse's
+// working memory, not part of the chart: made when a later set first completes into set k, in
+// an arena the thread keeps from parse to parse (SymbolScratch).
+struct WaitingRecord {
+  double forward = 0.0;
+  double inner = 0.0;
+  double viterbi = 0.0;
+  std::uint64_t key = 0;  // of the advanced item (rule, dot + 1, origin)
+  std::int32_t rule = -1;
+  std::int32_t index = -1;     // the item in its set
+  SymbolId after = kNoSymbol;  // the advanced item's next symbol, or its LHS when finished
+  std::int16_t dot = 0;
+  AdvanceKind advance = AdvanceKind::Nonterminal;  // of the advanced item
+};
+
+// The waiting list's runs: symbol Z's records are [begin, next run's begin).
+struct WaitingRun {
+  SymbolId symbol;
+  std::int32_t begin;
+};
+
 // The finished items of the set being completed, waiting for their origin's turn. Completion
 // takes the origins from the largest down and, within one origin, the items from the last made
 // to the first: the order of a max-heap of (origin, item), without its logarithmic pops over
@@ -219,6 +246,9 @@ struct SymbolScratch {
   std::vector<Constituent> constituents;
   std::vector<Constituent> gathered;
   std::vector<std::int32_t> waitingCount;
+  // Completion's records of the closed sets (not per symbol: no need to be clean).
+  std::vector<WaitingRecord> records;
+  std::vector<WaitingRun> runs;
   NumericMode mode = NumericMode::Scaled;
   bool clean = false;
   bool inUse = false;  // a parse started from an observer callback gets arrays of its own
@@ -231,6 +261,15 @@ inline SymbolScratch& threadScratch() {
 
 template <typename Numeric>
 class EarleyRun {
+  // A closed set's records and runs in records_ and runs_ (runCount < 0: not made yet).
+  struct RecordSpan {
+    std::size_t records = 0;
+    std::size_t runs = 0;
+    std::int64_t runCount = -1;
+  };
+  // The record arena a thread keeps between parses, at most.
+  static constexpr std::size_t kKeptRecordBytes = std::size_t{64} << 20;
+
  public:
   EarleyRun(const CompiledGrammar& grammar, const ParseOptions& options, EarleyChart& chart)
       : g_(grammar), options_(options), chart_(chart), observer_(options.observer) {
@@ -244,6 +283,8 @@ class EarleyRun {
     constituents_.swap(scratch.constituents);
     gathered_.swap(scratch.gathered);
     waitingCount_.swap(scratch.waitingCount);
+    records_.swap(scratch.records);
+    runs_.swap(scratch.runs);
   }
 
   EarleyRun(const EarleyRun&) = delete;
@@ -263,6 +304,13 @@ class EarleyRun {
     constituents_.swap(scratch_->constituents);
     gathered_.swap(scratch_->gathered);
     waitingCount_.swap(scratch_->waitingCount);
+    // A whole discourse leaves many records; the thread keeps the arena only up to a bound.
+    if (records_.capacity() * sizeof(WaitingRecord) > kKeptRecordBytes) {
+      std::vector<WaitingRecord>().swap(records_);
+      std::vector<WaitingRun>().swap(runs_);
+    }
+    records_.swap(scratch_->records);
+    runs_.swap(scratch_->runs);
     scratch_->inUse = false;
   }
 
@@ -334,6 +382,9 @@ class EarleyRun {
       gathered_.assign(g_.symbolCount(), Constituent{});
       waitingCount_.assign(g_.symbolCount(), 0);
     }
+    records_.clear();
+    runs_.clear();
+    recordSpans_.assign(n + 1, RecordSpan{});
     terminals_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
       const auto t = g_.symbols().findTerminal(words[i]);
@@ -371,7 +422,7 @@ class EarleyRun {
     if (observer_) emit(OperationKind::Init, {0, 0}, {}, {}, kNoSymbol, kNoSymbol, true, {});
     if (useEndWeights_ && n > 0) computeEndWeights(0);
     predict(0);
-    closeSet(0);
+    closeSet();
     if (n == 0) {
       // The empty string: only through S ⇒* ε.
       const double e = g_.nullProbability(g_.start());
@@ -389,7 +440,7 @@ class EarleyRun {
       openSet(r + 1);
       const bool scanned = scan(r);
       if (!scanned) {
-        closeSet(r + 1);
+        closeSet();
         result.failedAt = static_cast<int>(r);
         break;
       }
@@ -400,7 +451,7 @@ class EarleyRun {
       recordStringProbability(r + 1, scannedCount, result);
       if (useEndWeights_ && r + 1 < n) computeEndWeights(r + 1);
       if (r + 1 < n || !options_.lookahead) predict(r + 1);
-      closeSet(r + 1);
+      closeSet();
       if (observer_) {
         observer_->onSetFinished(static_cast<int>(r + 1), chart_);
         if (observer_->stopRequested()) {
@@ -429,26 +480,33 @@ class EarleyRun {
 
   // The set being built (see EarleyChart): its items change until closeSet().
   void openSet(std::size_t r) { chart_.openSet(r); }
-  // Sets 0..n−1 are completed into by later sets: they keep completion's records of their
-  // waiting items (EarleyChart::WaitingRecord), made here from the sorted waiting list.
-  void closeSet(std::size_t r) {
-    if (r < words_->size())
-      makeWaitingRecords(ConstSpan<EarleyChart::WaitingEntry>(chart_.openWaiting_),
-                         ConstSpan<EarleyItem>(openItems()), chart_.openRecords_, chart_.openRuns_);
-    chart_.closeSet();
-  }
+  void closeSet() { chart_.closeSet(); }
 
-  void makeWaitingRecords(ConstSpan<EarleyChart::WaitingEntry> waiting, ConstSpan<EarleyItem> items,
-                          std::vector<EarleyChart::WaitingRecord>& records,
-                          std::vector<EarleyChart::WaitingRun>& runs) const {
-    records.clear();
-    runs.clear();
+  // The completion records and runs of closed set k, made on first use: only the sets that a
+  // later completion reaches get them (on a discourse, few do).
+  struct OriginWaiting {
+    const WaitingRecord* records = nullptr;
+    const WaitingRun* runs = nullptr;
+    std::size_t runCount = 0;  // runs, the closing one (kNoSymbol, waitingCount) excluded
+  };
+  OriginWaiting originWaiting(std::size_t k) {
+    RecordSpan& span = recordSpans_[k];
+    if (span.runCount < 0) makeWaitingRecords(k, span);
+    return {records_.data() + span.records, runs_.data() + span.runs,
+            static_cast<std::size_t>(span.runCount)};
+  }
+  void makeWaitingRecords(std::size_t k, RecordSpan& span) {
+    const ConstSpan<EarleyChart::WaitingEntry> waiting = this->waiting(k);
+    const ConstSpan<EarleyItem> items = this->items(k);
+    span.records = records_.size();
+    span.runs = runs_.size();
+    span.runCount = 0;
     if (waiting.empty()) return;
-    records.resize(waiting.size());
+    records_.reserve(span.records + waiting.size());
     for (std::size_t i = 0; i < waiting.size(); ++i) {
       const auto& [z, index] = waiting[i];
       const EarleyItem& item = items[static_cast<std::size_t>(index)];
-      EarleyChart::WaitingRecord& record = records[i];
+      WaitingRecord record;
       record.forward = item.forward;
       record.inner = item.inner;
       record.viterbi = item.viterbi;
@@ -458,25 +516,12 @@ class EarleyRun {
       const Advance advance = classifyAdvance(g_, item.rule, item.dot);
       record.after = advance.after;
       record.dot = item.dot;
-      record.advance = static_cast<std::uint8_t>(advance.kind);
-      if (runs.empty() || runs.back().symbol != z)
-        runs.push_back({z, static_cast<std::int32_t>(i)});
+      record.advance = advance.kind;
+      records_.push_back(record);
+      if (i == 0 || waiting[i - 1].first != z) runs_.push_back({z, static_cast<std::int32_t>(i)});
     }
-    runs.push_back({kNoSymbol, static_cast<std::int32_t>(waiting.size())});
-  }
-
-  // The completion records and runs of closed set k (made afresh for a chart whose sets were
-  // closed without them).
-  struct OriginWaiting {
-    const EarleyChart::WaitingRecord* records = nullptr;
-    const EarleyChart::WaitingRun* runs = nullptr;
-    std::size_t runCount = 0;
-  };
-  OriginWaiting originWaiting(std::size_t k) {
-    const StateSet& s = set(k);
-    if (s.runs != nullptr || s.waitingCount == 0) return {s.records, s.runs, s.runCount};
-    makeWaitingRecords(waiting(k), items(k), fallbackRecords_, fallbackRuns_);
-    return {fallbackRecords_.data(), fallbackRuns_.data(), fallbackRuns_.size() - 1};
+    span.runCount = static_cast<std::int64_t>(runs_.size() - span.runs);
+    runs_.push_back({kNoSymbol, static_cast<std::int32_t>(waiting.size())});
   }
   std::vector<EarleyItem>& openItems() { return chart_.openItems_; }
   ConstSpan<EarleyItem> items(std::size_t r) const { return chart_.set(r); }
@@ -741,7 +786,7 @@ class EarleyRun {
         }
       });
       // Origins k < r: a closed set, which advance() cannot move. Its items waiting on one
-      // symbol are one run of completion records (EarleyChart::WaitingRecord). The
+      // symbol are one run of completion records (WaitingRecord). The
       // constituents are first gathered by that symbol, Z: every item waiting on Z advances
       // once, by Σ_Y R_U(Z, Y)·inner(Y) (its Viterbi score by the best of them), rather than
       // once for every Y (a sparse product of R_U with the constituents, as in prediction).
@@ -779,12 +824,11 @@ class EarleyRun {
       for (SymbolId zSymbol : touchedGathered_) {
         const Constituent z = gathered_[static_cast<std::size_t>(zSymbol)];
         gathered_[static_cast<std::size_t>(zSymbol)] = Constituent{};
-        forEachWaitingOn(origin, zSymbol, next, everyPrefix,
-                         [&](const EarleyChart::WaitingRecord& waiting) {
-                           advance(r, k, waiting, Numeric::mul(waiting.forward, z.inner),
-                                   Numeric::mul(waiting.inner, z.inner),
-                                   waiting.viterbi + z.viterbi, z.best, zSymbol);
-                         });
+        forEachWaitingOn(origin, zSymbol, next, everyPrefix, [&](const WaitingRecord& waiting) {
+          advance(r, k, waiting, Numeric::mul(waiting.forward, z.inner),
+                  Numeric::mul(waiting.inner, z.inner), waiting.viterbi + z.viterbi, z.best,
+                  zSymbol);
+        });
       }
     }
   }
@@ -803,12 +847,11 @@ class EarleyRun {
         const double unitSum = Numeric::pick(unit.sum, unit.logSum);
         const double childMass = Numeric::mul(unitSum, c.inner);
         const double childViterbi = unit.logBest + c.viterbi;
-        forEachWaitingOn(origin, unit.from, next, everyPrefix,
-                         [&](const EarleyChart::WaitingRecord& waiting) {
-                           advance(r, k, waiting, Numeric::mul(waiting.forward, childMass),
-                                   Numeric::mul(waiting.inner, childMass),
-                                   waiting.viterbi + childViterbi, c.best, unit.from);
-                         });
+        forEachWaitingOn(origin, unit.from, next, everyPrefix, [&](const WaitingRecord& waiting) {
+          advance(r, k, waiting, Numeric::mul(waiting.forward, childMass),
+                  Numeric::mul(waiting.inner, childMass), waiting.viterbi + childViterbi, c.best,
+                  unit.from);
+        });
       }
     }
   }
@@ -822,33 +865,32 @@ class EarleyRun {
   template <typename AdvanceOne>
   void forEachWaitingOn(const OriginWaiting& origin, SymbolId symbol, std::optional<SymbolId> next,
                         bool everyPrefix, AdvanceOne&& advanceOne) {
-    const EarleyChart::WaitingRun* const runsEnd = origin.runs + origin.runCount;
-    const EarleyChart::WaitingRun* run = std::lower_bound(
-        origin.runs, runsEnd, symbol,
-        [](const EarleyChart::WaitingRun& a, SymbolId wanted) { return a.symbol < wanted; });
+    const WaitingRun* const runsEnd = origin.runs + origin.runCount;
+    const WaitingRun* run =
+        std::lower_bound(origin.runs, runsEnd, symbol,
+                         [](const WaitingRun& a, SymbolId wanted) { return a.symbol < wanted; });
     if (run == runsEnd || run->symbol != symbol) return;
     const std::int32_t begin = run->begin;
     const std::int32_t end = (run + 1)->begin;
     for (std::int32_t i = begin; i < end; ++i) {
       if (i + kPrefetchAhead < end) {
-        const EarleyChart::WaitingRecord& ahead =
-            origin.records[static_cast<std::size_t>(i + kPrefetchAhead)];
+        const WaitingRecord& ahead = origin.records[static_cast<std::size_t>(i + kPrefetchAhead)];
         index_.prefetch(ahead.key);
       }
-      const EarleyChart::WaitingRecord& waiting = origin.records[static_cast<std::size_t>(i)];
+      const WaitingRecord& waiting = origin.records[static_cast<std::size_t>(i)];
       if (options_.lookahead && !worthAdvancing(g_, advanceOf(waiting), next, everyPrefix))
         continue;
       advanceOne(waiting);
     }
   }
 
-  static Advance advanceOf(const EarleyChart::WaitingRecord& waiting) {
-    return {static_cast<AdvanceKind>(waiting.advance), waiting.after};
+  static Advance advanceOf(const WaitingRecord& waiting) {
+    return {waiting.advance, waiting.after};
   }
 
   // Adds mass to [k, r] X → α Z . β, the advance of `waiting` (in set k) over a constituent.
-  void advance(std::size_t r, std::int32_t waitingSet, const EarleyChart::WaitingRecord& waiting,
-               double forward, double inner, double viterbi, std::int32_t child, SymbolId via) {
+  void advance(std::size_t r, std::int32_t waitingSet, const WaitingRecord& waiting, double forward,
+               double inner, double viterbi, std::int32_t child, SymbolId via) {
     const std::int32_t waitingIndex = waiting.index;
     std::vector<EarleyItem>& current = openItems();
     const auto [slot, inserted] =
@@ -867,7 +909,7 @@ class EarleyRun {
       item.bestVia = via;
       // addItem's bookkeeping, from the record instead of the rule.
       current.push_back(item);
-      switch (static_cast<AdvanceKind>(waiting.advance)) {
+      switch (waiting.advance) {
         case AdvanceKind::Nonterminal: chart_.openWaiting_.push_back({waiting.after, slot}); break;
         case AdvanceKind::Terminal: chart_.openTerminalWaiting_.push_back(slot); break;
         case AdvanceKind::Finished: agenda_.push(item.origin, slot, waiting.after); break;
@@ -1034,8 +1076,9 @@ class EarleyRun {
   std::vector<SymbolId> touchedConstituents_;
   std::vector<Constituent> gathered_;  // by Z: the constituents of one origin, through R_U
   std::vector<SymbolId> touchedGathered_;
-  std::vector<EarleyChart::WaitingRecord> fallbackRecords_;
-  std::vector<EarleyChart::WaitingRun> fallbackRuns_;
+  std::vector<WaitingRecord> records_;  // completion's records of the closed sets
+  std::vector<WaitingRun> runs_;
+  std::vector<RecordSpan> recordSpans_;  // by set
   bool useEndWeights_ = false;
   std::vector<EndWeight> endWeights_;        // E_k of every finished set k, by symbol
   std::vector<std::size_t> endWeightStart_;  // set k's: [start[k], start[k + 1]), k < n
