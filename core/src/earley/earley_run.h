@@ -502,7 +502,8 @@ class EarleyRun {
     span.runs = runs_.size();
     span.runCount = 0;
     if (waiting.empty()) return;
-    records_.reserve(span.records + waiting.size());
+    if (records_.capacity() < span.records + waiting.size())  // geometric, as push_back's
+      records_.reserve(std::max(span.records + waiting.size(), 2 * records_.capacity()));
     for (std::size_t i = 0; i < waiting.size(); ++i) {
       const auto& [z, index] = waiting[i];
       const EarleyItem& item = items[static_cast<std::size_t>(index)];
