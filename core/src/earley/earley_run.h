@@ -83,6 +83,12 @@ inline std::int32_t keyOrigin(std::uint64_t key) {
 // once per word on inputs of 50,000 words.
 class ItemIndex {
  public:
+  static std::size_t hash(std::uint64_t key) {
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    key ^= key >> 33;
+    return static_cast<std::size_t>(key);
+  }
   ItemIndex() { slots_.resize(1024); }
   void clear() {
     ++generation_;
@@ -90,20 +96,24 @@ class ItemIndex {
   }
   // Returns (slot value, inserted); on insertion the value is `value`.
   std::pair<std::int32_t, bool> tryEmplace(std::uint64_t key, std::int32_t value) {
+    return tryEmplace(key, hash(key), value);
+  }
+  // The same, with `h` = hash(key) known.
+  std::pair<std::int32_t, bool> tryEmplace(std::uint64_t key, std::size_t h, std::int32_t value) {
     if ((size_ + 1) * 2 > slots_.size()) grow();
-    Slot& slot = probe(key);
+    Slot& slot = probe(key, h);
     if (slot.generation == generation_) return {slot.value, false};
     slot = Slot{key, value, generation_};
     ++size_;
     return {value, true};
   }
-  // Asks the memory system for the slot `key` would probe first (completion does so a few
-  // records ahead of the one it advances, so that the probe finds its slot in the cache).
-  void prefetch(std::uint64_t key) const {
+  // Asks the memory system for the slot a key of hash `h` would probe first (completion does so
+  // a few records ahead of the one it advances, so that the probe finds its slot in the cache).
+  void prefetchHash(std::size_t h) const {
 #if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(&slots_[hash(key) & (slots_.size() - 1)]);
+    __builtin_prefetch(&slots_[h & (slots_.size() - 1)]);
 #else
-    static_cast<void>(key);
+    static_cast<void>(h);
 #endif
   }
   std::optional<std::int32_t> find(std::uint64_t key) const {
@@ -121,15 +131,9 @@ class ItemIndex {
     std::int32_t value = 0;
     std::uint32_t generation = 0;
   };
-  static std::size_t hash(std::uint64_t key) {
-    key ^= key >> 33;
-    key *= 0xff51afd7ed558ccdULL;
-    key ^= key >> 33;
-    return static_cast<std::size_t>(key);
-  }
-  Slot& probe(std::uint64_t key) {
+  Slot& probe(std::uint64_t key, std::size_t h) {
     const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = hash(key) & mask;; i = (i + 1) & mask) {
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
       Slot& slot = slots_[i];
       if (slot.generation != generation_ || slot.key == key) return slot;
     }
@@ -138,7 +142,7 @@ class ItemIndex {
     std::vector<Slot> old(slots_.size() * 2);
     old.swap(slots_);
     for (const Slot& slot : old)
-      if (slot.generation == generation_) probe(slot.key) = slot;
+      if (slot.generation == generation_) probe(slot.key, hash(slot.key)) = slot;
   }
   std::vector<Slot> slots_;
   std::uint32_t generation_ = 1;
@@ -825,11 +829,12 @@ class EarleyRun {
       for (SymbolId zSymbol : touchedGathered_) {
         const Constituent z = gathered_[static_cast<std::size_t>(zSymbol)];
         gathered_[static_cast<std::size_t>(zSymbol)] = Constituent{};
-        forEachWaitingOn(origin, zSymbol, next, everyPrefix, [&](const WaitingRecord& waiting) {
-          advance(r, k, waiting, Numeric::mul(waiting.forward, z.inner),
-                  Numeric::mul(waiting.inner, z.inner), waiting.viterbi + z.viterbi, z.best,
-                  zSymbol);
-        });
+        forEachWaitingOn(origin, zSymbol, next, everyPrefix,
+                         [&](const WaitingRecord& waiting, std::size_t hash) {
+                           advance(waiting, hash, Numeric::mul(waiting.forward, z.inner),
+                                   Numeric::mul(waiting.inner, z.inner),
+                                   waiting.viterbi + z.viterbi, z.best, zSymbol);
+                         });
       }
     }
   }
@@ -848,21 +853,29 @@ class EarleyRun {
         const double unitSum = Numeric::pick(unit.sum, unit.logSum);
         const double childMass = Numeric::mul(unitSum, c.inner);
         const double childViterbi = unit.logBest + c.viterbi;
-        forEachWaitingOn(origin, unit.from, next, everyPrefix, [&](const WaitingRecord& waiting) {
-          advance(r, k, waiting, Numeric::mul(waiting.forward, childMass),
-                  Numeric::mul(waiting.inner, childMass), waiting.viterbi + childViterbi, c.best,
-                  unit.from);
-        });
+        forEachWaitingOn(origin, unit.from, next, everyPrefix,
+                         [&](const WaitingRecord& waiting, std::size_t hash) {
+                           EarleyItem before;
+                           const auto [slot, created] =
+                               advance(waiting, hash, Numeric::mul(waiting.forward, childMass),
+                                       Numeric::mul(waiting.inner, childMass),
+                                       waiting.viterbi + childViterbi, c.best, unit.from, &before);
+                           emit(OperationKind::Complete, {static_cast<std::int32_t>(r), slot},
+                                {k, waiting.index}, {static_cast<std::int32_t>(r), c.best},
+                                kNoSymbol, unit.from, created, before);
+                         });
       }
     }
   }
 
-  // How many records ahead completion prefetches the item index's slot.
-  static constexpr std::int32_t kPrefetchAhead = 4;
+  // How many passing records ahead completion prefetches the item index's slot.
+  static constexpr std::size_t kPrefetchAhead = 4;
 
-  // Calls `advanceOne(record)` for each of origin's waiting records that wait for `symbol`
-  // (one run of the grouped records) and pass the look-ahead test, in record order, prefetching
-  // the item-index slot of the record kPrefetchAhead places on.
+  // Calls `advanceOne(record, hash of its key)` for each of origin's waiting records that wait
+  // for `symbol` (one run of the grouped records) and pass the look-ahead test, in record order.
+  // The run is filtered first (on a dense grammar most of its records fail the test), so that the
+  // item-index slot of the passing record kPrefetchAhead places on is asked for in time, and only
+  // for records that will probe it.
   template <typename AdvanceOne>
   void forEachWaitingOn(const OriginWaiting& origin, SymbolId symbol, std::optional<SymbolId> next,
                         bool everyPrefix, AdvanceOne&& advanceOne) {
@@ -871,17 +884,19 @@ class EarleyRun {
         std::lower_bound(origin.runs, runsEnd, symbol,
                          [](const WaitingRun& a, SymbolId wanted) { return a.symbol < wanted; });
     if (run == runsEnd || run->symbol != symbol) return;
-    const std::int32_t begin = run->begin;
-    const std::int32_t end = (run + 1)->begin;
-    for (std::int32_t i = begin; i < end; ++i) {
-      if (i + kPrefetchAhead < end) {
-        const WaitingRecord& ahead = origin.records[static_cast<std::size_t>(i + kPrefetchAhead)];
-        index_.prefetch(ahead.key);
-      }
-      const WaitingRecord& waiting = origin.records[static_cast<std::size_t>(i)];
-      if (options_.lookahead && !worthAdvancing(g_, advanceOf(waiting), next, everyPrefix))
-        continue;
-      advanceOne(waiting);
+    const WaitingRecord* const first = origin.records + run->begin;
+    const WaitingRecord* const last = origin.records + (run + 1)->begin;
+    passing_.clear();
+    for (const WaitingRecord* w = first; w != last; ++w) {
+      if (options_.lookahead && !worthAdvancing(g_, advanceOf(*w), next, everyPrefix)) continue;
+      passing_.push_back({w, ItemIndex::hash(w->key)});
+    }
+    const std::size_t count = passing_.size();
+    for (std::size_t i = 0; i < std::min(count, kPrefetchAhead); ++i)
+      index_.prefetchHash(passing_[i].hash);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i + kPrefetchAhead < count) index_.prefetchHash(passing_[i + kPrefetchAhead].hash);
+      advanceOne(*passing_[i].record, passing_[i].hash);
     }
   }
 
@@ -889,14 +904,16 @@ class EarleyRun {
     return {waiting.advance, waiting.after};
   }
 
-  // Adds mass to [k, r] X → α Z . β, the advance of `waiting` (in set k) over a constituent.
-  void advance(std::size_t r, std::int32_t waitingSet, const WaitingRecord& waiting, double forward,
-               double inner, double viterbi, std::int32_t child, SymbolId via) {
-    const std::int32_t waitingIndex = waiting.index;
+  // Adds mass to [k, r] X → α Z . β, the advance of `waiting` (in set k) over a constituent;
+  // `hash` is the hash of waiting.key. Returns the item's index in the open set and whether it
+  // was made; an item that was there already is copied first into `before`, when given.
+  std::pair<std::int32_t, bool> advance(const WaitingRecord& waiting, std::size_t hash,
+                                        double forward, double inner, double viterbi,
+                                        std::int32_t child, SymbolId via,
+                                        EarleyItem* before = nullptr) {
     std::vector<EarleyItem>& current = openItems();
     const auto [slot, inserted] =
-        index_.tryEmplace(waiting.key, static_cast<std::int32_t>(current.size()));
-    EarleyItem before;
+        index_.tryEmplace(waiting.key, hash, static_cast<std::int32_t>(current.size()));
     if (inserted) {
       EarleyItem item;
       item.rule = waiting.rule;
@@ -905,7 +922,7 @@ class EarleyRun {
       item.forward = forward;
       item.inner = inner;
       item.viterbi = viterbi;
-      item.bestPredecessor = waitingIndex;
+      item.bestPredecessor = waiting.index;
       item.bestChild = child;
       item.bestVia = via;
       // addItem's bookkeeping, from the record instead of the rule.
@@ -919,20 +936,17 @@ class EarleyRun {
       }
     } else {
       EarleyItem& item = current[static_cast<std::size_t>(slot)];
-      before = item;
+      if (before != nullptr) *before = item;
       item.forward = Numeric::add(item.forward, forward);
       item.inner = Numeric::add(item.inner, inner);
       if (viterbi > item.viterbi) {
         item.viterbi = viterbi;
-        item.bestPredecessor = waitingIndex;
+        item.bestPredecessor = waiting.index;
         item.bestChild = child;
         item.bestVia = via;
       }
     }
-    if (observer_)
-      emit(OperationKind::Complete, {static_cast<std::int32_t>(r), slot},
-           {waitingSet, waitingIndex}, {static_cast<std::int32_t>(r), child}, kNoSymbol, via,
-           inserted, before);
+    return {slot, inserted};
   }
 
   // The string probability of words 0..r−1, from the goal item [0, r] GOAL → S . (always at the
@@ -1077,6 +1091,11 @@ class EarleyRun {
   std::vector<SymbolId> touchedConstituents_;
   std::vector<Constituent> gathered_;  // by Z: the constituents of one origin, through R_U
   std::vector<SymbolId> touchedGathered_;
+  struct Passing {
+    const WaitingRecord* record;
+    std::size_t hash;  // of record->key
+  };
+  std::vector<Passing> passing_;        // a run's records that pass the look-ahead test
   std::vector<WaitingRecord> records_;  // completion's records of the closed sets
   std::vector<WaitingRun> runs_;
   std::vector<RecordSpan> recordSpans_;  // by set
