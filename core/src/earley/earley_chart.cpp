@@ -36,10 +36,6 @@ EarleyChart::EarleyChart(const EarleyChart& other)
       s.items = storage_.store(std::vector<EarleyItem>(s.items, s.items + s.itemCount));
     if (s.waitingCount > 0)
       s.waiting = storage_.store(std::vector<WaitingEntry>(s.waiting, s.waiting + s.waitingCount));
-    if (s.records != nullptr)
-      s.records = storage_.store(std::vector<WaitingRecord>(s.records, s.records + s.waitingCount));
-    if (s.runs != nullptr)
-      s.runs = storage_.store(std::vector<WaitingRun>(s.runs, s.runs + s.runCount + 1));
   }
 }
 
@@ -54,8 +50,6 @@ void EarleyChart::reset(std::size_t sets) {
   open_ = kNoOpenSet;
   openItems_.clear();
   openWaiting_.clear();
-  openRecords_.clear();
-  openRuns_.clear();
   openTerminalWaiting_.clear();
   closedTerminalWaiting_.clear();
 }
@@ -73,16 +67,6 @@ void EarleyChart::closeSet() {
   s.itemCount = openItems_.size();
   s.waiting = storage_.store(openWaiting_);
   s.waitingCount = openWaiting_.size();
-  s.records = nullptr;
-  s.runs = nullptr;
-  s.runCount = 0;
-  if (!openRuns_.empty()) {
-    s.records = storage_.store(openRecords_);
-    s.runs = storage_.store(openRuns_);
-    s.runCount = openRuns_.size() - 1;
-  }
-  openRecords_.clear();
-  openRuns_.clear();
   closedTerminalWaiting_.swap(openTerminalWaiting_);
   open_ = kNoOpenSet;
   openItems_.clear();

@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <queue>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,11 +73,22 @@ inline std::uint64_t itemKey(const CompiledGrammar& grammar, std::int32_t rule, 
          static_cast<std::uint64_t>(static_cast<std::uint32_t>(origin));
 }
 
+// The origin of an item key.
+inline std::int32_t keyOrigin(std::uint64_t key) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(key & 0xffffffffU));
+}
+
 // Items of the set being built, by (rule, dot, origin): open addressing with linear probing.
 // clear() is O(1) (a generation stamp marks the live slots), which matters because it runs
 // once per word on inputs of 50,000 words.
 class ItemIndex {
  public:
+  static std::size_t hash(std::uint64_t key) {
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    key ^= key >> 33;
+    return static_cast<std::size_t>(key);
+  }
   ItemIndex() { slots_.resize(1024); }
   void clear() {
     ++generation_;
@@ -86,20 +96,24 @@ class ItemIndex {
   }
   // Returns (slot value, inserted); on insertion the value is `value`.
   std::pair<std::int32_t, bool> tryEmplace(std::uint64_t key, std::int32_t value) {
+    return tryEmplace(key, hash(key), value);
+  }
+  // The same, with `h` = hash(key) known.
+  std::pair<std::int32_t, bool> tryEmplace(std::uint64_t key, std::size_t h, std::int32_t value) {
     if ((size_ + 1) * 2 > slots_.size()) grow();
-    Slot& slot = probe(key);
+    Slot& slot = probe(key, h);
     if (slot.generation == generation_) return {slot.value, false};
     slot = Slot{key, value, generation_};
     ++size_;
     return {value, true};
   }
-  // Asks the memory system for the slot `key` would probe first (completion does so a few
-  // records ahead of the one it advances, so that the probe finds its slot in the cache).
-  void prefetch(std::uint64_t key) const {
+  // Asks the memory system for the slot a key of hash `h` would probe first (completion does so
+  // a few records ahead of the one it advances, so that the probe finds its slot in the cache).
+  void prefetchHash(std::size_t h) const {
 #if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(&slots_[hash(key) & (slots_.size() - 1)]);
+    __builtin_prefetch(&slots_[h & (slots_.size() - 1)]);
 #else
-    static_cast<void>(key);
+    static_cast<void>(h);
 #endif
   }
   std::optional<std::int32_t> find(std::uint64_t key) const {
@@ -117,15 +131,9 @@ class ItemIndex {
     std::int32_t value = 0;
     std::uint32_t generation = 0;
   };
-  static std::size_t hash(std::uint64_t key) {
-    key ^= key >> 33;
-    key *= 0xff51afd7ed558ccdULL;
-    key ^= key >> 33;
-    return static_cast<std::size_t>(key);
-  }
-  Slot& probe(std::uint64_t key) {
+  Slot& probe(std::uint64_t key, std::size_t h) {
     const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = hash(key) & mask;; i = (i + 1) & mask) {
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
       Slot& slot = slots_[i];
       if (slot.generation != generation_ || slot.key == key) return slot;
     }
@@ -134,11 +142,92 @@ class ItemIndex {
     std::vector<Slot> old(slots_.size() * 2);
     old.swap(slots_);
     for (const Slot& slot : old)
-      if (slot.generation == generation_) probe(slot.key) = slot;
+      if (slot.generation == generation_) probe(slot.key, hash(slot.key)) = slot;
   }
   std::vector<Slot> slots_;
   std::uint32_t generation_ = 1;
   std::size_t size_ = 0;
+};
+
+// What completion reads of an item waiting in a closed set k, kept beside k's sorted waiting list
+// (same order): the items waiting on one Z form one contiguous run of these records, so the
+// completer reads them front to back instead of chasing each item in the set. Besides the item's
+// own values, a record holds what completion needs of the item it advances to, so that the
+// completer reads no grammar rule: that item's key in the open set's index (itemKey; its low half
+// is the origin) and what its look-ahead test reads (lookahead.h: the kind of advance, and the
+// symbol after the dot or, when the advance finishes the rule, its LHS). Records are the parse's
+// working memory, not part of the chart: made when a later set first completes into set k, in
+// an arena the thread keeps from parse to parse (SymbolScratch).
+struct WaitingRecord {
+  double forward = 0.0;
+  double inner = 0.0;
+  double viterbi = 0.0;
+  std::uint64_t key = 0;  // of the advanced item (rule, dot + 1, origin)
+  std::int32_t rule = -1;
+  std::int32_t index = -1;     // the item in its set
+  SymbolId after = kNoSymbol;  // the advanced item's next symbol, or its LHS when finished
+  std::int16_t dot = 0;
+  AdvanceKind advance = AdvanceKind::Nonterminal;  // of the advanced item
+};
+
+// The waiting list's runs: symbol Z's records are [begin, next run's begin).
+struct WaitingRun {
+  SymbolId symbol;
+  std::int32_t begin;
+};
+
+// The finished items of the set being completed, waiting for their origin's turn. Completion
+// takes the origins from the largest down and, within one origin, the items from the last made
+// to the first: the order of a max-heap of (origin, item), without its logarithmic pops over
+// every finished item. Each origin keeps a list (pushed at the front, so newest first: items
+// are pushed in the order they are made), and only the distinct origins go through a heap. An
+// item made while origin k is being completed has an origin below k, so an origin's list is
+// whole when its turn comes, and is taken once.
+class CompletionAgenda {
+ public:
+  // Ready for a set whose items have origins below `origins` (every list is empty between
+  // completions: each is taken whole).
+  void reserveOrigins(std::size_t origins) {
+    if (head_.size() < origins) head_.resize(origins, -1);
+    entries_.clear();
+  }
+  void push(std::int32_t origin, std::int32_t item, SymbolId lhs) {
+    std::int32_t& head = head_[static_cast<std::size_t>(origin)];
+    if (head < 0) {
+      origins_.push_back(origin);
+      std::push_heap(origins_.begin(), origins_.end());
+    }
+    entries_.push_back({item, lhs, head});
+    head = static_cast<std::int32_t>(entries_.size()) - 1;
+  }
+  bool empty() const { return origins_.empty(); }
+  // Takes the largest origin with items; its items are then read, newest first, by
+  // forEachItem (before anything else is pushed).
+  std::int32_t popOrigin() {
+    std::pop_heap(origins_.begin(), origins_.end());
+    const std::int32_t origin = origins_.back();
+    origins_.pop_back();
+    taken_ = head_[static_cast<std::size_t>(origin)];
+    head_[static_cast<std::size_t>(origin)] = -1;
+    return origin;
+  }
+  // Calls f(item, lhs) for each item of the origin popOrigin() took.
+  template <typename F>
+  void forEachItem(F&& f) const {
+    for (std::int32_t e = taken_; e >= 0; e = entries_[static_cast<std::size_t>(e)].next)
+      f(entries_[static_cast<std::size_t>(e)].item, entries_[static_cast<std::size_t>(e)].lhs);
+  }
+
+ private:
+  struct Entry {
+    std::int32_t item;
+    SymbolId lhs;
+    std::int32_t next;  // the entry pushed before it for the same origin, or -1
+  };
+  std::vector<std::int32_t> head_;  // by origin: its newest entry, or -1
+  std::vector<Entry> entries_;
+  std::vector<std::int32_t> origins_;  // a max-heap of the origins with entries
+  std::int32_t taken_ = -1;
 };
 
 // One parse in one numeric representation.
@@ -161,6 +250,9 @@ struct SymbolScratch {
   std::vector<Constituent> constituents;
   std::vector<Constituent> gathered;
   std::vector<std::int32_t> waitingCount;
+  // Completion's records of the closed sets (not per symbol: no need to be clean).
+  std::vector<WaitingRecord> records;
+  std::vector<WaitingRun> runs;
   NumericMode mode = NumericMode::Scaled;
   bool clean = false;
   bool inUse = false;  // a parse started from an observer callback gets arrays of its own
@@ -173,6 +265,15 @@ inline SymbolScratch& threadScratch() {
 
 template <typename Numeric>
 class EarleyRun {
+  // A closed set's records and runs in records_ and runs_ (runCount < 0: not made yet).
+  struct RecordSpan {
+    std::size_t records = 0;
+    std::size_t runs = 0;
+    std::int64_t runCount = -1;
+  };
+  // The record arena a thread keeps between parses, at most.
+  static constexpr std::size_t kKeptRecordBytes = std::size_t{64} << 20;
+
  public:
   EarleyRun(const CompiledGrammar& grammar, const ParseOptions& options, EarleyChart& chart)
       : g_(grammar), options_(options), chart_(chart), observer_(options.observer) {
@@ -186,6 +287,8 @@ class EarleyRun {
     constituents_.swap(scratch.constituents);
     gathered_.swap(scratch.gathered);
     waitingCount_.swap(scratch.waitingCount);
+    records_.swap(scratch.records);
+    runs_.swap(scratch.runs);
   }
 
   EarleyRun(const EarleyRun&) = delete;
@@ -205,6 +308,13 @@ class EarleyRun {
     constituents_.swap(scratch_->constituents);
     gathered_.swap(scratch_->gathered);
     waitingCount_.swap(scratch_->waitingCount);
+    // A whole discourse leaves many records; the thread keeps the arena only up to a bound.
+    if (records_.capacity() * sizeof(WaitingRecord) > kKeptRecordBytes) {
+      std::vector<WaitingRecord>().swap(records_);
+      std::vector<WaitingRun>().swap(runs_);
+    }
+    records_.swap(scratch_->records);
+    runs_.swap(scratch_->runs);
     scratch_->inUse = false;
   }
 
@@ -276,6 +386,9 @@ class EarleyRun {
       gathered_.assign(g_.symbolCount(), Constituent{});
       waitingCount_.assign(g_.symbolCount(), 0);
     }
+    records_.clear();
+    runs_.clear();
+    recordSpans_.assign(n + 1, RecordSpan{});
     terminals_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
       const auto t = g_.symbols().findTerminal(words[i]);
@@ -313,7 +426,7 @@ class EarleyRun {
     if (observer_) emit(OperationKind::Init, {0, 0}, {}, {}, kNoSymbol, kNoSymbol, true, {});
     if (useEndWeights_ && n > 0) computeEndWeights(0);
     predict(0);
-    closeSet(0);
+    closeSet();
     if (n == 0) {
       // The empty string: only through S ⇒* ε.
       const double e = g_.nullProbability(g_.start());
@@ -331,7 +444,7 @@ class EarleyRun {
       openSet(r + 1);
       const bool scanned = scan(r);
       if (!scanned) {
-        closeSet(r + 1);
+        closeSet();
         result.failedAt = static_cast<int>(r);
         break;
       }
@@ -342,7 +455,7 @@ class EarleyRun {
       recordStringProbability(r + 1, scannedCount, result);
       if (useEndWeights_ && r + 1 < n) computeEndWeights(r + 1);
       if (r + 1 < n || !options_.lookahead) predict(r + 1);
-      closeSet(r + 1);
+      closeSet();
       if (observer_) {
         observer_->onSetFinished(static_cast<int>(r + 1), chart_);
         if (observer_->stopRequested()) {
@@ -371,52 +484,49 @@ class EarleyRun {
 
   // The set being built (see EarleyChart): its items change until closeSet().
   void openSet(std::size_t r) { chart_.openSet(r); }
-  // Sets 0..n−1 are completed into by later sets: they keep completion's records of their
-  // waiting items (EarleyChart::WaitingRecord), made here from the sorted waiting list.
-  void closeSet(std::size_t r) {
-    if (r < words_->size())
-      makeWaitingRecords(ConstSpan<EarleyChart::WaitingEntry>(chart_.openWaiting_),
-                         ConstSpan<EarleyItem>(openItems()), chart_.openRecords_, chart_.openRuns_);
-    chart_.closeSet();
-  }
+  void closeSet() { chart_.closeSet(); }
 
-  static void makeWaitingRecords(ConstSpan<EarleyChart::WaitingEntry> waiting,
-                                 ConstSpan<EarleyItem> items,
-                                 std::vector<EarleyChart::WaitingRecord>& records,
-                                 std::vector<EarleyChart::WaitingRun>& runs) {
-    records.clear();
-    runs.clear();
+  // The completion records and runs of closed set k, made on first use: only the sets that a
+  // later completion reaches get them (on a discourse, few do).
+  struct OriginWaiting {
+    const WaitingRecord* records = nullptr;
+    const WaitingRun* runs = nullptr;
+    std::size_t runCount = 0;  // runs, the closing one (kNoSymbol, waitingCount) excluded
+  };
+  OriginWaiting originWaiting(std::size_t k) {
+    RecordSpan& span = recordSpans_[k];
+    if (span.runCount < 0) makeWaitingRecords(k, span);
+    return {records_.data() + span.records, runs_.data() + span.runs,
+            static_cast<std::size_t>(span.runCount)};
+  }
+  void makeWaitingRecords(std::size_t k, RecordSpan& span) {
+    const ConstSpan<EarleyChart::WaitingEntry> waiting = this->waiting(k);
+    const ConstSpan<EarleyItem> items = this->items(k);
+    span.records = records_.size();
+    span.runs = runs_.size();
+    span.runCount = 0;
     if (waiting.empty()) return;
-    records.resize(waiting.size());
+    if (records_.capacity() < span.records + waiting.size())  // geometric, as push_back's
+      records_.reserve(std::max(span.records + waiting.size(), 2 * records_.capacity()));
     for (std::size_t i = 0; i < waiting.size(); ++i) {
       const auto& [z, index] = waiting[i];
       const EarleyItem& item = items[static_cast<std::size_t>(index)];
-      EarleyChart::WaitingRecord& record = records[i];
+      WaitingRecord record;
       record.forward = item.forward;
       record.inner = item.inner;
       record.viterbi = item.viterbi;
+      record.key = itemKey(g_, item.rule, item.dot + 1, item.origin);
       record.rule = item.rule;
-      record.origin = item.origin;
       record.index = index;
+      const Advance advance = classifyAdvance(g_, item.rule, item.dot);
+      record.after = advance.after;
       record.dot = item.dot;
-      if (runs.empty() || runs.back().symbol != z)
-        runs.push_back({z, static_cast<std::int32_t>(i)});
+      record.advance = advance.kind;
+      records_.push_back(record);
+      if (i == 0 || waiting[i - 1].first != z) runs_.push_back({z, static_cast<std::int32_t>(i)});
     }
-    runs.push_back({kNoSymbol, static_cast<std::int32_t>(waiting.size())});
-  }
-
-  // The completion records and runs of closed set k (made afresh for a chart whose sets were
-  // closed without them).
-  struct OriginWaiting {
-    const EarleyChart::WaitingRecord* records = nullptr;
-    const EarleyChart::WaitingRun* runs = nullptr;
-    std::size_t runCount = 0;
-  };
-  OriginWaiting originWaiting(std::size_t k) {
-    const StateSet& s = set(k);
-    if (s.runs != nullptr || s.waitingCount == 0) return {s.records, s.runs, s.runCount};
-    makeWaitingRecords(waiting(k), items(k), fallbackRecords_, fallbackRuns_);
-    return {fallbackRecords_.data(), fallbackRuns_.data(), fallbackRuns_.size() - 1};
+    span.runCount = static_cast<std::int64_t>(runs_.size() - span.runs);
+    runs_.push_back({kNoSymbol, static_cast<std::int32_t>(waiting.size())});
   }
   std::vector<EarleyItem>& openItems() { return chart_.openItems_; }
   ConstSpan<EarleyItem> items(std::size_t r) const { return chart_.set(r); }
@@ -653,22 +763,19 @@ class EarleyRun {
     const std::optional<SymbolId> next = lookaheadAt(r);
     const bool everyPrefix = completesForEveryPrefix();
     index_.clear();
-    std::priority_queue<std::pair<std::int32_t, std::int32_t>> agenda;  // (origin, item)
+    agenda_.reserveOrigins(r);
     for (std::int32_t k = 0; k < static_cast<std::int32_t>(current.size()); ++k) {
       const EarleyItem& item = current[static_cast<std::size_t>(k)];
       const CompiledRule& rule = g_.rule(item.rule);
       if (static_cast<std::size_t>(item.dot) == rule.rhs.size() && !rule.unit)
-        agenda.push({item.origin, k});
+        agenda_.push(item.origin, k, rule.lhs);
     }
-    while (!agenda.empty()) {
-      const std::int32_t k = agenda.top().first;
+    while (!agenda_.empty()) {
+      const std::int32_t k = agenda_.popOrigin();
       touchedConstituents_.clear();
-      while (!agenda.empty() && agenda.top().first == k) {
-        const EarleyItem& item = current[static_cast<std::size_t>(agenda.top().second)];
-        const std::int32_t itemIndex = agenda.top().second;
-        agenda.pop();
-        const SymbolId y = g_.rule(item.rule).lhs;
-        if (!mayCompleteBefore(g_, y, next, everyPrefix)) continue;
+      agenda_.forEachItem([&](std::int32_t itemIndex, SymbolId y) {
+        if (!mayCompleteBefore(g_, y, next, everyPrefix)) return;
+        const EarleyItem& item = current[static_cast<std::size_t>(itemIndex)];
         Constituent& c = constituents_[static_cast<std::size_t>(y)];
         if (c.best < 0) {
           touchedConstituents_.push_back(y);
@@ -682,9 +789,9 @@ class EarleyRun {
             c.best = itemIndex;
           }
         }
-      }
+      });
       // Origins k < r: a closed set, which advance() cannot move. Its items waiting on one
-      // symbol are one run of completion records (EarleyChart::WaitingRecord). The
+      // symbol are one run of completion records (WaitingRecord). The
       // constituents are first gathered by that symbol, Z: every item waiting on Z advances
       // once, by Σ_Y R_U(Z, Y)·inner(Y) (its Viterbi score by the best of them), rather than
       // once for every Y (a sparse product of R_U with the constituents, as in prediction).
@@ -692,7 +799,7 @@ class EarleyRun {
       // the same order as by advancing once per (Y, Z).
       if (observer_ != nullptr) {
         // A watched parse (the workbench's stepper) shows one completion per constituent Y.
-        completePerConstituent(r, k, next, everyPrefix, agenda);
+        completePerConstituent(r, k, next, everyPrefix);
         continue;
       }
       const OriginWaiting origin = originWaiting(static_cast<std::size_t>(k));
@@ -723,10 +830,10 @@ class EarleyRun {
         const Constituent z = gathered_[static_cast<std::size_t>(zSymbol)];
         gathered_[static_cast<std::size_t>(zSymbol)] = Constituent{};
         forEachWaitingOn(origin, zSymbol, next, everyPrefix,
-                         [&](const EarleyChart::WaitingRecord& waiting) {
-                           advance(r, k, waiting, Numeric::mul(waiting.forward, z.inner),
+                         [&](const WaitingRecord& waiting, std::size_t hash) {
+                           advance(waiting, hash, Numeric::mul(waiting.forward, z.inner),
                                    Numeric::mul(waiting.inner, z.inner),
-                                   waiting.viterbi + z.viterbi, z.best, zSymbol, agenda);
+                                   waiting.viterbi + z.viterbi, z.best, zSymbol);
                          });
       }
     }
@@ -736,8 +843,7 @@ class EarleyRun {
   // Y), as a ParseObserver sees it: the same items in the same order as the gathered
   // completion above, their sums associated per Y.
   void completePerConstituent(std::size_t r, std::int32_t k, std::optional<SymbolId> next,
-                              bool everyPrefix,
-                              std::priority_queue<std::pair<std::int32_t, std::int32_t>>& agenda) {
+                              bool everyPrefix) {
     const OriginWaiting origin = originWaiting(static_cast<std::size_t>(k));
     for (SymbolId y : touchedConstituents_) {
       const Constituent c = constituents_[static_cast<std::size_t>(y)];
@@ -748,84 +854,99 @@ class EarleyRun {
         const double childMass = Numeric::mul(unitSum, c.inner);
         const double childViterbi = unit.logBest + c.viterbi;
         forEachWaitingOn(origin, unit.from, next, everyPrefix,
-                         [&](const EarleyChart::WaitingRecord& waiting) {
-                           advance(r, k, waiting, Numeric::mul(waiting.forward, childMass),
-                                   Numeric::mul(waiting.inner, childMass),
-                                   waiting.viterbi + childViterbi, c.best, unit.from, agenda);
+                         [&](const WaitingRecord& waiting, std::size_t hash) {
+                           EarleyItem before;
+                           const auto [slot, created] =
+                               advance(waiting, hash, Numeric::mul(waiting.forward, childMass),
+                                       Numeric::mul(waiting.inner, childMass),
+                                       waiting.viterbi + childViterbi, c.best, unit.from, &before);
+                           emit(OperationKind::Complete, {static_cast<std::int32_t>(r), slot},
+                                {k, waiting.index}, {static_cast<std::int32_t>(r), c.best},
+                                kNoSymbol, unit.from, created, before);
                          });
       }
     }
   }
 
-  // How many records ahead completion prefetches the item index's slot.
-  static constexpr std::int32_t kPrefetchAhead = 4;
+  // How many passing records ahead completion prefetches the item index's slot.
+  static constexpr std::size_t kPrefetchAhead = 4;
 
-  // Calls `advanceOne(record)` for each of origin's waiting records that wait for `symbol`
-  // (one run of the grouped records) and pass the look-ahead test, in record order, prefetching
-  // the item-index slot of the record kPrefetchAhead places on.
+  // Calls `advanceOne(record, hash of its key)` for each of origin's waiting records that wait
+  // for `symbol` (one run of the grouped records) and pass the look-ahead test, in record order.
+  // The run is filtered first (on a dense grammar most of its records fail the test), so that the
+  // item-index slot of the passing record kPrefetchAhead places on is asked for in time, and only
+  // for records that will probe it.
   template <typename AdvanceOne>
   void forEachWaitingOn(const OriginWaiting& origin, SymbolId symbol, std::optional<SymbolId> next,
                         bool everyPrefix, AdvanceOne&& advanceOne) {
-    const EarleyChart::WaitingRun* const runsEnd = origin.runs + origin.runCount;
-    const EarleyChart::WaitingRun* run = std::lower_bound(
-        origin.runs, runsEnd, symbol,
-        [](const EarleyChart::WaitingRun& a, SymbolId wanted) { return a.symbol < wanted; });
+    const WaitingRun* const runsEnd = origin.runs + origin.runCount;
+    const WaitingRun* run =
+        std::lower_bound(origin.runs, runsEnd, symbol,
+                         [](const WaitingRun& a, SymbolId wanted) { return a.symbol < wanted; });
     if (run == runsEnd || run->symbol != symbol) return;
-    const std::int32_t begin = run->begin;
-    const std::int32_t end = (run + 1)->begin;
-    for (std::int32_t i = begin; i < end; ++i) {
-      if (i + kPrefetchAhead < end) {
-        const EarleyChart::WaitingRecord& ahead =
-            origin.records[static_cast<std::size_t>(i + kPrefetchAhead)];
-        index_.prefetch(itemKey(g_, ahead.rule, ahead.dot + 1, ahead.origin));
-      }
-      const EarleyChart::WaitingRecord& waiting = origin.records[static_cast<std::size_t>(i)];
-      if (options_.lookahead && !worthAdvancing(g_, waiting.rule, waiting.dot, next, everyPrefix))
-        continue;
-      advanceOne(waiting);
+    const WaitingRecord* const first = origin.records + run->begin;
+    const WaitingRecord* const last = origin.records + (run + 1)->begin;
+    passing_.clear();
+    for (const WaitingRecord* w = first; w != last; ++w) {
+      if (options_.lookahead && !worthAdvancing(g_, advanceOf(*w), next, everyPrefix)) continue;
+      passing_.push_back({w, ItemIndex::hash(w->key)});
+    }
+    const std::size_t count = passing_.size();
+    for (std::size_t i = 0; i < std::min(count, kPrefetchAhead); ++i)
+      index_.prefetchHash(passing_[i].hash);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i + kPrefetchAhead < count) index_.prefetchHash(passing_[i + kPrefetchAhead].hash);
+      advanceOne(*passing_[i].record, passing_[i].hash);
     }
   }
 
-  // Adds mass to [k, r] X → α Z . β, the advance of `waiting` (in set k) over a constituent.
-  void advance(std::size_t r, std::int32_t waitingSet, const EarleyChart::WaitingRecord& waiting,
-               double forward, double inner, double viterbi, std::int32_t child, SymbolId via,
-               std::priority_queue<std::pair<std::int32_t, std::int32_t>>& agenda) {
-    const std::int32_t waitingIndex = waiting.index;
+  static Advance advanceOf(const WaitingRecord& waiting) {
+    return {waiting.advance, waiting.after};
+  }
+
+  // Adds mass to [k, r] X → α Z . β, the advance of `waiting` (in set k) over a constituent;
+  // `hash` is the hash of waiting.key. Returns the item's index in the open set and whether it
+  // was made; an item that was there already is copied first into `before`, when given.
+  std::pair<std::int32_t, bool> advance(const WaitingRecord& waiting, std::size_t hash,
+                                        double forward, double inner, double viterbi,
+                                        std::int32_t child, SymbolId via,
+                                        EarleyItem* before = nullptr) {
     std::vector<EarleyItem>& current = openItems();
-    const std::uint64_t key = itemKey(g_, waiting.rule, waiting.dot + 1, waiting.origin);
-    const auto [slot, inserted] = index_.tryEmplace(key, static_cast<std::int32_t>(current.size()));
-    EarleyItem before;
+    const auto [slot, inserted] =
+        index_.tryEmplace(waiting.key, hash, static_cast<std::int32_t>(current.size()));
     if (inserted) {
       EarleyItem item;
       item.rule = waiting.rule;
       item.dot = static_cast<std::int16_t>(waiting.dot + 1);
-      item.origin = waiting.origin;
+      item.origin = keyOrigin(waiting.key);
       item.forward = forward;
       item.inner = inner;
       item.viterbi = viterbi;
-      item.bestPredecessor = waitingIndex;
+      item.bestPredecessor = waiting.index;
       item.bestChild = child;
       item.bestVia = via;
-      addItem(r, item);
-      const CompiledRule& rule = g_.rule(item.rule);
-      if (static_cast<std::size_t>(item.dot) == rule.rhs.size() && !rule.unit)
-        agenda.push({item.origin, slot});
+      // addItem's bookkeeping, from the record instead of the rule.
+      current.push_back(item);
+      switch (waiting.advance) {
+        case AdvanceKind::Nonterminal: chart_.openWaiting_.push_back({waiting.after, slot}); break;
+        case AdvanceKind::Terminal: chart_.openTerminalWaiting_.push_back(slot); break;
+        case AdvanceKind::Finished: agenda_.push(item.origin, slot, waiting.after); break;
+        case AdvanceKind::Goal:  // the goal rule is a unit rule: nothing completes with it
+        case AdvanceKind::Unit: break;
+      }
     } else {
       EarleyItem& item = current[static_cast<std::size_t>(slot)];
-      before = item;
+      if (before != nullptr) *before = item;
       item.forward = Numeric::add(item.forward, forward);
       item.inner = Numeric::add(item.inner, inner);
       if (viterbi > item.viterbi) {
         item.viterbi = viterbi;
-        item.bestPredecessor = waitingIndex;
+        item.bestPredecessor = waiting.index;
         item.bestChild = child;
         item.bestVia = via;
       }
     }
-    if (observer_)
-      emit(OperationKind::Complete, {static_cast<std::int32_t>(r), slot},
-           {waitingSet, waitingIndex}, {static_cast<std::int32_t>(r), child}, kNoSymbol, via,
-           inserted, before);
+    return {slot, inserted};
   }
 
   // The string probability of words 0..r−1, from the goal item [0, r] GOAL → S . (always at the
@@ -962,6 +1083,7 @@ class EarleyRun {
   std::vector<SymbolId> touchedPrediction_;
   std::vector<SymbolId> touchedWaiting_;
   ItemIndex index_;
+  CompletionAgenda agenda_;
   std::vector<std::int32_t> waitingCount_;
   std::vector<std::pair<SymbolId, std::int32_t>> sortedWaiting_;
   std::vector<std::int32_t> scannedFrom_;
@@ -969,8 +1091,14 @@ class EarleyRun {
   std::vector<SymbolId> touchedConstituents_;
   std::vector<Constituent> gathered_;  // by Z: the constituents of one origin, through R_U
   std::vector<SymbolId> touchedGathered_;
-  std::vector<EarleyChart::WaitingRecord> fallbackRecords_;
-  std::vector<EarleyChart::WaitingRun> fallbackRuns_;
+  struct Passing {
+    const WaitingRecord* record;
+    std::size_t hash;  // of record->key
+  };
+  std::vector<Passing> passing_;        // a run's records that pass the look-ahead test
+  std::vector<WaitingRecord> records_;  // completion's records of the closed sets
+  std::vector<WaitingRun> runs_;
+  std::vector<RecordSpan> recordSpans_;  // by set
   bool useEndWeights_ = false;
   std::vector<EndWeight> endWeights_;        // E_k of every finished set k, by symbol
   std::vector<std::size_t> endWeightStart_;  // set k's: [start[k], start[k + 1]), k < n

@@ -37,24 +37,56 @@ inline bool mayCompleteBefore(const CompiledGrammar& g, SymbolId y, std::optiona
   return alsoBeforeEnd && g.canBeFollowedBy(y, CompiledGrammar::kEndOfInput);
 }
 
-// With look-ahead `next`, whether advancing an item of `rule` with its dot at `dot` over a
-// constituent makes an item anybody can use: an unfinished item whose next symbol can start with
-// the next word (none can at the end of input), the goal item, or a finished non-unit item
-// (unit chains are folded into R_U) whose LHS the next word can follow.
-inline bool worthAdvancing(const CompiledGrammar& g, std::int32_t rule, std::int32_t dot,
-                           std::optional<SymbolId> next, bool alsoBeforeEnd = false) {
+// What advancing an item of `rule` with its dot at `dot` over a constituent makes, as far as
+// the look-ahead test cares: an item waiting on a nonterminal or on a terminal (`after` is that
+// symbol), or a finished item (`after` is its LHS) of the goal rule, of a unit rule, or of any
+// other rule. Completion keeps this per waiting item (EarleyChart::WaitingRecord).
+enum class AdvanceKind : std::uint8_t { Nonterminal, Terminal, Finished, Goal, Unit };
+
+struct Advance {
+  AdvanceKind kind;
+  SymbolId after;
+};
+
+inline Advance classifyAdvance(const CompiledGrammar& g, std::int32_t rule, std::int32_t dot) {
   const CompiledRule& r = g.rule(rule);
   const auto nextPosition = static_cast<std::size_t>(dot) + 1;
   if (nextPosition != r.rhs.size()) {
-    if (!next) return true;
-    if (*next == CompiledGrammar::kEndOfInput) return false;
     const SymbolId after = r.rhs[nextPosition];
-    if (after == g.goal() || g.symbols().isNonterminal(after)) return g.canStartWith(after, *next);
-    return after == *next;
+    if (after == g.goal() || g.symbols().isNonterminal(after))
+      return {AdvanceKind::Nonterminal, after};
+    return {AdvanceKind::Terminal, after};
   }
-  if (r.lhs == g.goal()) return true;
-  if (r.unit) return false;
-  return mayCompleteBefore(g, r.lhs, next, alsoBeforeEnd);
+  if (r.lhs == g.goal()) return {AdvanceKind::Goal, r.lhs};
+  if (r.unit) return {AdvanceKind::Unit, r.lhs};
+  return {AdvanceKind::Finished, r.lhs};
+}
+
+// With look-ahead `next`, whether an advance makes an item anybody can use: an unfinished item
+// whose next symbol can start with the next word (none can at the end of input), the goal item,
+// or a finished non-unit item (unit chains are folded into R_U) whose LHS the next word can
+// follow.
+inline bool worthAdvancing(const CompiledGrammar& g, Advance advance, std::optional<SymbolId> next,
+                           bool alsoBeforeEnd = false) {
+  switch (advance.kind) {
+    case AdvanceKind::Nonterminal:
+      if (!next) return true;
+      if (*next == CompiledGrammar::kEndOfInput) return false;
+      return g.canStartWith(advance.after, *next);
+    case AdvanceKind::Terminal:
+      if (!next) return true;
+      if (*next == CompiledGrammar::kEndOfInput) return false;
+      return advance.after == *next;
+    case AdvanceKind::Goal: return true;
+    case AdvanceKind::Unit: return false;
+    case AdvanceKind::Finished: return mayCompleteBefore(g, advance.after, next, alsoBeforeEnd);
+  }
+  return true;
+}
+
+inline bool worthAdvancing(const CompiledGrammar& g, std::int32_t rule, std::int32_t dot,
+                           std::optional<SymbolId> next, bool alsoBeforeEnd = false) {
+  return worthAdvancing(g, classifyAdvance(g, rule, dot), next, alsoBeforeEnd);
 }
 
 }  // namespace gwb::earley_internal

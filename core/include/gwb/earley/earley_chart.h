@@ -131,34 +131,12 @@ class EarleyChart {
   template <typename Numeric>
   friend class earley_internal::EarleyRun;
   using WaitingEntry = std::pair<SymbolId, std::int32_t>;  // (Z after the dot, item)
-  // What completion reads of a waiting item, kept beside the set's sorted waiting list (same
-  // order): the items waiting on one Z form one contiguous run of these records, so the
-  // completer reads them front to back instead of chasing each item in the set.
-  struct WaitingRecord {
-    double forward = 0.0;
-    double inner = 0.0;
-    double viterbi = 0.0;
-    std::int32_t rule = -1;
-    std::int32_t origin = 0;
-    std::int32_t index = -1;  // the item in its set
-    std::int16_t dot = 0;
-  };
-  // The waiting list's runs: symbol Z's entries are [begin, next run's begin).
-  struct WaitingRun {
-    SymbolId symbol;
-    std::int32_t begin;
-  };
   static constexpr std::size_t kNoOpenSet = static_cast<std::size_t>(-1);
   struct StateSet {
     const EarleyItem* items = nullptr;  // in storage_
     std::size_t itemCount = 0;
     const WaitingEntry* waiting = nullptr;  // sorted by symbol, in storage_
     std::size_t waitingCount = 0;
-    // Completion's copy of the waiting list (nullptr when no later set completes into this
-    // one), and its runs by symbol, with a closing run (kNoSymbol, waitingCount).
-    const WaitingRecord* records = nullptr;
-    const WaitingRun* runs = nullptr;
-    std::size_t runCount = 0;  // runs, the closing one excluded
     double logScale = 0.0;     // log S_r (scaled mode)
     double logScaleSum = 0.0;  // Σ_{k ≤ r} log S_k
   };
@@ -179,9 +157,6 @@ class EarleyChart {
   std::size_t open_ = kNoOpenSet;
   std::vector<EarleyItem> openItems_;
   std::vector<WaitingEntry> openWaiting_;
-  // Filled by the parser before closeSet() for a set that later sets complete into.
-  std::vector<WaitingRecord> openRecords_;
-  std::vector<WaitingRun> openRuns_;
   std::vector<std::int32_t> openTerminalWaiting_;    // items of the open set before a terminal
   std::vector<std::int32_t> closedTerminalWaiting_;  // the same, of the set closed last
 };
