@@ -49,29 +49,29 @@ void runCcgParse(CcgParseRequest request, CcgParseOutcome& outcome,
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-CcgParseJob::CcgParseJob(QObject* parent) : QObject(parent) {
-  connect(&worker_, &BackgroundJob::finished, this, [this] {
+CcgParseJob::CcgParseJob(QObject* parent) : JobBase(QStringLiteral("gwb-ccg-parse"), parent) {
+  connect(&backgroundJob(), &BackgroundJob::finished, this, [this] {
     std::shared_ptr<CcgParseOutcome> outcome = std::move(running_);
     if (!outcome) return;
-    if (!worker_.errorText().isEmpty()) {
+    if (!backgroundJob().errorText().isEmpty()) {
       // The work threw: whatever it made is not a finished parse.
       outcome->chart.reset();
       outcome->derivations.clear();
       outcome->steps.clear();
-      outcome->error = worker_.errorText();
+      outcome->error = backgroundJob().errorText();
     }
     outcome_ = std::move(outcome);
     emit finished();
   });
 }
 
-CcgParseJob::~CcgParseJob() = default;  // worker_ cancels the parse and waits for it
+CcgParseJob::~CcgParseJob() = default;  // JobBase cancels the work and waits for it
 
 bool CcgParseJob::start(CcgParseRequest request) {
-  if (worker_.isBusy()) return false;
+  if (isBusy()) return false;
   auto outcome = std::make_shared<CcgParseOutcome>();
   running_ = outcome;
-  return worker_.start(
+  return backgroundJob().start(
       [outcome, hook = hook_, request = std::move(request)](JobContext& context) mutable {
         if (hook) hook();
         runCcgParse(std::move(request), *outcome, &context.cancelFlag());

@@ -53,7 +53,7 @@ struct CcgParseOutcome {
   double milliseconds = 0.0;
 };
 
-class CcgParseJob : public QObject {
+class CcgParseJob : public JobBase {
   Q_OBJECT
   Q_DISABLE_COPY_MOVE(CcgParseJob)
 
@@ -63,14 +63,6 @@ class CcgParseJob : public QObject {
 
   // Starts a parse; false (and nothing happens) while one is running.
   bool start(CcgParseRequest request);
-  void cancel() { worker_.cancel(); }
-  // From start() until finished() has been emitted.
-  bool isBusy() const { return worker_.isBusy(); }
-  bool wait(int milliseconds) { return worker_.wait(milliseconds); }
-  bool waitAndFinish(int milliseconds) { return worker_.waitAndFinish(milliseconds); }
-  void cancelAndFinish() { worker_.cancelAndFinish(); }
-  // The job's BackgroundJob, for a JobProgressBar to follow.
-  BackgroundJob& backgroundJob() { return worker_; }
 
   // Tests: called on the worker before the chart is built (to cancel deterministically). Takes
   // effect from the next start().
@@ -86,7 +78,6 @@ class CcgParseJob : public QObject {
   std::function<void()> hook_;
   std::shared_ptr<CcgParseOutcome> running_;  // written by the worker until finished()
   std::shared_ptr<const CcgParseOutcome> outcome_;
-  BackgroundJob worker_{QStringLiteral("gwb-ccg-parse")};  // last: cancelled and joined first
 };
 
 // The parse itself, on the calling thread: what the job's worker runs (also for tests). Fills

@@ -201,8 +201,8 @@ TEST(ThreadedJobsTest, AFublTrainingJobGivesTheModelOfADirectRun) {
                    [&](const ccg::PassSummary& summary) { passes.push_back(summary.pass); });
   QObject::connect(&job, &FublTrainingJob::finished, &job, [&done] { done = true; });
   ASSERT_TRUE(job.start(settings));
-  ASSERT_TRUE(processEventsWhileBusy([&done] { return !done; }, [&job] { job.worker().wait(10); },
-                                     kTimeoutMs));
+  ASSERT_TRUE(processEventsWhileBusy([&done] { return !done; },
+                                     [&job] { job.backgroundJob().wait(10); }, kTimeoutMs));
   ASSERT_TRUE(job.errorText().isEmpty()) << job.errorText().toStdString();
   EXPECT_EQ(passes, (std::vector<int>{1, 2, 3}));
   EXPECT_EQ(examples, 3 * static_cast<int>(pairs.examples.size()));
