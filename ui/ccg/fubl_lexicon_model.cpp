@@ -13,19 +13,6 @@ namespace gwb::ui {
 
 namespace ccg = gwb::ccg;
 
-namespace {
-
-std::string joinWords(const std::vector<std::string>& words) {
-  std::string out;
-  for (const std::string& word : words) {
-    if (!out.empty()) out += ' ';
-    out += word;
-  }
-  return out;
-}
-
-}  // namespace
-
 FublLexiconModel::FublLexiconModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void FublLexiconModel::setLexicon(std::shared_ptr<const ccg::FactoredLexicon> lexicon) {
@@ -35,7 +22,7 @@ void FublLexiconModel::setLexicon(std::shared_ptr<const ccg::FactoredLexicon> le
   if (lexicon_) {
     std::unordered_set<std::string> phrases;
     for (const ccg::Lexeme& lexeme : lexicon_->lexemes()) {
-      const std::string phrase = joinWords(lexeme.words);
+      const std::string phrase = ccg::joinWords(lexeme.words);
       if (!phrases.insert(phrase).second) continue;
       for (const ccg::LexicalEntry& entry : lexicon_->entriesFor(phrase)) {
         pairs_.emplace_back(entry.lexeme, entry.lexicalTemplate);
@@ -80,11 +67,11 @@ double FublLexiconModel::score(int row) const {
 }
 
 QString FublLexiconModel::wordsText(int lexeme) const {
-  return toQString(joinWords(lexicon_->lexemes()[lexeme].words));
+  return toQString(ccg::joinWords(lexicon_->lexemes()[lexeme].words));
 }
 
 QString FublLexiconModel::constantsText(int lexeme) const {
-  return toQString(joinWords(lexicon_->lexemes()[lexeme].constants));
+  return toQString(ccg::joinWords(lexicon_->lexemes()[lexeme].constants));
 }
 
 QString FublLexiconModel::templateText(int lexicalTemplate) const {
