@@ -13,6 +13,16 @@ namespace gwb::ui {
 
 namespace ccg = gwb::ccg;
 
+QString formatWeight(double value) {
+  QString text = QString::number(value, 'f', 3);
+  if (text.startsWith(QLatin1Char('-')) && std::all_of(text.cbegin() + 1, text.cend(), [](QChar c) {
+        return c == QLatin1Char('0') || c == QLatin1Char('.');
+      })) {
+    text.remove(0, 1);  // -0.000: a weight that rounds to zero has no sign
+  }
+  return text;
+}
+
 FublLexiconModel::FublLexiconModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void FublLexiconModel::setLexicon(std::shared_ptr<const ccg::FactoredLexicon> lexicon) {
@@ -103,7 +113,7 @@ QVariant FublLexiconModel::data(const QModelIndex& index, int role) const {
   }
   if (raw) return value;
   if (role == Qt::ToolTipRole) return QString::number(value, 'g', 17);
-  return QString::number(value, 'f', 3);
+  return formatWeight(value);
 }
 
 QVariant FublLexiconModel::headerData(int section, Qt::Orientation orientation, int role) const {

@@ -84,6 +84,7 @@ WorkspaceDocument::Kind toUi(gwb::WorkspaceDocumentKind kind) {
     case gwb::WorkspaceDocumentKind::Corpus: return Kind::Corpus;
     case gwb::WorkspaceDocumentKind::DsStepper: return Kind::DsStepper;
     case gwb::WorkspaceDocumentKind::Ccg: return Kind::Ccg;
+    case gwb::WorkspaceDocumentKind::Fubl: return Kind::Fubl;
     case gwb::WorkspaceDocumentKind::Induction: return Kind::Induction;
     case gwb::WorkspaceDocumentKind::Discourse: return Kind::Discourse;
     case gwb::WorkspaceDocumentKind::Transitions: return Kind::Transitions;
@@ -99,6 +100,7 @@ gwb::WorkspaceDocumentKind toCore(WorkspaceDocument::Kind kind) {
     case Kind::Corpus: return gwb::WorkspaceDocumentKind::Corpus;
     case Kind::DsStepper: return gwb::WorkspaceDocumentKind::DsStepper;
     case Kind::Ccg: return gwb::WorkspaceDocumentKind::Ccg;
+    case Kind::Fubl: return gwb::WorkspaceDocumentKind::Fubl;
     case Kind::Induction: return gwb::WorkspaceDocumentKind::Induction;
     case Kind::Discourse: return gwb::WorkspaceDocumentKind::Discourse;
     case Kind::Transitions: return gwb::WorkspaceDocumentKind::Transitions;

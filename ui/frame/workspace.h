@@ -11,7 +11,11 @@
 // path is the lexicon or model and its view the sentence file ("sentences", a path stored like
 // the document's), the sentence, the k-best, beam, composition and word-skipping options, whether
 // it was parsed, the replay step, the selected cell and the entry or parse whose derivation is
-// shown — see CcgView::state) — plus the current tab and the window's layout. Paths are written
+// shown — see CcgView::state; for a FUBL learner tab, kind "fubl": its path is the training file
+// (may be empty) and its view the form's files — "training", "fixed", "test", "model", stored
+// like the document's path —, passes and seed, the page shown, the lexicon filter, and
+// "shownModel", the model file the lexicon browser showed when one was saved or opened — see
+// FublView::state) — plus the current tab and the window's layout. Paths are written
 // relative to the workspace file's folder when they lie below it, so a workspace can travel with
 // its grammars; built-in samples keep their ":/" path.
 //
@@ -39,7 +43,9 @@
 // missing or does not read is reported like a missing grammar (the tab is not opened, the
 // message names the file, line and column), while a sentence file that is gone, or a saved
 // step, cell, entry or parse the new parse does not have, leaves the tab open and says so in
-// its status line.
+// its status line. A fubl document always opens: a training, fixed-lexicon, test or model file
+// that is gone, or a model that no longer reads, is named in the tab's status line, and the
+// rest (the form, the other files, the model when it reads) is restored.
 //
 // The file format is core's (gwb/common/workspace_file.h): core reads, validates and writes it
 // (Qt's JSON layout, byte for byte); this class converts to and from the workbench's Qt types.
@@ -62,6 +68,7 @@ struct WorkspaceDocument {
     Corpus,
     DsStepper,
     Ccg,
+    Fubl,
     Induction,
     Discourse,
     Transitions,
@@ -73,7 +80,8 @@ struct WorkspaceDocument {
            kind == Kind::Experiments;
   }
   Kind kind = Kind::Grammar;
-  // Absolute (or ":/..." for a built-in sample); DsStepper: the grammar folder; Ccg: the lexicon.
+  // Absolute (or ":/..." for a built-in sample); DsStepper: the grammar folder; Ccg: the lexicon;
+  // Fubl: the training file.
   QString path;
   QString root;  // start symbol option; empty: the format's default
   QJsonObject view;

@@ -20,15 +20,34 @@ namespace {
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
 
-constexpr std::array<WorkspaceDocumentKind, 8> kAllKinds = {
+constexpr std::array<WorkspaceDocumentKind, 9> kAllKinds = {
     WorkspaceDocumentKind::Grammar,     WorkspaceDocumentKind::Corpus,
     WorkspaceDocumentKind::DsStepper,   WorkspaceDocumentKind::Ccg,
-    WorkspaceDocumentKind::Induction,   WorkspaceDocumentKind::Discourse,
-    WorkspaceDocumentKind::Transitions, WorkspaceDocumentKind::Experiments,
+    WorkspaceDocumentKind::Fubl,        WorkspaceDocumentKind::Induction,
+    WorkspaceDocumentKind::Discourse,   WorkspaceDocumentKind::Transitions,
+    WorkspaceDocumentKind::Experiments,
 };
 
-// The field of a "ccg" view that holds a path (the sentence file).
-constexpr const char* kCcgSentencesField = "sentences";
+// The fields of a view that hold paths, stored and resolved like the document's own: a "ccg"
+// view's sentence file; a "fubl" view's training, fixed-lexicon, test and model files and the
+// model file shown.
+struct ViewPathField {
+  const char* name;
+  const char* what;  // for the error message: "the path of a <what>"
+};
+
+std::vector<ViewPathField> viewPathFields(WorkspaceDocumentKind kind) {
+  switch (kind) {
+    case WorkspaceDocumentKind::Ccg: return {{"sentences", "sentence file"}};
+    case WorkspaceDocumentKind::Fubl:
+      return {{"training", "training file"},
+              {"fixed", "fixed lexicon"},
+              {"test", "test file"},
+              {"model", "model file"},
+              {"shownModel", "model file"}};
+    default: return {};
+  }
+}
 
 std::string kindList() {
   std::string out;
@@ -247,7 +266,8 @@ class WorkspaceValidator {
     // A DS stepper with no folder uses its default one, a CCG tab may have no lexicon yet,
     // research windows have none; every file needs a path.
     if (path->empty() && *kind != WorkspaceDocumentKind::DsStepper &&
-        *kind != WorkspaceDocumentKind::Ccg && !isResearchWindowKind(*kind)) {
+        *kind != WorkspaceDocumentKind::Ccg && *kind != WorkspaceDocumentKind::Fubl &&
+        !isResearchWindowKind(*kind)) {
       error(where + " (" + kindName + ") has no path: expected \"path\": the file it shows");
       return;
     }
@@ -263,16 +283,15 @@ class WorkspaceValidator {
       }
       document.view = *view;
     }
-    if (*kind == WorkspaceDocumentKind::Ccg) {
-      const auto sentences = document.view.find(kCcgSentencesField);
-      if (sentences != document.view.end()) {
-        if (!sentences->is_string()) {
-          error(where + " (ccg): expected \"view\" field \"" + kCcgSentencesField +
-                "\" to be the path of a sentence file, found " + describe(*sentences));
-          return;
-        }
-        *sentences = resolvedPath(sentences->get<std::string>(), base_);
+    for (const ViewPathField& field : viewPathFields(*kind)) {
+      const auto value = document.view.find(field.name);
+      if (value == document.view.end()) continue;
+      if (!value->is_string()) {
+        error(where + " (" + kindName + "): expected \"view\" field \"" + field.name +
+              "\" to be the path of a " + field.what + ", found " + describe(*value));
+        return;
       }
+      *value = resolvedPath(value->get<std::string>(), base_);
     }
     workspace.documents.push_back(std::move(document));
   }
@@ -634,6 +653,7 @@ const char* workspaceDocumentKindName(WorkspaceDocumentKind kind) {
     case WorkspaceDocumentKind::Corpus: return "corpus";
     case WorkspaceDocumentKind::DsStepper: return "ds-stepper";
     case WorkspaceDocumentKind::Ccg: return "ccg";
+    case WorkspaceDocumentKind::Fubl: return "fubl";
     case WorkspaceDocumentKind::Induction: return "induction";
     case WorkspaceDocumentKind::Discourse: return "discourse";
     case WorkspaceDocumentKind::Transitions: return "transitions";
@@ -667,10 +687,10 @@ Json workspaceToJson(const WorkspaceFile& workspace, const std::string& baseDire
   Json documents = Json::array();
   for (const WorkspaceFileDocument& d : workspace.documents) {
     Json view = d.view.is_object() ? d.view : Json::object();
-    if (d.kind == WorkspaceDocumentKind::Ccg) {
-      const auto sentences = view.find(kCcgSentencesField);
-      if (sentences != view.end() && sentences->is_string())
-        *sentences = storedPath(sentences->get<std::string>(), baseDirectory);
+    for (const ViewPathField& field : viewPathFields(d.kind)) {
+      const auto value = view.find(field.name);
+      if (value != view.end() && value->is_string())
+        *value = storedPath(value->get<std::string>(), baseDirectory);
     }
     Json entry = {{"kind", workspaceDocumentKindName(d.kind)},
                   {"path", storedPath(d.path, baseDirectory)},

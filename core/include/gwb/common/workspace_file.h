@@ -2,9 +2,10 @@
 //
 // A workspace lists documents in tab order, each with its kind, its path, the start symbol it
 // was opened with and its view's settings (an opaque JSON object that belongs to the view that
-// wrote it: see ui/frame/workspace.h for what each view keeps; the one field core reads inside
-// a view is a "ccg" document's "sentences", a path, stored and resolved like the document's
-// own), then the research windows
+// wrote it: see ui/frame/workspace.h for what each view keeps; the only fields core reads inside
+// a view are paths, stored and resolved like the document's own: a "ccg" document's
+// "sentences", a "fubl" document's "training", "fixed", "test", "model" and "shownModel"), then
+// the research windows
 // (kinds "induction", "discourse", "transitions", "experiments", no path), the current tab and
 // the window's layout (base64 bytes):
 //
@@ -41,7 +42,7 @@
 //
 // Paths: a document's path is absolute in memory (or ":/..." for a built-in sample, or empty).
 // In the file, a path below the workspace file's folder, or close beside it (fewer than three
-// "../"), is written relative to that folder (so is a "ccg" view's "sentences"), so a workspace can
+// "../"), is written relative to that folder (so are the view paths above), so a workspace can
 // travel with its grammars; on reading, relative paths are resolved against the folder the file is
 // read from. Paths are normalised lexically (no "." or ".." parts, no trailing '/'); symbolic links
 // are not followed.
@@ -65,13 +66,15 @@ enum class WorkspaceDocumentKind {
   DsStepper,  // path: the DyLan grammar folder; may be empty (the stepper's default folder)
   Ccg,        // path: the factored lexicon or model; may be empty (a tab with no lexicon yet);
               // view "sentences": the sentence file, a path like the document's
+  Fubl,       // the FUBL learner: path the training file, may be empty; view "training",
+              // "fixed", "test", "model", "shownModel": paths like the document's
   Induction,  // research windows: top-level windows, listed after the tabs, no path
   Discourse,
   Transitions,
   Experiments,
 };
 
-// "grammar", "corpus", "ds-stepper", "ccg", "induction", "discourse", "transitions",
+// "grammar", "corpus", "ds-stepper", "ccg", "fubl", "induction", "discourse", "transitions",
 // "experiments".
 const char* workspaceDocumentKindName(WorkspaceDocumentKind kind);
 std::optional<WorkspaceDocumentKind> parseWorkspaceDocumentKind(std::string_view name);
