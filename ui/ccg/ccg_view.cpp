@@ -1,7 +1,6 @@
 #include "ui/ccg/ccg_view.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <optional>
 
@@ -39,17 +38,6 @@
 namespace gwb::ui {
 
 namespace ccg = gwb::ccg;
-
-struct CcgView::Job {
-  std::shared_ptr<const ccg::FactoredLexicon> lexicon;
-  std::unique_ptr<ccg::CkyChart> chart;
-  std::vector<ccg::Derivation> derivations;
-  std::vector<ccg::CkyReplayStep> steps;
-  bool cancelled = false;
-  int cellsFilled = 0;  // when cancelled: the cells the fill finished before it stopped
-  int cells = 0;
-  double milliseconds = 0;
-};
 
 namespace {
 
@@ -124,12 +112,12 @@ QTableWidgetItem* item(const QString& text, Qt::Alignment alignment = Qt::AlignL
 CcgView::CcgView(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("ccgView"));
   buildUi();
-  connect(&worker_, &BackgroundJob::finished, this, &CcgView::onParseDone);
+  connect(&parseJob_, &CcgParseJob::finished, this, &CcgView::onParseDone);
   updateActions();
   setStatus(tr("Open a factored lexicon (.flex) or a model from gwb ccg train."));
 }
 
-// worker_ goes first (declared last): it cancels and waits; the work owns what it reads.
+// parseJob_ goes first (declared last): it cancels and waits; the work owns what it reads.
 CcgView::~CcgView() = default;
 
 bool CcgView::isCcgLexiconFile(const QString& path) {
@@ -188,7 +176,7 @@ void CcgView::buildUi() {
   connect(parseButton_, &QPushButton::clicked, this, [this] { parse(); });
   jobBar_ = new JobProgressBar(JobProgressBar::Visibility::WhileRunning, this);
   jobBar_->setObjectName(QStringLiteral("ccgJobBar"));
-  jobBar_->follow(worker_);
+  jobBar_->follow(parseJob_.backgroundJob());
 
   auto* inputs = new QHBoxLayout;
   inputs->addWidget(openButton);
@@ -428,7 +416,7 @@ bool CcgView::openLexicon(const QString& path, QString* error) {
     typesNote_ = tr("type-checked with %1").arg(QFileInfo(typesPath).fileName());
   }
   lexicon->buildEntries(types.get());
-  worker_.cancelAndFinish();
+  parseJob_.cancelAndFinish();
   lexicon_ = std::move(lexicon);
   parserOptions_ = options;
   compositionBox_->setChecked(options.combinators.composition);
@@ -454,7 +442,7 @@ void CcgView::openModel(std::shared_ptr<ccg::FactoredLexicon> lexicon,
                         std::shared_ptr<const ccg::TypeSystem> types, const ccg::CkyOptions& parser,
                         const QString& title, const std::vector<ccg::SemanticExample>& examples,
                         int sentence) {
-  worker_.cancelAndFinish();
+  parseJob_.cancelAndFinish();
   clearResult();
   lexicon_ = std::move(lexicon);
   modelTypes_ = std::move(types);
@@ -577,7 +565,7 @@ QJsonObject CcgView::state() const {
 }
 
 void CcgView::restoreState(const QJsonObject& state) {
-  if (worker_.isBusy()) waitForParse();  // a parse of something else: let it finish first
+  if (parseJob_.isBusy()) waitForParse();  // a parse of something else: let it finish first
   pendingState_.reset();
   notice_.clear();
   const QString before = baseStatus_;  // the lexicon's summary
@@ -677,7 +665,7 @@ void CcgView::applyPendingState() {
 }
 
 bool CcgView::parse() {
-  if (worker_.isBusy() || !lexicon_) {
+  if (parseJob_.isBusy() || !lexicon_) {
     if (!lexicon_) setStatus(tr("Open a lexicon first."));
     return false;
   }
@@ -697,29 +685,12 @@ bool CcgView::parse() {
   const int k = kBox_->value();
   notice_.clear();  // a new parse: what a restored workspace could not show is past
   usedBeam_ = options.beam;
-  auto job = std::make_shared<Job>();
-  job->lexicon = lexicon_;
-  job_ = job;
-  const std::function<void()> hook = parseHook_;
-  worker_.start([job, words, options, k, hook](JobContext& context) mutable {
-    if (hook) hook();
-    options.cancel = &context.cancelFlag();
-    const auto start = std::chrono::steady_clock::now();
-    job->chart = std::make_unique<ccg::CkyChart>(*job->lexicon, words, options);
-    if (job->chart->cancelled() || context.cancelRequested()) {
-      job->cancelled = true;
-      const int n = job->chart->length();
-      job->cells = n * (n + 1) / 2;
-      for (const ccg::ChartEvent& event : job->chart->events()) {
-        job->cellsFilled += event.kind == ccg::ChartEvent::Kind::CellFinished ? 1 : 0;
-      }
-      return;
-    }
-    job->derivations = job->chart->kBest(k);
-    job->steps = ccg::ckyReplay(*job->chart);
-    job->milliseconds =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  });
+  CcgParseRequest request;
+  request.lexicon = lexicon_;
+  request.words = std::move(words);
+  request.options = std::move(options);
+  request.kBest = k;
+  parseJob_.start(std::move(request));
   jobBar_->start(tr("parsing"));
   setStatus(tr("Parsing \u201c%1\u201d\u2026").arg(text));
   updateActions();
@@ -727,12 +698,12 @@ bool CcgView::parse() {
 }
 
 void CcgView::cancelParse() {
-  if (worker_.isBusy()) worker_.cancel();
+  if (parseJob_.isBusy()) parseJob_.cancel();
 }
 
 bool CcgView::waitForParse(int milliseconds) {
-  if (!worker_.isBusy()) return true;
-  return worker_.waitAndFinish(milliseconds);
+  if (!parseJob_.isBusy()) return true;
+  return parseJob_.waitAndFinish(milliseconds);
 }
 
 void CcgView::clearResult() {
@@ -756,22 +727,24 @@ void CcgView::clearResult() {
 }
 
 void CcgView::onParseDone() {
-  const std::shared_ptr<Job> job = std::move(job_);
+  const std::shared_ptr<const CcgParseOutcome> outcome = parseJob_.outcome();
   clearResult();
   cancelled_ = false;
-  if (!worker_.errorText().isEmpty()) {
-    setStatus(tr("The parse failed: %1").arg(worker_.errorText()));
-  } else if (!job || job->cancelled) {
+  if (!outcome) {
     cancelled_ = true;
-    setStatus(job ? tr("Parse cancelled after %1 of %2 chart cells.")
-                        .arg(job->cellsFilled)
-                        .arg(job->cells)
-                  : tr("Parse cancelled."));
+    setStatus(tr("Parse cancelled."));
+  } else if (!outcome->error.isEmpty()) {
+    setStatus(tr("The parse failed: %1").arg(outcome->error));
+  } else if (outcome->cancelled || !outcome->chart) {
+    cancelled_ = true;
+    setStatus(tr("Parse cancelled after %1 of %2 chart cells.")
+                  .arg(outcome->cellsFilled)
+                  .arg(outcome->cells));
   } else {
-    parsedLexicon_ = job->lexicon;
-    chart_ = std::move(job->chart);
-    derivations_ = std::move(job->derivations);
-    steps_ = std::move(job->steps);
+    parsedLexicon_ = outcome->lexicon;
+    chart_ = outcome->chart;
+    derivations_ = outcome->derivations;
+    steps_ = outcome->steps;
     position_ = stepCount();
     chartView_->setChart(chart_.get());
     std::size_t kept = chart_->entryCount();
@@ -793,7 +766,7 @@ void CcgView::onParseDone() {
                   .arg(usedBeam_)
                   .arg(stepCount())
                   .arg(parses)
-                  .arg(job->milliseconds, 0, 'f', 1));
+                  .arg(outcome->milliseconds, 0, 'f', 1));
     fillDerivationTable();
     if (chart_->length() > 0) selectCell(0, chart_->length());
     if (!derivations_.empty()) selectDerivation(0);
@@ -1111,7 +1084,7 @@ void CcgView::showStep() {
 }
 
 void CcgView::updateActions() {
-  const bool busy = worker_.isBusy();
+  const bool busy = parseJob_.isBusy();
   parseButton_->setEnabled(!busy && lexicon_ != nullptr);
   const bool haveChart = chart_ != nullptr && !busy;
   startButton_->setEnabled(haveChart && position_ > 0);

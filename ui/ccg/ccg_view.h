@@ -21,7 +21,8 @@
 // data folder when it can be found; otherwise every lexeme × template pair with matching slots
 // is an entry (the status line says which). A `NAME.ccg` beside the lexicon fills the sentence
 // list. Lexicons are read on the UI thread (they are small); sentences parse on a worker thread
-// (BackgroundJob) that Cancel stops between two chart cells (CkyOptions::cancel).
+// (CcgParseJob, ui/ccg/ccg_parse_job.h) that Cancel stops between two chart cells
+// (CkyOptions::cancel).
 //
 // A parse shows the shared JobProgressBar (ui/common/job_progress_bar.h) with its Cancel
 // button while it runs, as the other views' jobs do.
@@ -52,7 +53,7 @@
 #include "gwb/ccg/lambda_type.h"
 #include "gwb/ccg/lexicon.h"
 #include "gwb/ccg/semantic_examples.h"
-#include "ui/common/background_job.h"
+#include "ui/ccg/ccg_parse_job.h"
 
 class QCheckBox;
 class QComboBox;
@@ -124,10 +125,12 @@ class CcgView : public QWidget {
   // Starts parsing the sentence; false if there is no lexicon or sentence or a parse runs.
   bool parse();
   void cancelParse();
-  bool isParsing() const { return worker_.isBusy(); }
+  bool isParsing() const { return parseJob_.isBusy(); }
   bool waitForParse(int milliseconds = 60000);
   // Tests: called on the worker thread before the chart is built (to cancel deterministically).
-  void setParseHookForTesting(std::function<void()> hook) { parseHook_ = std::move(hook); }
+  void setParseHookForTesting(std::function<void()> hook) {
+    parseJob_.setParseHookForTesting(std::move(hook));
+  }
 
   const gwb::ccg::CkyChart* chart() const { return chart_.get(); }
   const std::vector<gwb::ccg::Derivation>& derivations() const { return derivations_; }
@@ -224,7 +227,7 @@ class CcgView : public QWidget {
   // The shown parse: the lexicon it was parsed with (the chart points into it), the chart, its
   // k best derivations and its replay.
   std::shared_ptr<const gwb::ccg::FactoredLexicon> parsedLexicon_;
-  std::unique_ptr<gwb::ccg::CkyChart> chart_;
+  std::shared_ptr<const gwb::ccg::CkyChart> chart_;
   std::vector<gwb::ccg::Derivation> derivations_;
   std::vector<gwb::ccg::CkyReplayStep> steps_;
   bool cancelled_ = false;
@@ -236,11 +239,8 @@ class CcgView : public QWidget {
   int shownIndex_ = -1;
   std::pair<int, int> shownCell_{-1, -1};    // Shown::Entry: the entry's cell
   std::optional<QJsonObject> pendingState_;  // restoreState(): applied after its parse
-  QString notice_;  // what restoreState() could not restore; shown after the status
-  std::function<void()> parseHook_;
-  struct Job;
-  std::shared_ptr<Job> job_;
-  BackgroundJob worker_{QStringLiteral("gwb-ccg-parse")};  // last: cancelled and joined first
+  QString notice_;        // what restoreState() could not restore; shown after the status
+  CcgParseJob parseJob_;  // last: cancelled and joined first
 };
 
 }  // namespace gwb::ui

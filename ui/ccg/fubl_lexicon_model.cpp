@@ -13,18 +13,15 @@ namespace gwb::ui {
 
 namespace ccg = gwb::ccg;
 
-namespace {
-
-std::string joinWords(const std::vector<std::string>& words) {
-  std::string out;
-  for (const std::string& word : words) {
-    if (!out.empty()) out += ' ';
-    out += word;
+QString formatWeight(double value) {
+  QString text = QString::number(value, 'f', 3);
+  if (text.startsWith(QLatin1Char('-')) && std::all_of(text.cbegin() + 1, text.cend(), [](QChar c) {
+        return c == QLatin1Char('0') || c == QLatin1Char('.');
+      })) {
+    text.remove(0, 1);  // -0.000: a weight that rounds to zero has no sign
   }
-  return out;
+  return text;
 }
-
-}  // namespace
 
 FublLexiconModel::FublLexiconModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -35,7 +32,7 @@ void FublLexiconModel::setLexicon(std::shared_ptr<const ccg::FactoredLexicon> le
   if (lexicon_) {
     std::unordered_set<std::string> phrases;
     for (const ccg::Lexeme& lexeme : lexicon_->lexemes()) {
-      const std::string phrase = joinWords(lexeme.words);
+      const std::string phrase = ccg::joinWords(lexeme.words);
       if (!phrases.insert(phrase).second) continue;
       for (const ccg::LexicalEntry& entry : lexicon_->entriesFor(phrase)) {
         pairs_.emplace_back(entry.lexeme, entry.lexicalTemplate);
@@ -80,11 +77,11 @@ double FublLexiconModel::score(int row) const {
 }
 
 QString FublLexiconModel::wordsText(int lexeme) const {
-  return toQString(joinWords(lexicon_->lexemes()[lexeme].words));
+  return toQString(ccg::joinWords(lexicon_->lexemes()[lexeme].words));
 }
 
 QString FublLexiconModel::constantsText(int lexeme) const {
-  return toQString(joinWords(lexicon_->lexemes()[lexeme].constants));
+  return toQString(ccg::joinWords(lexicon_->lexemes()[lexeme].constants));
 }
 
 QString FublLexiconModel::templateText(int lexicalTemplate) const {
@@ -116,7 +113,7 @@ QVariant FublLexiconModel::data(const QModelIndex& index, int role) const {
   }
   if (raw) return value;
   if (role == Qt::ToolTipRole) return QString::number(value, 'g', 17);
-  return QString::number(value, 'f', 3);
+  return formatWeight(value);
 }
 
 QVariant FublLexiconModel::headerData(int section, Qt::Orientation orientation, int role) const {

@@ -6,8 +6,8 @@
 // weights, the entry's score as the parser counts it (lexeme + 0.1 × template + pair,
 // cky_parser.h), and the template (category : form). Numbers are returned as doubles under
 // Qt::EditRole / the sort role, so a QSortFilterProxyModel sorts them as numbers; DisplayRole
-// shows them with three decimals. Rows come in the lexicon's order: by lexeme index, then
-// template index.
+// shows them with three decimals (formatWeight: a tiny negative weight shows as 0.000). Rows come
+// in the lexicon's order: by lexeme index, then template index.
 //
 // FublLexiconFilter is the proxy the browser shows: it sorts, and keeps the rows whose lexeme
 // has the filter text as one of its words (Word), as one of its constants or a constant's name
@@ -76,6 +76,10 @@ class FublLexiconModel : public QAbstractTableModel {
   std::shared_ptr<const gwb::ccg::FactoredLexicon> lexicon_;
   std::vector<std::pair<int, int>> pairs_;  // (lexeme, template), one per entry
 };
+
+// A weight or score as the browser shows it: three decimals, and "0.000" — never "-0.000" — for
+// a value that rounds to zero from below (display only: the value itself is kept).
+QString formatWeight(double value);
 
 class FublLexiconFilter : public QSortFilterProxyModel {
   Q_OBJECT

@@ -98,17 +98,19 @@ bool findCcgTypeFiles(const QString& dataPath, QString* typesPath, QString* lang
   return false;
 }
 
-FublTrainingJob::FublTrainingJob(QObject* parent) : QObject(parent) {
-  connect(&worker_, &BackgroundJob::finished, this, &FublTrainingJob::onWorkerFinished);
+FublTrainingJob::FublTrainingJob(QObject* parent)
+    : JobBase(QStringLiteral("gwb-fubl-train"), parent) {
+  connect(&backgroundJob(), &BackgroundJob::finished, this, &FublTrainingJob::onWorkerFinished);
   // First connection: passes() holds a pass before anyone else hears of it.
   connect(this, &FublTrainingJob::passFinished, this,
           [this](const ccg::PassSummary& summary) { passes_.push_back(summary); });
 }
 
-FublTrainingJob::~FublTrainingJob() = default;  // worker_ cancels and waits
+// The work reads the job's members: it has returned before they go.
+FublTrainingJob::~FublTrainingJob() { stopWork(); }
 
 bool FublTrainingJob::start(const FublTrainingSettings& settings) {
-  if (worker_.isBusy()) return false;
+  if (isBusy()) return false;
   settings_ = settings;
   model_.reset();
   types_.reset();
@@ -124,7 +126,7 @@ bool FublTrainingJob::start(const FublTrainingSettings& settings) {
   run->settings = settings;
   run->exampleHook = exampleHook_;
   run_ = run;
-  worker_.start([this, run](JobContext& context) { work(run, context); });
+  backgroundJob().start([this, run](JobContext& context) { work(run, context); });
   return true;
 }
 
@@ -220,7 +222,7 @@ void FublTrainingJob::onWorkerFinished() {
   evaluated_ = run->evaluated;
   cancelled_ = run->cancelled;
   diagnostics_ = std::move(run->diagnostics);
-  errorText_ = worker_.errorText().isEmpty() ? run->error : worker_.errorText();
+  errorText_ = backgroundJob().errorText().isEmpty() ? run->error : backgroundJob().errorText();
   emit finished();
 }
 

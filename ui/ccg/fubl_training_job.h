@@ -55,7 +55,7 @@ struct FublTrainingSettings {
 // The .types and .lang for a data file (see the header comment); false when none is found.
 bool findCcgTypeFiles(const QString& dataPath, QString* typesPath, QString* langPath);
 
-class FublTrainingJob : public QObject {
+class FublTrainingJob : public JobBase {
   Q_OBJECT
   Q_DISABLE_COPY_MOVE(FublTrainingJob)
 
@@ -65,11 +65,6 @@ class FublTrainingJob : public QObject {
 
   // False (nothing happens) while a run is going.
   bool start(const FublTrainingSettings& settings);
-  void cancel() { worker_.cancel(); }
-  bool isBusy() const { return worker_.isBusy(); }
-  BackgroundJob& worker() { return worker_; }
-  // Blocks until the run has ended and its reports and finished() are delivered (tests).
-  bool waitAndFinish(int milliseconds) { return worker_.waitAndFinish(milliseconds); }
 
   // Tests: called on the worker after each example's report (to cancel deterministically).
   void setExampleHookForTesting(std::function<void(const gwb::ccg::FublProgress&)> hook) {
@@ -123,7 +118,6 @@ class FublTrainingJob : public QObject {
   gwb::Diagnostics diagnostics_;
   std::function<void(const gwb::ccg::FublProgress&)> exampleHook_;
   std::shared_ptr<Run> run_;
-  BackgroundJob worker_{QStringLiteral("gwb-fubl-train")};  // last: cancelled and joined first
 };
 
 }  // namespace gwb::ui

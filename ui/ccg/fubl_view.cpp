@@ -12,8 +12,10 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
@@ -24,6 +26,7 @@
 #include <QVBoxLayout>
 
 #include "gwb/ccg/term.h"
+#include "gwb/common/diagnostic.h"
 #include "ui/ccg/fubl_pair_heatmap.h"
 #include "ui/ccg/fubl_training_plot.h"
 #include "ui/common/job_progress_bar.h"
@@ -115,6 +118,33 @@ void collectLeaves(const ccg::DerivationNode& node, std::set<std::tuple<int, int
 }
 
 QString percent(double value) { return QString::number(100 * value, 'f', 1); }
+
+QString firstError(const gwb::Diagnostics& diagnostics) {
+  for (const gwb::Diagnostic& d : diagnostics) {
+    if (d.severity == gwb::Severity::Error) return toQString(gwb::toString(d));
+  }
+  return {};
+}
+
+// The keys of state() (a workspace's "fubl" view; the training file is the document's path).
+const QString kTrainingKey = QStringLiteral("training");
+const QString kFixedKey = QStringLiteral("fixed");
+const QString kTestKey = QStringLiteral("test");
+const QString kModelKey = QStringLiteral("model");
+const QString kShownModelKey = QStringLiteral("shownModel");
+const QString kPassesKey = QStringLiteral("passes");
+const QString kSeedKey = QStringLiteral("seed");
+const QString kPageKey = QStringLiteral("page");
+const QString kFilterKey = QStringLiteral("filter");
+const QString kFilterModeKey = QStringLiteral("filterMode");
+const QStringList kPages = {QStringLiteral("training"), QStringLiteral("lexicon"),
+                            QStringLiteral("evaluation")};
+const QStringList kFilterModes = {QStringLiteral("any"), QStringLiteral("word"),
+                                  QStringLiteral("constant")};
+
+QString absolute(const QString& path) {
+  return path.isEmpty() ? path : QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+}
 
 }  // namespace
 
@@ -232,7 +262,18 @@ QWidget* FublView::buildLexiconPage() {
   filterRow->addWidget(filterEdit_, 1);
   filterRow->addWidget(filterMode_);
   filterRow->addWidget(lexiconCount_);
+  auto* openModelButton = new QPushButton(tr("Open model\u2026"), page);
+  openModelButton->setObjectName(QStringLiteral("fublOpenModel"));
+  openModelButton->setToolTip(
+      tr("Show a model file (gwb ccg train --out) in the browser without training"));
+  connect(openModelButton, &QPushButton::clicked, this, &FublView::chooseModelFile);
+  filterRow->addWidget(openModelButton);
   layout->addLayout(filterRow);
+  lexiconStatus_ = new QLabel(page);
+  lexiconStatus_->setObjectName(QStringLiteral("fublLexiconStatus"));
+  lexiconStatus_->setWordWrap(true);
+  lexiconStatus_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(lexiconStatus_);
   connect(filterEdit_, &QLineEdit::textChanged, this, [this] { applyFilter(); });
   connect(filterMode_, qOverload<int>(&QComboBox::currentIndexChanged), this,
           [this] { applyFilter(); });
@@ -341,6 +382,7 @@ QWidget* FublView::buildEvaluationPage() {
 void FublView::setStatus(const QString& text) {
   status_ = text;
   statusLabel_->setText(text);
+  lexiconStatus_->setText(text);
 }
 
 QString FublView::statusText() const { return status_; }
@@ -468,6 +510,7 @@ void FublView::onTrainingFinished() {
                                         : QString()));
   }
   if (job_.model() && error.isEmpty()) {
+    shownModelPath_ = job_.settings().effectiveModelPath();
     model_ = job_.model();
     types_ = job_.types();
     parser_ = job_.parserOptions();
@@ -506,8 +549,8 @@ void FublView::showModel() {
             .arg(percent(skip.f1())));
   } else {
     scoresLabel_->setText(
-        tr("Not evaluated (the run was cancelled); double-click a sentence to "
-           "parse it in the CCG tab."));
+        tr("Not evaluated (the run was cancelled, or the model was opened from a file); "
+           "double-click a sentence to parse it in the CCG tab."));
   }
   fillEvaluationTable();
 }
@@ -536,7 +579,7 @@ void FublView::selectLexeme(int lexeme) {
       tr("<b>%1</b> \u22a2 %2 \u2014 lexeme weight %3")
           .arg(lexiconModel_->wordsText(lexeme).toHtmlEscaped(),
                lexiconModel_->constantsText(lexeme).toHtmlEscaped())
-          .arg(model_->weight(ccg::lexemeFeature(model_->lexemes()[lexeme])), 0, 'f', 3));
+          .arg(formatWeight(model_->weight(ccg::lexemeFeature(model_->lexemes()[lexeme])))));
   for (int row = 0; row < lexiconModel_->rowCount(); ++row) {
     if (lexiconModel_->lexemeAt(row) != lexeme) continue;
     const int r = lexemeTemplates_->rowCount();
@@ -545,12 +588,11 @@ void FublView::selectLexeme(int lexeme) {
                               cell(lexiconModel_->templateText(lexiconModel_->templateAt(row))));
     lexemeTemplates_->setItem(
         r, LtTemplateWeight,
-        cell(QString::number(lexiconModel_->templateWeight(row), 'f', 3), Qt::AlignRight));
-    lexemeTemplates_->setItem(
-        r, LtPairWeight,
-        cell(QString::number(lexiconModel_->pairWeight(row), 'f', 3), Qt::AlignRight));
-    lexemeTemplates_->setItem(
-        r, LtScore, cell(QString::number(lexiconModel_->score(row), 'f', 3), Qt::AlignRight));
+        cell(formatWeight(lexiconModel_->templateWeight(row)), Qt::AlignRight));
+    lexemeTemplates_->setItem(r, LtPairWeight,
+                              cell(formatWeight(lexiconModel_->pairWeight(row)), Qt::AlignRight));
+    lexemeTemplates_->setItem(r, LtScore,
+                              cell(formatWeight(lexiconModel_->score(row)), Qt::AlignRight));
   }
   lexemeTemplates_->resizeColumnsToContents();
 }
@@ -613,7 +655,7 @@ void FublView::fillSentenceEntries() {
     sentenceEntries_->setItem(r, EntryMeaning,
                               cell(toQString(ccg::toString(span.entry->category) + " : " +
                                              ccg::toString(span.entry->semantics))));
-    sentenceEntries_->setItem(r, EntryScore, cell(QString::number(score, 'f', 3), Qt::AlignRight));
+    sentenceEntries_->setItem(r, EntryScore, cell(formatWeight(score), Qt::AlignRight));
     const bool inBest = parse && parse->leaves.count({span.begin, span.end, span.entry->lexeme,
                                                       span.entry->lexicalTemplate}) > 0;
     sentenceEntries_->setItem(r, EntryInBest,
@@ -668,6 +710,140 @@ bool FublView::openTestSentence(int index) {
   if (!model_ || index < 0 || index >= static_cast<int>(test_.size())) return false;
   emit openSentenceRequested(index);
   return true;
+}
+
+void FublView::chooseModelFile() {
+  const QString start = shownModelPath_.isEmpty() ? QFileInfo(settings().trainingPath).path()
+                                                  : QFileInfo(shownModelPath_).path();
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open CCG Model"), start,
+                                                    tr("CCG models (*.ccgmodel);;All files (*)"));
+  if (path.isEmpty()) return;
+  QString error;
+  if (!openModelFile(path, &error)) QMessageBox::warning(this, tr("Open CCG Model"), error);
+}
+
+bool FublView::openModelFile(const QString& path, QString* error) {
+  const auto fail = [&](const QString& message) {
+    setStatus(message);
+    if (error) *error = message;
+    return false;
+  };
+  if (job_.isBusy()) return fail(tr("Training is running: cancel it before opening a model."));
+  const QString native = QDir::toNativeSeparators(path);
+  if (!QFileInfo(path).isFile()) return fail(tr("The model file %1 does not exist.").arg(native));
+  ccg::CcgModelLoad load = ccg::loadCcgModel(toNativePath(path));
+  if (load.diagnostics.hasErrors()) return fail(firstError(load.diagnostics));
+  if (load.lexicon.lexemes().empty()) {
+    return fail(tr("%1 holds no lexemes: not a model from gwb ccg train").arg(native));
+  }
+  // Types as training finds them: beside the model, else beside the training file.
+  QString typesPath;
+  QString langPath;
+  const QString trainingPath = settings().trainingPath;
+  std::shared_ptr<ccg::TypeSystem> types;
+  if (findCcgTypeFiles(path, &typesPath, &langPath) ||
+      (!trainingPath.isEmpty() && findCcgTypeFiles(trainingPath, &typesPath, &langPath))) {
+    ccg::TypeSystemLoad typeLoad =
+        ccg::loadTypeSystem(toNativePath(typesPath), toNativePath(langPath));
+    if (typeLoad.diagnostics.hasErrors()) return fail(firstError(typeLoad.diagnostics));
+    types = std::make_shared<ccg::TypeSystem>(std::move(typeLoad.types));
+  }
+  // The sentences to look at: the form's test pairs, else its training pairs, when they read.
+  std::vector<ccg::SemanticExample> examples;
+  const QString examplesPath = settings().testPath.isEmpty() ? trainingPath : settings().testPath;
+  if (!examplesPath.isEmpty() && QFileInfo(examplesPath).isFile()) {
+    ccg::SemanticExamplesLoad pairs = ccg::loadSemanticExamples(toNativePath(examplesPath));
+    if (!pairs.diagnostics.hasErrors()) examples = std::move(pairs.examples);
+  }
+  auto lexicon = std::make_shared<ccg::FactoredLexicon>(std::move(load.lexicon));
+  lexicon->buildEntries(types.get());
+  sentenceWorker_.cancelAndFinish();
+  model_ = std::move(lexicon);
+  types_ = types;
+  parser_ = load.parser;
+  parser_.types = types.get();  // types_ keeps it alive
+  parser_.cancel = nullptr;
+  test_ = std::move(examples);
+  evaluated_ = false;
+  evaluation_ = {};
+  shownModelPath_ = path;
+  showModel();
+  pages_->setCurrentIndex(1);
+  setStatus(tr("%1: %2 lexemes, %3 templates, %4 lexical entries (%5); not evaluated")
+                .arg(QFileInfo(path).fileName())
+                .arg(model_->lexemes().size())
+                .arg(model_->templates().size())
+                .arg(model_->entryCount())
+                .arg(types ? tr("type-checked with %1").arg(QFileInfo(typesPath).fileName())
+                           : tr("not type-checked: no .types/.lang found")));
+  return true;
+}
+
+QJsonObject FublView::state() const {
+  const FublTrainingSettings s = settings();
+  QJsonObject state{{kTrainingKey, absolute(s.trainingPath)},
+                    {kPassesKey, s.passes},
+                    {kSeedKey, static_cast<qint64>(s.seed)},
+                    {kPageKey, kPages.value(pages_->currentIndex(), kPages.front())}};
+  if (!s.fixedLexiconPath.isEmpty()) state.insert(kFixedKey, absolute(s.fixedLexiconPath));
+  if (!s.testPath.isEmpty()) state.insert(kTestKey, absolute(s.testPath));
+  if (!s.modelPath.isEmpty()) state.insert(kModelKey, absolute(s.modelPath));
+  if (model_ && !shownModelPath_.isEmpty() && QFileInfo(shownModelPath_).isFile()) {
+    state.insert(kShownModelKey, absolute(shownModelPath_));
+  }
+  if (!filterEdit_->text().isEmpty()) {
+    state.insert(kFilterKey, filterEdit_->text());
+    state.insert(kFilterModeKey, kFilterModes.value(filterMode_->currentIndex()));
+  }
+  return state;
+}
+
+void FublView::restoreState(const QJsonObject& state) {
+  if (job_.isBusy()) job_.cancelAndFinish();
+  QStringList notes;
+  FublTrainingSettings s;
+  s.trainingPath = state.value(kTrainingKey).toString();
+  s.fixedLexiconPath = state.value(kFixedKey).toString();
+  s.testPath = state.value(kTestKey).toString();
+  s.modelPath = state.value(kModelKey).toString();
+  s.passes = std::clamp(state.value(kPassesKey).toInt(10), 1, 100);
+  s.seed = static_cast<quint64>(std::max<qint64>(0, state.value(kSeedKey).toInteger(0)));
+  setSettings(s);
+  // Files the form names that are gone: said, and the rest opens (a model that is gone is
+  // written again by the next run).
+  const std::vector<std::pair<QString, QString>> files = {{s.trainingPath, tr("training file")},
+                                                          {s.fixedLexiconPath, tr("fixed lexicon")},
+                                                          {s.testPath, tr("test file")}};
+  for (const auto& [path, what] : files) {
+    if (!path.isEmpty() && !QFileInfo(path).isFile()) {
+      notes << tr("the %1 %2 is missing").arg(what, QDir::toNativeSeparators(path));
+    }
+  }
+  const QString mode = state.value(kFilterModeKey).toString();
+  setFilter(
+      state.value(kFilterKey).toString(),
+      static_cast<FublLexiconFilter::Mode>(std::max<qsizetype>(0, kFilterModes.indexOf(mode))));
+  QString opened;
+  const QString shown = state.value(kShownModelKey).toString();
+  if (!shown.isEmpty()) {
+    QString error;
+    if (QFileInfo(shown).isFile() && openModelFile(shown, &error)) {
+      opened = status_;
+    } else if (!QFileInfo(shown).isFile()) {
+      notes << tr("the model file %1 is missing").arg(QDir::toNativeSeparators(shown));
+    } else {
+      notes << error;
+    }
+  }
+  const auto page = kPages.indexOf(state.value(kPageKey).toString());
+  if (page >= 0 && (page == 0 || model_)) pages_->setCurrentIndex(page);
+  if (page < 0 || (page > 0 && !model_)) pages_->setCurrentIndex(0);
+  const QString base =
+      opened.isEmpty() ? tr("Choose a training file of sentences with logical forms, then Train.")
+                       : opened;
+  setStatus(notes.isEmpty()
+                ? base
+                : tr("%1 \u2014 Workspace: %2").arg(base, notes.join(QStringLiteral("; "))));
 }
 
 }  // namespace gwb::ui

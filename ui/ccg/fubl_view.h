@@ -7,7 +7,8 @@
 //     (FublTrainingJob) with a progress bar and Cancel (JobProgressBar), a live curve of
 //     training accuracy and lexicon size per pass (FublTrainingPlot) and a table of the passes.
 //     The model is written after every finished pass (core's saveCcgModel, atomically).
-//   - Lexicon: the learned lexicon's lexeme × template pairs as a sortable table
+//   - Lexicon: the learned lexicon (or a model file opened with Open model…, without training:
+//     openModelFile) — its lexeme × template pairs as a sortable table
 //     (FublLexiconModel through FublLexiconFilter) and as a heatmap of the pair weights
 //     (FublPairHeatmap), filtered by a word or a constant; the templates of the selected
 //     lexeme with their weights; and, for a chosen test sentence, every lexical entry of its
@@ -27,6 +28,7 @@
 #include <memory>
 #include <vector>
 
+#include <QJsonObject>
 #include <QString>
 #include <QWidget>
 
@@ -76,6 +78,25 @@ class FublView : public QWidget {
   bool waitForTraining(int milliseconds = 600000);
   FublTrainingJob& job() { return job_; }
 
+  // Opens a model file (`gwb ccg train --out`, or one a run saved) in the lexicon browser without
+  // training: its lexicon, weights and parser settings; types found as training finds them
+  // (beside the model, else beside the form's training file: findCcgTypeFiles), else none; the
+  // sentences of the form's test file (else training file) when they read. Not evaluated. False,
+  // with the reader's file:line:col error in *error and the status line, on a bad or missing
+  // file (the view keeps what it showed) or while training runs.
+  bool openModelFile(const QString& path, QString* error = nullptr);
+  // The file of the model shown: the one opened, or the one the last run saved (empty: none).
+  QString shownModelPath() const { return shownModelPath_; }
+
+  // What a workspace keeps of the tab (ui/frame/workspace.h, kind "fubl"): the form's files
+  // ("training" — also the document's path —, "fixed", "test", "model"; absolute here, relative
+  // in the file), passes and seed, the page shown, the lexicon filter and its mode, and
+  // "shownModel", the model file shown when one was saved or opened. restoreState() fills the
+  // form and opens that model in the browser; a file that is gone (or a model that no longer
+  // reads) is named in the status line after "Workspace:", and the rest opens.
+  QJsonObject state() const;
+  void restoreState(const QJsonObject& state);
+
   // The model shown (null before a run has finished a pass).
   std::shared_ptr<gwb::ccg::FactoredLexicon> model() const { return model_; }
   std::shared_ptr<const gwb::ccg::TypeSystem> types() const { return types_; }
@@ -113,6 +134,7 @@ class FublView : public QWidget {
   QTableWidget* sentenceEntryTable() const { return sentenceEntries_; }
   QTableWidget* evaluationTable() const { return evaluationTable_; }
   QString statusText() const;
+  QLabel* lexiconStatusLabel() const { return lexiconStatus_; }
   QString scoresText() const;
 
  signals:
@@ -136,6 +158,7 @@ class FublView : public QWidget {
   void applyFilter();
   void setStatus(const QString& text);
   void choosePath(QLineEdit* edit, const QString& title, const QString& filter, bool save);
+  void chooseModelFile();
 
   QTabWidget* pages_ = nullptr;
   QLineEdit* trainingEdit_ = nullptr;
@@ -153,6 +176,7 @@ class FublView : public QWidget {
   QLineEdit* filterEdit_ = nullptr;
   QComboBox* filterMode_ = nullptr;
   QLabel* lexiconCount_ = nullptr;
+  QLabel* lexiconStatus_ = nullptr;  // the status line, repeated on the lexicon page
   QTableView* lexiconTable_ = nullptr;
   FublLexiconModel* lexiconModel_ = nullptr;
   FublLexiconFilter* lexiconFilter_ = nullptr;
@@ -167,6 +191,7 @@ class FublView : public QWidget {
   QTableWidget* evaluationTable_ = nullptr;
 
   QString status_;
+  QString shownModelPath_;
   std::shared_ptr<gwb::ccg::FactoredLexicon> model_;
   std::shared_ptr<const gwb::ccg::TypeSystem> types_;
   gwb::ccg::CkyOptions parser_;

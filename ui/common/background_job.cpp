@@ -73,6 +73,16 @@ void BackgroundJob::Relay::onFinished(const std::exception_ptr& error) {
   emit job_->finished();
 }
 
+JobBase::JobBase(QString workerName, QObject* parent)
+    : QObject(parent), worker_(std::move(workerName)) {}
+
+JobBase::~JobBase() = default;  // worker_ cancels the work and waits for it
+
+void JobBase::stopWork() {
+  worker_.cancel();
+  worker_.wait(-1);
+}
+
 BatchRelay::BatchRelay(JobContext& context, int threads, qint64 offset, qint64 total)
     : context_(context), offset_(offset), total_(total) {
   control_.threads = threads;

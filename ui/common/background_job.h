@@ -120,6 +120,46 @@ class BackgroundJob : public QObject {
   gwb::BackgroundTask task_;  // after relay_: destroyed (cancelled and joined) first
 };
 
+// The base of every job class (DsParseJob, CcgParseJob, TransitionCountJob, ...): it owns the
+// job's BackgroundJob and gives the controls an owner uses, so that a job class states only what
+// it computes — its start(), its outcome and its signals.
+//
+// Lifetime: this base is destroyed after the job class's own members, and destroying it cancels
+// the work and waits for it. A job whose work reads only what its start() handed over (the
+// request and the outcome object it writes, by value or shared pointer) needs nothing more; a
+// job whose work reads members of the job calls stopWork() first thing in its destructor, so
+// that the work has returned before those members go.
+class JobBase : public QObject {
+  Q_OBJECT
+  Q_DISABLE_COPY_MOVE(JobBase)
+
+ public:
+  ~JobBase() override;  // cancels, waits for the work; emits nothing
+
+  void cancel() { worker_.cancel(); }
+  bool isCancelRequested() const { return worker_.isCancelRequested(); }
+  // From start() until the work has returned.
+  bool isRunning() const { return worker_.isRunning(); }
+  // From start() until finished() has been emitted.
+  bool isBusy() const { return worker_.isBusy(); }
+  // BackgroundJob's wait(), waitAndFinish() and cancelAndFinish().
+  bool wait(int milliseconds) { return worker_.wait(milliseconds); }
+  bool waitAndFinish(int milliseconds) { return worker_.waitAndFinish(milliseconds); }
+  void cancelAndFinish() { worker_.cancelAndFinish(); }
+  // The job's BackgroundJob, for a JobProgressBar to follow.
+  BackgroundJob& backgroundJob() { return worker_; }
+  const BackgroundJob& backgroundJob() const { return worker_; }
+
+ protected:
+  // `workerName` names the worker thread.
+  explicit JobBase(QString workerName, QObject* parent = nullptr);
+  // Cancels the work and waits until it has returned; its queued reports are never delivered.
+  void stopWork();
+
+ private:
+  BackgroundJob worker_;
+};
+
 // Core's batch service (gwb/common/batch.h) run inside a job: control() gives the batch
 // `threads` threads and the job's cancel flag, and each finished item becomes the job's
 // progress — `offset + finished` of `total` (of the batch's own total when `total` < 0), for a

@@ -42,31 +42,30 @@ QString firstError(const gwb::Diagnostics& diagnostics) {
 
 }  // namespace
 
-DsLearningJob::DsLearningJob(QObject* parent) : QObject(parent) {
-  connect(&worker_, &BackgroundJob::finished, this, [this] {
-    if (error_.isEmpty() && !worker_.errorText().isEmpty()) error_ = worker_.errorText();
+DsLearningJob::DsLearningJob(QObject* parent) : JobBase(QStringLiteral("gwb-ds-learn"), parent) {
+  connect(&backgroundJob(), &BackgroundJob::finished, this, [this] {
+    if (error_.isEmpty() && !backgroundJob().errorText().isEmpty())
+      error_ = backgroundJob().errorText();
     emit finished();
   });
 }
 
-DsLearningJob::~DsLearningJob() = default;  // worker_ cancels and waits
+// The work reads the job's members: it has returned before they go.
+DsLearningJob::~DsLearningJob() { stopWork(); }
 
 bool DsLearningJob::start(const DsLearningSettings& settings) {
-  if (worker_.isBusy()) return false;
+  if (isBusy()) return false;
   settings_ = settings;
   seed_.reset();
   corpus_.clear();
   result_ = gwb::ds::LearningResult();
   error_.clear();
   hasResult_ = false;
-  return worker_.start([this](JobContext& context) { run(context); });
+  return backgroundJob().start([this](JobContext& context) { run(context); });
 }
 
-void DsLearningJob::cancel() { worker_.cancel(); }
-
 bool DsLearningJob::waitForFinished(int milliseconds) {
-  return processEventsWhileBusy([this] { return worker_.isBusy(); }, [this] { worker_.wait(10); },
-                                milliseconds);
+  return processEventsWhileBusy([this] { return isBusy(); }, [this] { wait(10); }, milliseconds);
 }
 
 void DsLearningJob::run(JobContext& context) {

@@ -49,7 +49,7 @@ struct LearningPoint {
   QString note;      // its note (budget hit, no tuple), empty otherwise
 };
 
-class DsLearningJob : public QObject {
+class DsLearningJob : public JobBase {
   Q_OBJECT
   Q_DISABLE_COPY_MOVE(DsLearningJob)
 
@@ -59,9 +59,6 @@ class DsLearningJob : public QObject {
 
   // Starts a run; false while one is busy.
   bool start(const DsLearningSettings& settings);
-  void cancel();
-  bool isBusy() const { return worker_.isBusy(); }
-  BackgroundJob& worker() { return worker_; }
   // Blocks (processing events) until the run has finished; false on time-out.
   bool waitForFinished(int milliseconds = 600000);
 
@@ -92,7 +89,6 @@ class DsLearningJob : public QObject {
   QString error_;
   bool hasResult_ = false;
   std::function<void(std::size_t)> hook_;
-  BackgroundJob worker_{QStringLiteral("gwb-ds-learn")};  // last: joined first
 };
 
 }  // namespace gwb::ui

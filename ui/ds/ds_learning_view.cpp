@@ -107,7 +107,7 @@ DsLearningView::DsLearningView(QWidget* parent)
   connect(job_, &DsLearningJob::itemLearned, this, &DsLearningView::onItemLearned);
   connect(job_, &DsLearningJob::finished, this, &DsLearningView::onLearningFinished);
   connect(jobBar_, &JobProgressBar::cancelClicked, job_, &DsLearningJob::cancel);
-  connect(&job_->worker(), &BackgroundJob::progress, jobBar_, &JobProgressBar::setProgress);
+  connect(&job_->backgroundJob(), &BackgroundJob::progress, jobBar_, &JobProgressBar::setProgress);
   connect(&inspect_, &BackgroundJob::finished, this, &DsLearningView::onInspectionDone);
   setStatus(tr("Choose a seed grammar and a training file, then Learn."));
 }

@@ -34,23 +34,23 @@ void runDsParse(DsParseRequest request, DsParseOutcome& outcome, const std::atom
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-DsParseJob::DsParseJob(QObject* parent) : QObject(parent) {
-  connect(&worker_, &BackgroundJob::finished, this, [this] {
+DsParseJob::DsParseJob(QObject* parent) : JobBase(QStringLiteral("gwb-ds-parse"), parent) {
+  connect(&backgroundJob(), &BackgroundJob::finished, this, [this] {
     std::shared_ptr<DsParseOutcome> outcome = std::move(running_);
     if (!outcome) return;
-    if (outcome->error.isEmpty()) outcome->error = worker_.errorText();
+    if (outcome->error.isEmpty()) outcome->error = backgroundJob().errorText();
     outcome_ = std::move(outcome);
     emit finished();
   });
 }
 
-DsParseJob::~DsParseJob() = default;  // worker_ cancels the parse and waits for it
+DsParseJob::~DsParseJob() = default;  // JobBase cancels the work and waits for it
 
 bool DsParseJob::start(DsParseRequest request) {
-  if (worker_.isBusy()) return false;
+  if (isBusy()) return false;
   auto outcome = std::make_shared<DsParseOutcome>();
   running_ = outcome;
-  return worker_.start([outcome, request = std::move(request)](JobContext& context) {
+  return backgroundJob().start([outcome, request = std::move(request)](JobContext& context) {
     runDsParse(request, *outcome, &context.cancelFlag());
   });
 }

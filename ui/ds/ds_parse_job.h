@@ -44,7 +44,7 @@ struct DsParseOutcome {
   double parseMs = 0.0;  // the parse alone, without the grammar's loading
 };
 
-class DsParseJob : public QObject {
+class DsParseJob : public JobBase {
   Q_OBJECT
   Q_DISABLE_COPY_MOVE(DsParseJob)
 
@@ -54,14 +54,6 @@ class DsParseJob : public QObject {
 
   // Starts a parse; false (and nothing happens) while one is running.
   bool start(DsParseRequest request);
-  void cancel() { worker_.cancel(); }
-  // From start() until finished() has been emitted.
-  bool isBusy() const { return worker_.isBusy(); }
-  bool wait(int milliseconds) { return worker_.wait(milliseconds); }
-  bool waitAndFinish(int milliseconds) { return worker_.waitAndFinish(milliseconds); }
-  void cancelAndFinish() { worker_.cancelAndFinish(); }
-  // The job's BackgroundJob, for a JobProgressBar to follow.
-  BackgroundJob& backgroundJob() { return worker_; }
 
   // After finished(): what the last parse gave (null before the first one finished).
   std::shared_ptr<const DsParseOutcome> outcome() const { return outcome_; }
@@ -72,7 +64,6 @@ class DsParseJob : public QObject {
  private:
   std::shared_ptr<DsParseOutcome> running_;  // written by the worker until finished()
   std::shared_ptr<const DsParseOutcome> outcome_;
-  BackgroundJob worker_{QStringLiteral("gwb-ds-parse")};  // last: cancelled and joined first
 };
 
 // The parse itself, on the calling thread: what the job's worker runs (also for tests). Fills

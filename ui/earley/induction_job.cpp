@@ -129,29 +129,24 @@ bool readInductionCorpus(const QString& path, std::vector<std::vector<std::strin
 }
 
 InductionJob::InductionJob(InductionSettings settings, QObject* parent)
-    : QObject(parent), settings_(std::move(settings)) {
-  connect(&worker_, &BackgroundJob::finished, this, [this] {
-    if (!worker_.errorText().isEmpty()) {
+    : JobBase(QStringLiteral("gwb-induction"), parent), settings_(std::move(settings)) {
+  connect(&backgroundJob(), &BackgroundJob::finished, this, [this] {
+    if (!backgroundJob().errorText().isEmpty()) {
       result_ = {};
       result_.stopReason = gwb::StopReason::Failed;
-      result_.message = worker_.errorText().toStdString();
-      addError(result_.diagnostics, QString(), worker_.errorText());
+      result_.message = backgroundJob().errorText().toStdString();
+      addError(result_.diagnostics, QString(), backgroundJob().errorText());
     }
     emit finished();
   });
 }
 
-InductionJob::~InductionJob() = default;  // worker_ cancels and waits
+// The work reads the job's members: it has returned before they go.
+InductionJob::~InductionJob() { stopWork(); }
 
 void InductionJob::start() {
-  worker_.start([this](JobContext& context) { run(context); });
+  backgroundJob().start([this](JobContext& context) { run(context); });
 }
-
-void InductionJob::cancel() { worker_.cancel(); }
-
-bool InductionJob::isRunning() const { return worker_.isRunning(); }
-
-bool InductionJob::wait(int milliseconds) { return worker_.wait(milliseconds); }
 
 void InductionJob::run(JobContext& context) {
   gwb::InductionResult failed;

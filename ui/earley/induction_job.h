@@ -55,7 +55,7 @@ struct InductionSettings {
   std::optional<gwb::InductionOptions> coreOptions(QString* error = nullptr) const;
 };
 
-class InductionJob : public QObject {
+class InductionJob : public JobBase {
   Q_OBJECT
   Q_DISABLE_COPY_MOVE(InductionJob)
 
@@ -66,12 +66,6 @@ class InductionJob : public QObject {
   const InductionSettings& settings() const { return settings_; }
 
   void start();
-  void cancel();
-  bool isRunning() const;
-  bool isCancelRequested() const { return worker_.isCancelRequested(); }
-  // Blocks until the worker is done (for shutdown and tests); true if it finished in time. The
-  // queued reports are still delivered by the event loop afterwards.
-  bool wait(int milliseconds);
 
   // After finished(): the core's result (grammar, records, stop reason, diagnostics), with the
   // reading errors of the input files added to its diagnostics (then stopReason is Failed).
@@ -93,8 +87,6 @@ class InductionJob : public QObject {
   InductionSettings settings_;
   gwb::InductionResult result_;
   std::size_t sentenceCount_ = 0;
-  BackgroundJob worker_{QStringLiteral("gwb-induction")};  // last: joined before the members
-                                                           // above are destroyed
 };
 
 // Reads a corpus as `gwb induce` does: one sentence per line, blank lines skipped. False and

@@ -235,27 +235,22 @@ std::vector<gwb::ItemRef> ParseSession::antecedents(gwb::ItemRef item, std::size
 }
 
 ParseJob::ParseJob(ParseRequest request, QObject* parent)
-    : QObject(parent),
+    : JobBase(QStringLiteral("gwb-parse"), parent),
       request_(std::move(request)),
       total_(static_cast<int>(request_.words.size())) {
-  connect(&worker_, &BackgroundJob::finished, this, [this] { emit finished(session_); });
+  connect(&backgroundJob(), &BackgroundJob::finished, this, [this] { emit finished(session_); });
 }
 
-ParseJob::~ParseJob() = default;  // worker_ cancels and waits
+// The work reads the job's members: it has returned before they go.
+ParseJob::~ParseJob() { stopWork(); }
 
 void ParseJob::start() {
-  if (session_ || worker_.isBusy()) return;  // one parse per job
-  worker_.start([this](JobContext& context) {
+  if (session_ || isBusy()) return;  // one parse per job
+  backgroundJob().start([this](JobContext& context) {
     session_ = ParseSession::run(request_, &progress_, &context.cancelFlag());
   });
 }
 
-void ParseJob::cancel() { worker_.cancel(); }
-
-bool ParseJob::isRunning() const { return worker_.isRunning(); }
-
-bool ParseJob::wait(int milliseconds) { return worker_.wait(milliseconds); }
-
-QString ParseJob::errorText() const { return worker_.errorText(); }
+QString ParseJob::errorText() const { return backgroundJob().errorText(); }
 
 }  // namespace gwb::ui

@@ -142,7 +142,7 @@ class ParseSession {
 
 // Runs ParseSession::run on a worker thread. One job per parse; delete it (or let its parent
 // do so) to cancel and wait.
-class ParseJob : public QObject {
+class ParseJob : public JobBase {
   Q_OBJECT
   Q_DISABLE_COPY_MOVE(ParseJob)
 
@@ -151,13 +151,9 @@ class ParseJob : public QObject {
   ~ParseJob() override;
 
   void start();
-  void cancel();
-  bool isRunning() const;
   // The last finished state set, and how many there will be.
   int progress() const { return progress_.load(); }
   int total() const { return total_; }
-  // Blocks until the worker is done (for tests and shutdown); true if it finished in time.
-  bool wait(int milliseconds);
   // Why the parse ended without a session (it threw, e.g. ran out of memory); empty otherwise.
   QString errorText() const;
 
@@ -170,8 +166,6 @@ class ParseJob : public QObject {
   int total_ = 0;
   std::atomic<int> progress_{0};
   std::shared_ptr<const ParseSession> session_;
-  BackgroundJob worker_{QStringLiteral("gwb-parse")};  // last: joined before the members above
-                                                       // are destroyed
 };
 
 }  // namespace gwb::ui

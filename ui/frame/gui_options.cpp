@@ -110,6 +110,10 @@ std::vector<QCommandLineOption> allOptions() {
       valueOption("fubl-page", "FUBL learner: the page to show: training, lexicon or evaluation.",
                   "PAGE"),
       valueOption("fubl-filter", "FUBL learner: the lexicon filter, a word or a constant.", "TEXT"),
+      valueOption("fubl-open-model",
+                  "FUBL learner: show a model file (gwb ccg train --out) in the lexicon browser "
+                  "without training.",
+                  "FILE"),
       valueOption("fubl-open",
                   "FUBL learner: after the run, open test sentence N (1-based) in the CCG tab.",
                   "N"),
@@ -317,6 +321,7 @@ GuiCommandLine parseGuiOptions(const QStringList& arguments) {
                                          QStringLiteral("evaluation")});
   o.fublFilter = read.value("fubl-filter");
   o.fublOpen = read.integer("fubl-open", 1);
+  o.fublOpenModel = read.value("fubl-open-model");
 
   if (!read.error().isEmpty()) {
     result.action = GuiCommandLine::Action::Error;

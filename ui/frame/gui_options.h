@@ -100,6 +100,7 @@ struct GuiOptions {
   QString fublPage;             // "", training, lexicon, evaluation
   QString fublFilter;           // the lexicon page's filter (a word or a constant)
   std::optional<int> fublOpen;  // 1-based test sentence to open in the CCG tab after the run
+  QString fublOpenModel;        // a model file shown in the lexicon browser without training
 
   bool takeScreenshot() const { return screenshotPath.has_value(); }
 };

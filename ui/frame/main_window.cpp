@@ -747,6 +747,7 @@ int MainWindow::tabIndexForFile(const QString& absolutePath) const {
     if (pending && pending->document().kind != WorkspaceDocument::Kind::DsStepper &&
         pending->document().kind != WorkspaceDocument::Kind::DsLearn &&
         pending->document().kind != WorkspaceDocument::Kind::Ccg &&
+        pending->document().kind != WorkspaceDocument::Kind::Fubl &&
         pending->document().path == absolutePath)
       return i;
   }
@@ -976,6 +977,10 @@ Workspace MainWindow::captureWorkspace() const {
                    ? lexicon
                    : QDir::cleanPath(QFileInfo(lexicon).absoluteFilePath());
       d.view = ccg->state();
+    } else if (const auto* fubl = qobject_cast<const FublView*>(tabs_->widget(i))) {
+      d.kind = WorkspaceDocument::Kind::Fubl;
+      d.view = fubl->state();
+      d.path = d.view.value(QStringLiteral("training")).toString();
     } else if (const auto* pending = qobject_cast<const PendingDocumentPage*>(tabs_->widget(i))) {
       d = pending->document();  // not opened yet: kept as it was saved
     } else {
@@ -1006,6 +1011,15 @@ bool MainWindow::openWorkspaceDocument(const WorkspaceDocument& d, QString* erro
       // Always opens: a file or folder that is gone is named in the tab's status line; a tab
       // that had learned learns again on its worker thread.
       openDsLearning()->restoreState(d.path, d.view);
+      return true;
+    }
+    if (d.kind == WorkspaceDocument::Kind::Fubl) {
+      // Always opens: files that are gone, or a model that no longer reads, are named in the
+      // tab's status line; the form, the other files and the model that reads are restored.
+      QJsonObject view = d.view;
+      if (!view.contains(QStringLiteral("training")))
+        view.insert(QStringLiteral("training"), d.path);
+      openFublView(nullptr)->restoreState(view);
       return true;
     }
     if (d.kind == WorkspaceDocument::Kind::Ccg) {
@@ -1230,6 +1244,8 @@ MainWindow::CrashRecovery MainWindow::askAboutCrashedSession(const Workspace& la
                       ? tr("DS learning: %1").arg(QDir::toNativeSeparators(d.path))
                   : d.kind == WorkspaceDocument::Kind::Ccg
                       ? tr("CCG parser: %1").arg(QDir::toNativeSeparators(d.path))
+                  : d.kind == WorkspaceDocument::Kind::Fubl
+                      ? tr("FUBL learner: %1").arg(QDir::toNativeSeparators(d.path))
                       : QDir::toNativeSeparators(d.path));
   }
   QMessageBox box(QMessageBox::Warning, tr("Restore the Last Session?"),

@@ -16,6 +16,7 @@ QString kindText(WorkspaceDocument::Kind kind) {
       return PendingDocumentPage::tr("Dynamic Syntax stepper");
     case WorkspaceDocument::Kind::DsLearn: return PendingDocumentPage::tr("DS lexicon learning");
     case WorkspaceDocument::Kind::Ccg: return PendingDocumentPage::tr("CCG parser");
+    case WorkspaceDocument::Kind::Fubl: return PendingDocumentPage::tr("FUBL learner");
     case WorkspaceDocument::Kind::Grammar:
     // Research windows are never pending tabs (they open as windows of their own).
     case WorkspaceDocument::Kind::Induction:
@@ -42,6 +43,7 @@ PendingDocumentPage::PendingDocumentPage(WorkspaceDocument document, bool autoOp
       document_.path.isEmpty()
           ? (document_.kind == WorkspaceDocument::Kind::Ccg       ? tr("(no lexicon)")
              : document_.kind == WorkspaceDocument::Kind::DsLearn ? tr("(no training file)")
+             : document_.kind == WorkspaceDocument::Kind::Fubl    ? tr("(no training file)")
                                                                   : tr("(the default folder)"))
           : QDir::toNativeSeparators(document_.path);
   message_->setText(autoOpen_ ? tr("Opening the %1 %2 from the last session\u2026").arg(what, where)
@@ -59,6 +61,7 @@ PendingDocumentPage::PendingDocumentPage(WorkspaceDocument document, bool autoOp
 
 QString PendingDocumentPage::title() const {
   if (document_.kind == WorkspaceDocument::Kind::DsStepper) return tr("DS stepper");
+  if (document_.kind == WorkspaceDocument::Kind::Fubl) return tr("FUBL learner");
   if (document_.kind == WorkspaceDocument::Kind::Ccg) {
     return document_.path.isEmpty() ? tr("CCG parser")
                                     : tr("CCG: %1").arg(QFileInfo(document_.path).fileName());
@@ -71,6 +74,7 @@ QString PendingDocumentPage::toolTip() const {
   if (document_.kind == WorkspaceDocument::Kind::DsStepper)
     return tr("Dynamic Syntax stepper: %1").arg(path);
   if (document_.kind == WorkspaceDocument::Kind::Ccg) return tr("CCG parser: %1").arg(path);
+  if (document_.kind == WorkspaceDocument::Kind::Fubl) return tr("FUBL learner: %1").arg(path);
   return path;
 }
 

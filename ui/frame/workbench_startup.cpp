@@ -362,6 +362,17 @@ void applyFublOptions(MainWindow& window, const GuiOptions& options) {
       }
     }
   };
+  if (!options.fublOpenModel.isEmpty()) {
+    // A model to look at, not to train: shown in the browser with the page and filter asked.
+    QString error;
+    if (!fubl->openModelFile(options.fublOpenModel, &error)) {
+      reportError(QStringLiteral("--fubl-open-model: %1").arg(error));
+      return;
+    }
+    fubl->waitForSentenceParse();
+    afterRun();
+    return;
+  }
   if (!options.fublPage.isEmpty()) fubl->pages()->setCurrentIndex(pages.indexOf(options.fublPage));
   if (!options.run) return;
   if (!fubl->startTraining()) {

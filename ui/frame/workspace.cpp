@@ -85,6 +85,7 @@ WorkspaceDocument::Kind toUi(gwb::WorkspaceDocumentKind kind) {
     case gwb::WorkspaceDocumentKind::DsStepper: return Kind::DsStepper;
     case gwb::WorkspaceDocumentKind::DsLearn: return Kind::DsLearn;
     case gwb::WorkspaceDocumentKind::Ccg: return Kind::Ccg;
+    case gwb::WorkspaceDocumentKind::Fubl: return Kind::Fubl;
     case gwb::WorkspaceDocumentKind::Induction: return Kind::Induction;
     case gwb::WorkspaceDocumentKind::Discourse: return Kind::Discourse;
     case gwb::WorkspaceDocumentKind::Transitions: return Kind::Transitions;
@@ -101,6 +102,7 @@ gwb::WorkspaceDocumentKind toCore(WorkspaceDocument::Kind kind) {
     case Kind::DsStepper: return gwb::WorkspaceDocumentKind::DsStepper;
     case Kind::DsLearn: return gwb::WorkspaceDocumentKind::DsLearn;
     case Kind::Ccg: return gwb::WorkspaceDocumentKind::Ccg;
+    case Kind::Fubl: return gwb::WorkspaceDocumentKind::Fubl;
     case Kind::Induction: return gwb::WorkspaceDocumentKind::Induction;
     case Kind::Discourse: return gwb::WorkspaceDocumentKind::Discourse;
     case Kind::Transitions: return gwb::WorkspaceDocumentKind::Transitions;

@@ -14,8 +14,12 @@
 // shown — see CcgView::state; for the DS learning tab, kind "ds-learn": its path is the
 // training file and its view the seed grammar folder ("seed") and test file ("test"), paths
 // stored like the document's, the top-N, the tab shown, whether a lexicon had been learned, the
-// selected word and test item — see DsLearningView::state) — plus the current tab and the
-// window's layout. Paths are written
+// selected word and test item — see DsLearningView::state; for a FUBL learner tab, kind "fubl":
+// its path is the training file (may be empty) and its view the form's files — "training",
+// "fixed", "test", "model", stored like the document's path —, passes and seed, the page shown,
+// the lexicon filter, and "shownModel", the model file the lexicon browser showed when one was
+// saved or opened — see FublView::state) — plus the current tab and the window's layout. Paths
+// are written
 // relative to the workspace file's folder when they lie below it, so a workspace can travel with
 // its grammars; built-in samples keep their ":/" path.
 //
@@ -34,8 +38,8 @@
 // (TransitionView::state: grammar files, values, order, corpus) and "experiments"
 // (ExperimentPanel::state: the form and the results). A workspace has at most one of each.
 //
-// The ds-stepper, ds-learn, ccg and research kinds came after version 1 without a version change:
-// every version-1 file still reads, and only files holding such a document are new (earlier
+// The ds-stepper, ds-learn, ccg, fubl and research kinds came after version 1 without a version
+// change: every version-1 file still reads, and only files holding such a document are new (earlier
 // programs reject them as an unknown kind). A ds-stepper document may have an empty path (the
 // stepper's default folder). Opening one never fails the workspace: a folder that is not a grammar,
 // or a sentence that no longer parses as it did, leaves the tab open with the reason in its status
@@ -47,6 +51,9 @@
 // that is gone is named in the tab's status line after "Workspace:", and nothing is learned;
 // otherwise, if the saved tab had learned a lexicon, it learns again (off the UI thread) and
 // then selects the saved word and test item.
+// A fubl document always opens: a training, fixed-lexicon, test or model file
+// that is gone, or a model that no longer reads, is named in the tab's status line, and the
+// rest (the form, the other files, the model when it reads) is restored.
 //
 // The file format is core's (gwb/common/workspace_file.h): core reads, validates and writes it
 // (Qt's JSON layout, byte for byte); this class converts to and from the workbench's Qt types.
@@ -70,6 +77,7 @@ struct WorkspaceDocument {
     DsStepper,
     DsLearn,
     Ccg,
+    Fubl,
     Induction,
     Discourse,
     Transitions,
@@ -81,7 +89,8 @@ struct WorkspaceDocument {
            kind == Kind::Experiments;
   }
   Kind kind = Kind::Grammar;
-  // Absolute (or ":/..." for a built-in sample); DsStepper: the grammar folder; Ccg: the lexicon.
+  // Absolute (or ":/..." for a built-in sample); DsStepper: the grammar folder; Ccg: the lexicon;
+  // Fubl: the training file.
   QString path;
   QString root;  // start symbol option; empty: the format's default
   QJsonObject view;

@@ -18,26 +18,28 @@ struct DiscourseDecodingJob::Run {
   QString error;
 };
 
-DiscourseDecodingJob::DiscourseDecodingJob(QObject* parent) : QObject(parent) {
-  connect(&worker_, &BackgroundJob::finished, this, [this] {
+DiscourseDecodingJob::DiscourseDecodingJob(QObject* parent)
+    : JobBase(QStringLiteral("gwb-decode"), parent) {
+  connect(&backgroundJob(), &BackgroundJob::finished, this, [this] {
     const std::shared_ptr<Run> run = std::move(running_);
     if (!run) return;
     result_ = run->result;
-    error_ = run->error.isEmpty() ? worker_.errorText() : run->error;
+    error_ = run->error.isEmpty() ? backgroundJob().errorText() : run->error;
     emit finished();
   });
 }
 
-DiscourseDecodingJob::~DiscourseDecodingJob() = default;  // worker_ cancels and waits
+DiscourseDecodingJob::~DiscourseDecodingJob() =
+    default;  // JobBase cancels the work and waits for it
 
 bool DiscourseDecodingJob::start(const DiscourseData* data, DiscourseDecodingRequest request) {
-  if (worker_.isBusy() || data == nullptr) return false;
+  if (isBusy() || data == nullptr) return false;
   auto run = std::make_shared<Run>();
   run->result->grammarPath = request.grammarPath;
   run->result->grammarName =
       QFileInfo(QString::fromStdString(request.grammarPath)).fileName().toStdString();
   running_ = run;
-  return worker_.start([run, data, request = std::move(request)](JobContext& context) {
+  return backgroundJob().start([run, data, request = std::move(request)](JobContext& context) {
     gwb::GrammarReadOptions options;
     options.root = request.root;
     options.runChecks = false;

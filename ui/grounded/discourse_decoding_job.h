@@ -34,7 +34,7 @@ struct DiscourseDecodingRequest {
   int threads = 1;   // the batch's threads (at least one)
 };
 
-class DiscourseDecodingJob : public QObject {
+class DiscourseDecodingJob : public JobBase {
   Q_OBJECT
   Q_DISABLE_COPY_MOVE(DiscourseDecodingJob)
 
@@ -45,13 +45,6 @@ class DiscourseDecodingJob : public QObject {
   // Decodes `data`'s corpus (see the header comment for what the owner promises about `data`).
   // False (and nothing happens) while a decoding runs.
   bool start(const DiscourseData* data, DiscourseDecodingRequest request);
-  void cancel() { worker_.cancel(); }
-  bool isBusy() const { return worker_.isBusy(); }
-  bool wait(int milliseconds) { return worker_.wait(milliseconds); }
-  bool waitAndFinish(int milliseconds) { return worker_.waitAndFinish(milliseconds); }
-  void cancelAndFinish() { worker_.cancelAndFinish(); }
-  // The job's BackgroundJob, for a JobProgressBar to follow.
-  BackgroundJob& backgroundJob() { return worker_; }
 
   // After finished(): the last decoding (null before the first one finished) and its error.
   std::shared_ptr<ModelDecoding> result() const { return result_; }
@@ -65,7 +58,6 @@ class DiscourseDecodingJob : public QObject {
   std::shared_ptr<Run> running_;  // written by the worker until finished()
   std::shared_ptr<ModelDecoding> result_;
   QString error_;
-  BackgroundJob worker_{QStringLiteral("gwb-decode")};  // last: cancelled and joined first
 };
 
 }  // namespace gwb::ui

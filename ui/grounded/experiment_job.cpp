@@ -247,24 +247,19 @@ bool applyExperimentSpec(ExperimentSpec* spec, const QString& text, QString* err
 }
 
 ExperimentJob::ExperimentJob(ExperimentSpec spec, QObject* parent)
-    : QObject(parent), spec_(std::move(spec)) {
-  connect(&worker_, &BackgroundJob::finished, this, [this] {
-    if (!worker_.errorText().isEmpty()) error_ = worker_.errorText();
+    : JobBase(QStringLiteral("gwb-experiment"), parent), spec_(std::move(spec)) {
+  connect(&backgroundJob(), &BackgroundJob::finished, this, [this] {
+    if (!backgroundJob().errorText().isEmpty()) error_ = backgroundJob().errorText();
     emit finished();
   });
 }
 
-ExperimentJob::~ExperimentJob() = default;  // worker_ cancels and waits
+// The work reads the job's members: it has returned before they go.
+ExperimentJob::~ExperimentJob() { stopWork(); }
 
 void ExperimentJob::start() {
-  worker_.start([this](JobContext& context) { run(context); });
+  backgroundJob().start([this](JobContext& context) { run(context); });
 }
-
-void ExperimentJob::cancel() { worker_.cancel(); }
-
-bool ExperimentJob::isRunning() const { return worker_.isRunning(); }
-
-bool ExperimentJob::wait(int milliseconds) { return worker_.wait(milliseconds); }
 
 void ExperimentJob::run(JobContext& context) {
   gwb::SocialCorpusLoad corpus = gwb::loadSocialCorpusFile(toNativePath(spec_.corpusPath));

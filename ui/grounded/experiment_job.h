@@ -98,7 +98,7 @@ struct ExperimentOutcome {
   QString stopMessage;
 };
 
-class ExperimentJob : public QObject {
+class ExperimentJob : public JobBase {
   Q_OBJECT
   Q_DISABLE_COPY_MOVE(ExperimentJob)
 
@@ -108,10 +108,7 @@ class ExperimentJob : public QObject {
 
   const ExperimentSpec& spec() const { return spec_; }
   void start();
-  void cancel();
-  bool isRunning() const;
-  bool wasCancelled() const { return worker_.isCancelRequested(); }
-  bool wait(int milliseconds);
+  bool wasCancelled() const { return isCancelRequested(); }
   // After finished(): what went wrong (file, line, message), empty if nothing did.
   const QString& error() const { return error_; }
 
@@ -129,8 +126,6 @@ class ExperimentJob : public QObject {
 
   ExperimentSpec spec_;
   QString error_;
-  BackgroundJob worker_{QStringLiteral("gwb-experiment")};  // last: joined before the members
-                                                            // above are destroyed
 };
 
 }  // namespace gwb::ui

@@ -15,17 +15,18 @@ struct TransitionCountJob::Run {
   QString error;
 };
 
-TransitionCountJob::TransitionCountJob(QObject* parent) : QObject(parent) {
-  connect(&worker_, &BackgroundJob::finished, this, [this] {
+TransitionCountJob::TransitionCountJob(QObject* parent)
+    : JobBase(QStringLiteral("gwb-transitions"), parent) {
+  connect(&backgroundJob(), &BackgroundJob::finished, this, [this] {
     const std::shared_ptr<Run> run = std::move(running_);
     if (!run) return;
     counts_ = run->counts;
-    error_ = run->error.isEmpty() ? worker_.errorText() : run->error;
+    error_ = run->error.isEmpty() ? backgroundJob().errorText() : run->error;
     emit finished();
   });
 }
 
-TransitionCountJob::~TransitionCountJob() = default;  // worker_ cancels and waits
+TransitionCountJob::~TransitionCountJob() = default;  // JobBase cancels the work and waits for it
 
 bool TransitionCountJob::cancelled() const {
   return std::any_of(counts_.begin(), counts_.end(),
@@ -35,14 +36,14 @@ bool TransitionCountJob::cancelled() const {
 bool TransitionCountJob::start(const gwb::SocialCorpus* corpus,
                                const std::vector<gwb::Recording>* recordings,
                                std::vector<TransitionCountSource> sources, int threads) {
-  if (worker_.isBusy() || corpus == nullptr || recordings == nullptr) return false;
+  if (isBusy() || corpus == nullptr || recordings == nullptr) return false;
   auto run = std::make_shared<Run>();
   for (std::size_t i = 0; i < sources.size(); ++i)
     run->counts.push_back(std::make_shared<gwb::TransitionCounts>());
   running_ = run;
   const auto total = static_cast<qint64>(recordings->size()) * static_cast<qint64>(sources.size());
-  return worker_.start([run, corpus, recordings, sources = std::move(sources),
-                        threads = std::max(1, threads), total](JobContext& context) {
+  return backgroundJob().start([run, corpus, recordings, sources = std::move(sources),
+                                threads = std::max(1, threads), total](JobContext& context) {
     context.setProgress(0, total);
     std::size_t before = 0;
     for (std::size_t i = 0; i < sources.size(); ++i) {

@@ -34,7 +34,7 @@ struct TransitionCountSource {
   gwb::TopicTransitions transitions;  // read from `grammar`
 };
 
-class TransitionCountJob : public QObject {
+class TransitionCountJob : public JobBase {
   Q_OBJECT
   Q_DISABLE_COPY_MOVE(TransitionCountJob)
 
@@ -46,13 +46,6 @@ class TransitionCountJob : public QObject {
   // promises about them). False (and nothing happens) while a count runs.
   bool start(const gwb::SocialCorpus* corpus, const std::vector<gwb::Recording>* recordings,
              std::vector<TransitionCountSource> sources, int threads);
-  void cancel() { worker_.cancel(); }
-  bool isBusy() const { return worker_.isBusy(); }
-  bool wait(int milliseconds) { return worker_.wait(milliseconds); }
-  bool waitAndFinish(int milliseconds) { return worker_.waitAndFinish(milliseconds); }
-  void cancelAndFinish() { worker_.cancelAndFinish(); }
-  // The job's BackgroundJob, for a JobProgressBar to follow.
-  BackgroundJob& backgroundJob() { return worker_; }
 
   // After finished(): the last count's results, one per source, and its error.
   const std::vector<std::shared_ptr<gwb::TransitionCounts>>& counts() const { return counts_; }
@@ -68,7 +61,6 @@ class TransitionCountJob : public QObject {
   std::shared_ptr<Run> running_;  // written by the worker until finished()
   std::vector<std::shared_ptr<gwb::TransitionCounts>> counts_;
   QString error_;
-  BackgroundJob worker_{QStringLiteral("gwb-transitions")};  // last: cancelled and joined first
 };
 
 }  // namespace gwb::ui

@@ -14,8 +14,6 @@
 
 namespace gwb::ccg {
 
-namespace {
-
 std::string joinWords(const std::vector<std::string>& words) {
   std::string out;
   for (const std::string& word : words) {
@@ -24,6 +22,8 @@ std::string joinWords(const std::vector<std::string>& words) {
   }
   return out;
 }
+
+namespace {
 
 // The slot numbers used in a template form; false when a '#' constant is not #<digits>.
 bool collectSlots(const Term& term, std::set<int>* slots, std::string* bad) {

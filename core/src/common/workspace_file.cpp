@@ -20,25 +20,35 @@ namespace {
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
 
-constexpr std::array<WorkspaceDocumentKind, 9> kAllKinds = {
+constexpr std::array<WorkspaceDocumentKind, 10> kAllKinds = {
     WorkspaceDocumentKind::Grammar,     WorkspaceDocumentKind::Corpus,
     WorkspaceDocumentKind::DsStepper,   WorkspaceDocumentKind::DsLearn,
-    WorkspaceDocumentKind::Ccg,         WorkspaceDocumentKind::Induction,
-    WorkspaceDocumentKind::Discourse,   WorkspaceDocumentKind::Transitions,
-    WorkspaceDocumentKind::Experiments,
+    WorkspaceDocumentKind::Ccg,         WorkspaceDocumentKind::Fubl,
+    WorkspaceDocumentKind::Induction,   WorkspaceDocumentKind::Discourse,
+    WorkspaceDocumentKind::Transitions, WorkspaceDocumentKind::Experiments,
 };
 
 // The fields of a view that hold paths, stored and resolved like the document's own: a "ccg"
-// view's sentence file, a "ds-learn" view's seed grammar folder and test file.
+// view's sentence file; a "ds-learn" view's seed grammar folder and test file; a "fubl" view's
+// training, fixed-lexicon, test and model files and the model file shown.
 struct ViewPathField {
   const char* name;
   const char* what;  // for messages: "the path of ..."
 };
+
 std::vector<ViewPathField> viewPathFields(WorkspaceDocumentKind kind) {
-  if (kind == WorkspaceDocumentKind::Ccg) return {{"sentences", "a sentence file"}};
-  if (kind == WorkspaceDocumentKind::DsLearn)
-    return {{"seed", "a seed grammar folder"}, {"test", "a test file"}};
-  return {};
+  switch (kind) {
+    case WorkspaceDocumentKind::Ccg: return {{"sentences", "a sentence file"}};
+    case WorkspaceDocumentKind::DsLearn:
+      return {{"seed", "a seed grammar folder"}, {"test", "a test file"}};
+    case WorkspaceDocumentKind::Fubl:
+      return {{"training", "a training file"},
+              {"fixed", "a fixed lexicon"},
+              {"test", "a test file"},
+              {"model", "a model file"},
+              {"shownModel", "a model file"}};
+    default: return {};
+  }
 }
 
 std::string kindList() {
@@ -259,7 +269,7 @@ class WorkspaceValidator {
     // learning tab no training file, research windows have none; every file needs a path.
     if (path->empty() && *kind != WorkspaceDocumentKind::DsStepper &&
         *kind != WorkspaceDocumentKind::Ccg && *kind != WorkspaceDocumentKind::DsLearn &&
-        !isResearchWindowKind(*kind)) {
+        *kind != WorkspaceDocumentKind::Fubl && !isResearchWindowKind(*kind)) {
       error(where + " (" + kindName + ") has no path: expected \"path\": the file it shows");
       return;
     }
@@ -646,6 +656,7 @@ const char* workspaceDocumentKindName(WorkspaceDocumentKind kind) {
     case WorkspaceDocumentKind::DsStepper: return "ds-stepper";
     case WorkspaceDocumentKind::DsLearn: return "ds-learn";
     case WorkspaceDocumentKind::Ccg: return "ccg";
+    case WorkspaceDocumentKind::Fubl: return "fubl";
     case WorkspaceDocumentKind::Induction: return "induction";
     case WorkspaceDocumentKind::Discourse: return "discourse";
     case WorkspaceDocumentKind::Transitions: return "transitions";

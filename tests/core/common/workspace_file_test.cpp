@@ -41,6 +41,13 @@ WorkspaceFile sampleWorkspace(const std::string& base) {
   w.documents.push_back(
       {WorkspaceDocumentKind::Grammar, ":/samples/pp-attachment.cfg", "", Json::object()});
   w.documents.push_back({WorkspaceDocumentKind::Grammar, "/usr/share/x.cfg", "", Json::object()});
+  w.documents.push_back({WorkspaceDocumentKind::Fubl, base + "/fubl/train.ccg", "",
+                         Json{{"training", base + "/fubl/train.ccg"},
+                              {"test", base + "/fubl/test.ccg"},
+                              {"model", base + "/fubl/out.ccgmodel"},
+                              {"shownModel", base + "/fubl/out.ccgmodel"},
+                              {"passes", 5},
+                              {"page", "lexicon"}}});
   w.documents.push_back(
       {WorkspaceDocumentKind::Induction, "", "",
        Json{{"geometry", "AQID"}, {"runs", Json::array({Json{{"method", "vb"}}})}}});
@@ -67,6 +74,12 @@ TEST(WorkspaceFileTest, RoundTripsWithRelativePaths) {
   EXPECT_EQ(documentPath(json, 5), "");
   EXPECT_EQ(documentPath(json, 6), ":/samples/pp-attachment.cfg");
   EXPECT_EQ(documentPath(json, 7), "/usr/share/x.cfg");  // far away: kept absolute
+  // A FUBL tab's files travel with it like its training file.
+  EXPECT_EQ(documentPath(json, 8), "fubl/train.ccg");
+  for (const char* field : {"training", "test", "model", "shownModel"}) {
+    const std::string stored = json.at("documents").at(8).at("view").at(field);
+    EXPECT_EQ(stored.rfind("fubl/", 0), 0U) << field << ": " << stored;
+  }
   EXPECT_FALSE(json.at("documents").at(1).contains("root"));
 
   const std::string text = workspaceText(w, base);
@@ -83,6 +96,9 @@ TEST(WorkspaceFileTest, RoundTripsWithRelativePaths) {
   EXPECT_EQ(moved.workspace.documents[4].path, "/mnt/usb/ccg/geography.flex");
   EXPECT_EQ(moved.workspace.documents[4].view.at("sentences"), "/mnt/usb/ccg/geography.ccg");
   EXPECT_EQ(moved.workspace.documents[7].path, "/usr/share/x.cfg");
+  EXPECT_EQ(moved.workspace.documents[8].path, "/mnt/usb/fubl/train.ccg");
+  EXPECT_EQ(moved.workspace.documents[8].view.at("shownModel"), "/mnt/usb/fubl/out.ccgmodel");
+  EXPECT_FALSE(moved.workspace.documents[8].view.contains("fixed"));
   // Without a base folder they stay as written.
   EXPECT_EQ(workspaceFromJson(json, "", "w").workspace.documents[0].path, "g/a.cfg");
 }
@@ -265,18 +281,20 @@ TEST(WorkspaceFileTest, EveryErrorNamesTheFileAndWhatWasExpected) {
        "string \"a.cfg\""},
       {R"({"format": "grammar-workbench-workspace", "version": 1, "documents": [{"path": "a"}]})",
        "w: error: document 1 has no \"kind\": expected one of \"grammar\", \"corpus\", "
-       "\"ds-stepper\", \"ds-learn\", \"ccg\", \"induction\", \"discourse\", \"transitions\" or "
-       "\"experiments\""},
+       "\"ds-stepper\", \"ds-learn\", \"ccg\", \"fubl\", \"induction\", \"discourse\", "
+       "\"transitions\" or \"experiments\""},
       {R"({"format": "grammar-workbench-workspace", "version": 1, "documents": [{"kind": 2}]})",
        "w: error: document 1: expected \"kind\" to be one of \"grammar\", \"corpus\", "
-       "\"ds-stepper\", \"ds-learn\", \"ccg\", \"induction\", \"discourse\", \"transitions\" or "
+       "\"ds-stepper\", \"ds-learn\", \"ccg\", \"fubl\", \"induction\", \"discourse\", "
+       "\"transitions\" or "
        "\"experiments\", "
        "found the number 2"},
       {R"({"format": "grammar-workbench-workspace", "version": 1,
            "documents": [{"kind": "grammar", "path": "a"}, {"kind": "poem", "path": "x"}]})",
        "w: error: document 2 has an unknown kind \"poem\": expected one of \"grammar\", "
        "\"corpus\", "
-       "\"ds-stepper\", \"ds-learn\", \"ccg\", \"induction\", \"discourse\", \"transitions\" or "
+       "\"ds-stepper\", \"ds-learn\", \"ccg\", \"fubl\", \"induction\", \"discourse\", "
+       "\"transitions\" or "
        "\"experiments\""},
       {R"({"format": "grammar-workbench-workspace", "version": 1, "documents": [{"kind": "grammar"}]})",
        "w: error: document 1 (grammar) has no path: expected \"path\": the file it shows"},
@@ -298,6 +316,10 @@ TEST(WorkspaceFileTest, EveryErrorNamesTheFileAndWhatWasExpected) {
            "documents": [{"kind": "ds-learn", "path": "", "view": {"seed": true}}]})",
        "w: error: document 1 (ds-learn): expected \"view\" field \"seed\" to be the path of a "
        "seed grammar folder, found true"},
+      {R"({"format": "grammar-workbench-workspace", "version": 1,
+           "documents": [{"kind": "fubl", "path": "t.ccg", "view": {"test": 3}}]})",
+       "w: error: document 1 (fubl): expected \"view\" field \"test\" to be the path of a "
+       "test file, found the number 3"},
       {R"({"format": "grammar-workbench-workspace", "version": 1, "current": "0"})",
        "w: error: \"current\": expected the index of the current tab (a whole number), found the "
        "string \"0\""},

@@ -5,8 +5,12 @@
 // pass reports of an independent core run, the lexicon table's rows are the model's lexeme ×
 // template entries with their weights, the filters keep exactly the lexemes that name the word or
 // constant, the sentence entries are core's sentenceEntries with the best parse's marked, the
-// evaluation rows are core's evaluation; cancelling lands on a chosen example (no clock); and the
-// main window opens a test sentence in the CCG tab with the learned model.
+// evaluation rows are core's evaluation; cancelling lands on a chosen example (no clock); a model
+// file opens in the lexicon browser without training (a bad one gives the reader's file:line); a
+// weight that rounds to zero shows no sign; what a workspace keeps of the tab comes back in
+// another view, and files that are gone are named while the rest opens; and the main window
+// opens a test sentence in the CCG tab with the learned model and reopens the tab from a
+// workspace.
 #include "ui/ccg/fubl_view.h"
 
 #include <algorithm>
@@ -19,7 +23,9 @@
 #include <vector>
 
 #include <QCheckBox>
+#include <QDir>
 #include <QFile>
+#include <QJsonObject>
 #include <QLabel>
 #include <QProgressBar>
 #include <QSettings>
@@ -43,6 +49,7 @@
 #include "ui/common/job_progress_bar.h"
 #include "ui/frame/app_settings.h"
 #include "ui/frame/main_window.h"
+#include "ui/frame/workspace.h"
 
 namespace gwb::ui {
 namespace {
@@ -399,6 +406,203 @@ TEST_F(FublViewTest, UnreadableTrainingFileIsReportedNotCrashed) {
   EXPECT_EQ(view_.model(), nullptr);
   EXPECT_TRUE(view_.statusText().startsWith(QStringLiteral("Training failed")))
       << view_.statusText().toStdString();
+}
+
+// A saved model opens in the lexicon browser of another view without training: the same
+// lexicon and weights, typed with the training file's types, the test sentences listed, not
+// evaluated. A bad model gives the reader's file:line error and the view keeps its model; a
+// missing one names the file.
+TEST_F(FublViewTest, OpenModelShowsASavedModelWithoutTraining) {
+  train();
+  FublView other;
+  other.resize(1300, 850);
+  other.setSettings(settings_);
+  QString error;
+  ASSERT_TRUE(other.openModelFile(settings_.modelPath, &error)) << error.toStdString();
+  EXPECT_TRUE(error.isEmpty());
+  ASSERT_NE(other.model(), nullptr);
+  EXPECT_EQ(ccg::writeFactoredLexicon(*other.model()), ccg::writeFactoredLexicon(*view_.model()));
+  EXPECT_EQ(other.model()->entryCount(), view_.model()->entryCount()) << "typed as in training";
+  EXPECT_EQ(other.lexiconModel()->rowCount(), view_.lexiconModel()->rowCount());
+  EXPECT_EQ(other.shownModelPath(), settings_.modelPath);
+  EXPECT_FALSE(other.hasEvaluation());
+  EXPECT_EQ(other.testExamples().size(), view_.testExamples().size());
+  EXPECT_EQ(other.pages()->currentIndex(), 1) << "the lexicon page";
+  EXPECT_TRUE(other.statusText().contains(QStringLiteral("type-checked with train.types")))
+      << other.statusText().toStdString();
+  EXPECT_EQ(other.lexiconStatusLabel()->text(), other.statusText());
+
+  // A model whose lexeme line does not read: the reader's file:line, the model kept.
+  QString text = QString::fromStdString(ccg::writeCcgModel(*view_.model(), view_.parserOptions()));
+  QStringList lines = text.split(QLatin1Char('\n'));
+  int broken = -1;
+  for (int i = 0; i < lines.size() && broken < 0; ++i) {
+    if (lines[i].startsWith(QLatin1String("lexeme "))) {
+      lines[i] = QStringLiteral("lexeme ((( :- nonsense");
+      broken = i + 1;
+    }
+  }
+  ASSERT_GT(broken, 0);
+  writeFile(path("bad.ccgmodel"), lines.join(QLatin1Char('\n')).toStdString());
+  const auto shown = other.model();
+  EXPECT_FALSE(other.openModelFile(path("bad.ccgmodel"), &error));
+  EXPECT_TRUE(error.contains(QStringLiteral("bad.ccgmodel:%1").arg(broken))) << error.toStdString();
+  EXPECT_EQ(other.statusText(), error);
+  EXPECT_EQ(other.model(), shown);
+  EXPECT_EQ(other.shownModelPath(), settings_.modelPath);
+
+  EXPECT_FALSE(other.openModelFile(path("gone.ccgmodel"), &error));
+  EXPECT_TRUE(error.contains(QDir::toNativeSeparators(path("gone.ccgmodel"))))
+      << error.toStdString();
+  EXPECT_EQ(other.model(), shown);
+}
+
+// Weights that round to zero show as 0.000, never -0.000, in the lexicon table and the
+// lexeme's templates; the value itself (sorting, tooltip) keeps its sign.
+TEST_F(FublViewTest, WeightsThatRoundToZeroShowNoSign) {
+  struct Case {
+    double value;
+    const char* shown;
+  };
+  for (const Case& c :
+       {Case{-1e-12, "0.000"}, Case{-0.0004, "0.000"}, Case{-0.0, "0.000"}, Case{0.0004, "0.000"},
+        Case{-0.25, "-0.250"}, Case{1.5, "1.500"}, Case{-12.0001, "-12.000"}}) {
+    EXPECT_EQ(formatWeight(c.value).toStdString(), c.shown) << c.value;
+  }
+  train();
+  auto model = std::make_shared<ccg::FactoredLexicon>(*view_.model());
+  const ccg::Lexeme& lexeme = model->lexemes().front();
+  model->setWeight(ccg::lexemeFeature(lexeme), -1e-9);
+  std::string error;
+  ASSERT_TRUE(
+      ccg::saveCcgModel(*model, view_.parserOptions(), path("tiny.ccgmodel").toStdString(), &error))
+      << error;
+  ASSERT_TRUE(view_.openModelFile(path("tiny.ccgmodel")));
+  const FublLexiconModel* table = view_.lexiconModel();
+  int row = -1;
+  for (int r = 0; r < table->rowCount() && row < 0; ++r)
+    if (table->lexemeAt(r) == 0) row = r;
+  ASSERT_GE(row, 0);
+  const QModelIndex cell = table->index(row, FublLexiconModel::LexemeWeightColumn);
+  EXPECT_LT(table->lexemeWeight(row), 0.0);
+  EXPECT_EQ(table->data(cell).toString(), QStringLiteral("0.000"));
+  EXPECT_LT(table->data(cell, FublLexiconModel::kSortRole).toDouble(), 0.0);
+  view_.selectLexeme(0);
+  EXPECT_FALSE(view_.lexemeTemplateTable()->rowCount() == 0);
+  for (int r = 0; r < view_.lexemeTemplateTable()->rowCount(); ++r)
+    for (int c = 1; c < view_.lexemeTemplateTable()->columnCount(); ++c)
+      EXPECT_NE(view_.lexemeTemplateTable()->item(r, c)->text(), QStringLiteral("-0.000"));
+}
+
+// What a workspace keeps of the tab comes back in another view: the form, the page, the filter
+// and the saved model in the browser. Files that are gone are named after "Workspace:" and the
+// rest opens.
+TEST_F(FublViewTest, WorkspaceStateComesBackAndMissingFilesAreNamed) {
+  train();
+  view_.pages()->setCurrentIndex(1);
+  view_.setFilter(QStringLiteral("texas"), FublLexiconFilter::Mode::Word);
+  const QJsonObject state = view_.state();
+  EXPECT_EQ(state.value(QStringLiteral("shownModel")).toString(), settings_.modelPath);
+  {
+    FublView other;
+    other.restoreState(state);
+    const FublTrainingSettings s = other.settings();
+    EXPECT_EQ(s.trainingPath, settings_.trainingPath);
+    EXPECT_EQ(s.testPath, settings_.testPath);
+    EXPECT_EQ(s.fixedLexiconPath, settings_.fixedLexiconPath);
+    EXPECT_EQ(s.modelPath, settings_.modelPath);
+    EXPECT_EQ(s.passes, settings_.passes);
+    ASSERT_NE(other.model(), nullptr) << other.statusText().toStdString();
+    EXPECT_EQ(ccg::writeFactoredLexicon(*other.model()), ccg::writeFactoredLexicon(*view_.model()));
+    EXPECT_EQ(other.pages()->currentIndex(), 1);
+    EXPECT_EQ(other.lexiconFilter()->filterText(), QStringLiteral("texas"));
+    EXPECT_EQ(other.lexiconFilter()->mode(), FublLexiconFilter::Mode::Word);
+    EXPECT_EQ(other.lexiconFilter()->rowCount(), view_.lexiconFilter()->rowCount());
+    EXPECT_FALSE(other.statusText().contains(QStringLiteral("Workspace")))
+        << other.statusText().toStdString();
+    EXPECT_EQ(other.state(), state);
+  }
+  // The test file and the model are gone: both named; the form and the rest still open.
+  ASSERT_TRUE(QFile::remove(settings_.testPath));
+  ASSERT_TRUE(QFile::remove(settings_.modelPath));
+  FublView other;
+  other.restoreState(state);
+  EXPECT_EQ(other.settings().trainingPath, settings_.trainingPath);
+  EXPECT_EQ(other.settings().testPath, settings_.testPath);
+  EXPECT_EQ(other.model(), nullptr);
+  EXPECT_EQ(other.pages()->currentIndex(), 0) << "no model to browse";
+  EXPECT_EQ(other.lexiconFilter()->filterText(), QStringLiteral("texas"));
+  const QString status = other.statusText();
+  EXPECT_TRUE(status.contains(QStringLiteral("Workspace: the test file %1 is missing")
+                                  .arg(QDir::toNativeSeparators(settings_.testPath))))
+      << status.toStdString();
+  EXPECT_TRUE(status.contains(QStringLiteral("the model file %1 is missing")
+                                  .arg(QDir::toNativeSeparators(settings_.modelPath))))
+      << status.toStdString();
+  EXPECT_FALSE(status.contains(QStringLiteral("the training file"))) << status.toStdString();
+  // The form still trains (the test file gone: evaluated on the training pairs).
+  other.setSettings([&] {
+    FublTrainingSettings s = other.settings();
+    s.testPath.clear();
+    s.passes = 1;
+    return s;
+  }());
+  ASSERT_TRUE(other.startTraining());
+  ASSERT_TRUE(other.waitForTraining());
+  EXPECT_NE(other.model(), nullptr) << other.statusText().toStdString();
+}
+
+// The main window saves a FUBL tab in a workspace file (kind "fubl", its files relative to the
+// workspace) and opens it again with the model in the browser.
+TEST(FublMainWindowTest, AWorkspaceReopensTheLearnerTabWithItsModel) {
+  QTemporaryDir scratch;
+  ASSERT_TRUE(scratch.isValid());
+  QSettings store(scratch.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+  AppSettings settings(store);
+  const std::string sample = gwb::testing::sourceDir() + "/samples/ccg/geography";
+  ASSERT_TRUE(QDir(scratch.path()).mkpath(QStringLiteral("data")));
+  for (const char* suffix : {".ccg", ".types", ".lang"}) {
+    ASSERT_TRUE(QFile::copy(QString::fromStdString(sample + suffix),
+                            scratch.filePath(QStringLiteral("data/geo") + QLatin1String(suffix))));
+  }
+  FublTrainingSettings training;
+  training.trainingPath = scratch.filePath(QStringLiteral("data/geo.ccg"));
+  training.modelPath = scratch.filePath(QStringLiteral("data/geo.ccgmodel"));
+  training.passes = 2;
+  const QString file = scratch.filePath(QStringLiteral("course.gwb-workspace"));
+  std::string lexicon;
+  {
+    MainWindow window(settings);
+    FublView* fubl = window.openFublView(&training);
+    ASSERT_TRUE(fubl->startTraining());
+    ASSERT_TRUE(fubl->waitForTraining());
+    ASSERT_NE(fubl->model(), nullptr) << fubl->statusText().toStdString();
+    lexicon = ccg::writeFactoredLexicon(*fubl->model());
+    const Workspace captured = window.captureWorkspace();
+    ASSERT_EQ(captured.documents.size(), 1U);
+    EXPECT_EQ(captured.documents[0].kind, WorkspaceDocument::Kind::Fubl);
+    EXPECT_EQ(captured.documents[0].path, training.trainingPath);
+    QString error;
+    ASSERT_TRUE(captured.save(file, &error)) << error.toStdString();
+  }
+  QFile saved(file);
+  ASSERT_TRUE(saved.open(QIODevice::ReadOnly));
+  const QByteArray text = saved.readAll();
+  EXPECT_TRUE(text.contains("\"kind\": \"fubl\"")) << text.toStdString();
+  EXPECT_TRUE(text.contains("\"shownModel\": \"data/geo.ccgmodel\"")) << text.toStdString();
+  EXPECT_FALSE(text.contains(scratch.path().toUtf8())) << "paths relative to the workspace";
+
+  MainWindow window(settings);
+  QString error;
+  const std::optional<Workspace> workspace = Workspace::load(file, &error);
+  ASSERT_TRUE(workspace) << error.toStdString();
+  ASSERT_TRUE(window.applyWorkspace(*workspace, &error)) << error.toStdString();
+  auto* fubl = qobject_cast<FublView*>(window.documentTabs()->currentWidget());
+  ASSERT_NE(fubl, nullptr);
+  EXPECT_EQ(fubl->settings().trainingPath, training.trainingPath);
+  EXPECT_EQ(fubl->settings().passes, 2);
+  ASSERT_NE(fubl->model(), nullptr) << fubl->statusText().toStdString();
+  EXPECT_EQ(ccg::writeFactoredLexicon(*fubl->model()), lexicon);
 }
 
 TEST(FublMainWindowTest, ATestSentenceOpensInTheCcgTabWithTheLearnedModel) {

@@ -1,13 +1,16 @@
 // The workbench's jobs that run off the UI thread — induction, experiments, the Earley parse, the
-// DS parse, DS lexicon learning, discourse decoding, transition counts and FUBL training — each run
+// DS parse, DS lexicon learning, discourse decoding, transition counts, FUBL training and the CCG
+// parse — each run
 // through its BackgroundJob (with two batch threads where the job has a batch), with the UI thread
 // reading their reports as they come, and compared with the same job on one thread (no result may
 // depend on the thread count) or with the core run directly. These tests are also the
 // ThreadSanitizer suite of the UI (gwb_ui_thread_tests, tests/ui/tsan/): every hand-over between a
 // worker and the UI thread is exercised here. No test waits on the clock: each waits for
 // finished().
+#include <functional>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,9 +20,13 @@
 #include <gtest/gtest.h>
 
 #include "gwb/ccg/ccg_model.h"
+#include "gwb/ccg/cky_parser.h"
+#include "gwb/ccg/cky_replay.h"
 #include "gwb/ccg/fubl_learner.h"
 #include "gwb/ccg/lambda_type.h"
+#include "gwb/ccg/lexicon.h"
 #include "gwb/ccg/semantic_examples.h"
+#include "gwb/ccg/term.h"
 #include "gwb/ds/ds_parser.h"
 #include "gwb/ds/hypothesis_search.h"
 #include "gwb/ds/lexicon_learner.h"
@@ -29,6 +36,7 @@
 #include "gwb/grounded/social_grammar.h"
 #include "gwb/grounded/topic_transitions.h"
 #include "shared_data.h"
+#include "ui/ccg/ccg_parse_job.h"
 #include "ui/ccg/fubl_training_job.h"
 #include "ui/common/background_job.h"
 #include "ui/ds/ds_learning_job.h"
@@ -198,8 +206,8 @@ TEST(ThreadedJobsTest, AFublTrainingJobGivesTheModelOfADirectRun) {
                    [&](const ccg::PassSummary& summary) { passes.push_back(summary.pass); });
   QObject::connect(&job, &FublTrainingJob::finished, &job, [&done] { done = true; });
   ASSERT_TRUE(job.start(settings));
-  ASSERT_TRUE(processEventsWhileBusy([&done] { return !done; }, [&job] { job.worker().wait(10); },
-                                     kTimeoutMs));
+  ASSERT_TRUE(processEventsWhileBusy([&done] { return !done; },
+                                     [&job] { job.backgroundJob().wait(10); }, kTimeoutMs));
   ASSERT_TRUE(job.errorText().isEmpty()) << job.errorText().toStdString();
   EXPECT_EQ(passes, (std::vector<int>{1, 2, 3}));
   EXPECT_EQ(examples, 3 * static_cast<int>(pairs.examples.size()));
@@ -265,6 +273,182 @@ TEST(ThreadedJobsTest, ADsParseJobGivesTheResultOfADirectParse) {
       << job.outcome()->error.toStdString();
   EXPECT_FALSE(job.outcome()->result);
   EXPECT_FALSE(job.outcome()->grammar);
+}
+
+// The sample CCG lexicon (samples/ccg/geography.*), type-checked as the CCG tab reads it.
+struct SampleCcg {
+  ccg::TypeSystem types;
+  std::shared_ptr<ccg::FactoredLexicon> lexicon;
+  ccg::CkyOptions options;
+};
+
+std::unique_ptr<SampleCcg> sampleCcg() {
+  const std::string data = gwb::testing::sourceDir() + "/samples/ccg/geography";
+  ccg::TypeSystemLoad types = ccg::loadTypeSystem(data + ".types", data + ".lang");
+  ccg::LexiconLoad lexicon = ccg::loadFactoredLexicon(data + ".flex");
+  EXPECT_FALSE(types.diagnostics.hasErrors() || lexicon.diagnostics.hasErrors());
+  auto sample = std::make_unique<SampleCcg>();
+  sample->types = std::move(types.types);
+  sample->lexicon = std::make_shared<ccg::FactoredLexicon>(std::move(lexicon.lexicon));
+  sample->lexicon->buildEntries(&sample->types);
+  sample->options.types = &sample->types;
+  return sample;
+}
+
+std::vector<std::string> ccgWords(const std::string& sentence) {
+  std::vector<std::string> words;
+  std::istringstream in(sentence);
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+// The CCG tab's parse through its job: the chart, the k best parses and the replay of the fill
+// are those of the core parser run directly; a word the lexicon lacks is no parse, not an error.
+TEST(ThreadedJobsTest, ACcgParseJobGivesTheChartOfADirectParse) {
+  const auto sample = sampleCcg();
+  ASSERT_GT(sample->lexicon->entryCount(), 0U);
+  const std::vector<std::string> words = ccgWords("what are the major cities in ohio");
+  const ccg::CkyChart direct(*sample->lexicon, words, sample->options);
+  const std::vector<ccg::Derivation> best = direct.kBest(3);
+  const std::vector<ccg::CkyReplayStep> steps = ccg::ckyReplay(direct);
+  ASSERT_TRUE(direct.hasParse());
+
+  CcgParseJob job;
+  CcgParseRequest request;
+  request.lexicon = sample->lexicon;
+  request.words = words;
+  request.options = sample->options;
+  request.kBest = 3;
+  ASSERT_TRUE(job.start(request));
+  EXPECT_FALSE(job.start(request)) << "one parse at a time";
+  ASSERT_TRUE(job.waitAndFinish(kTimeoutMs));
+  EXPECT_FALSE(job.isBusy());
+  std::shared_ptr<const CcgParseOutcome> outcome = job.outcome();
+  ASSERT_TRUE(outcome);
+  EXPECT_TRUE(outcome->error.isEmpty()) << outcome->error.toStdString();
+  EXPECT_FALSE(outcome->cancelled);
+  ASSERT_TRUE(outcome->chart);
+  EXPECT_EQ(outcome->lexicon, sample->lexicon) << "the outcome keeps the chart's lexicon";
+  EXPECT_EQ(outcome->words, words);
+  const ccg::CkyChart& chart = *outcome->chart;
+  EXPECT_EQ(chart.entryCount(), direct.entryCount());
+  EXPECT_EQ(chart.edgesMade(), direct.edgesMade());
+  EXPECT_EQ(chart.events().size(), direct.events().size());
+  EXPECT_EQ(chart.logPartition(), direct.logPartition());
+  EXPECT_EQ(chart.roots(), direct.roots());
+  ASSERT_EQ(outcome->derivations.size(), best.size());
+  for (std::size_t r = 0; r < best.size(); ++r) {
+    EXPECT_EQ(outcome->derivations[r].score, best[r].score) << r;
+    EXPECT_EQ(outcome->derivations[r].logProbability, best[r].logProbability) << r;
+    EXPECT_EQ(ccg::toString(outcome->derivations[r].logicalForm),
+              ccg::toString(best[r].logicalForm))
+        << r;
+  }
+  ASSERT_EQ(outcome->steps.size(), steps.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    EXPECT_EQ(outcome->steps[i].kind, steps[i].kind) << i;
+    EXPECT_EQ(outcome->steps[i].begin, steps[i].begin) << i;
+    EXPECT_EQ(outcome->steps[i].end, steps[i].end) << i;
+    EXPECT_EQ(outcome->steps[i].entry, steps[i].entry) << i;
+    EXPECT_EQ(outcome->steps[i].edge, steps[i].edge) << i;
+  }
+  EXPECT_EQ(outcome->cells, 7 * 8 / 2);
+
+  // A word the lexicon does not have: the chart is filled, it holds no parse, and that is no
+  // error.
+  request.words = ccgWords("what zorbs border texas");
+  ASSERT_TRUE(job.start(request));
+  ASSERT_TRUE(job.waitAndFinish(kTimeoutMs));
+  ASSERT_TRUE(job.outcome() && job.outcome()->chart);
+  EXPECT_TRUE(job.outcome()->error.isEmpty()) << job.outcome()->error.toStdString();
+  EXPECT_FALSE(job.outcome()->chart->hasParse());
+  EXPECT_TRUE(job.outcome()->derivations.empty());
+  EXPECT_NE(job.outcome(), outcome) << "each parse has an outcome of its own";
+  EXPECT_TRUE(outcome->chart) << "an outcome the owner holds is not written again";
+}
+
+// Cancel lands before the fill starts whatever the machine's speed: the hook, on the worker
+// before the chart is built, cancels the job itself; the chart's cancel flag then stops the fill
+// before its first cell.
+TEST(ThreadedJobsTest, ACcgParseJobCancelledBeforeTheFillKeepsNoChart) {
+  const auto sample = sampleCcg();
+  CcgParseJob job;
+  int hookCalls = 0;
+  job.setParseHookForTesting([&job, &hookCalls] {
+    ++hookCalls;  // read by the test only after the job finished
+    job.cancel();
+  });
+  CcgParseRequest request;
+  request.lexicon = sample->lexicon;
+  request.words = ccgWords("what states border texas");
+  request.options = sample->options;
+  ASSERT_TRUE(job.start(request));
+  ASSERT_TRUE(job.waitAndFinish(kTimeoutMs));
+  EXPECT_EQ(hookCalls, 1);
+  ASSERT_TRUE(job.outcome());
+  EXPECT_TRUE(job.outcome()->cancelled);
+  EXPECT_TRUE(job.outcome()->error.isEmpty()) << job.outcome()->error.toStdString();
+  EXPECT_FALSE(job.outcome()->chart);
+  EXPECT_TRUE(job.outcome()->derivations.empty());
+  EXPECT_EQ(job.outcome()->cellsFilled, 0);
+  EXPECT_EQ(job.outcome()->cells, 10);
+
+  // The next parse (no hook) runs to the end: a cancel does not outlive its run.
+  job.setParseHookForTesting({});
+  ASSERT_TRUE(job.start(request));
+  ASSERT_TRUE(job.waitAndFinish(kTimeoutMs));
+  ASSERT_TRUE(job.outcome() && job.outcome()->chart);
+  EXPECT_FALSE(job.outcome()->cancelled);
+  EXPECT_TRUE(job.outcome()->chart->hasParse());
+}
+
+// What the job cannot parse is an error in its outcome, never a crash: no lexicon, no words, a
+// beam or k below 1, and work that throws (the hook stands in for a spent memory budget). The
+// job parses again afterwards.
+TEST(ThreadedJobsTest, ACcgParseJobReportsBadInputAsAnError) {
+  const auto sample = sampleCcg();
+  CcgParseRequest good;
+  good.lexicon = sample->lexicon;
+  good.words = ccgWords("what states border texas");
+  good.options = sample->options;
+  struct Case {
+    const char* name;
+    std::function<void(CcgParseRequest&)> spoil;
+    const char* error;
+  };
+  const std::vector<Case> cases = {
+      {"no lexicon", [](CcgParseRequest& r) { r.lexicon = nullptr; }, "no lexicon to parse with"},
+      {"no words", [](CcgParseRequest& r) { r.words.clear(); }, "no words to parse"},
+      {"beam 0", [](CcgParseRequest& r) { r.options.beam = 0; },
+       "the beam must keep at least 1 entry per cell (it is 0)"},
+      {"k 0", [](CcgParseRequest& r) { r.kBest = 0; },
+       "k must be at least 1 (the k best parses; it is 0)"},
+  };
+  CcgParseJob job;
+  for (const Case& c : cases) {
+    CcgParseRequest request = good;
+    c.spoil(request);
+    ASSERT_TRUE(job.start(request)) << c.name;
+    ASSERT_TRUE(job.waitAndFinish(kTimeoutMs)) << c.name;
+    ASSERT_TRUE(job.outcome()) << c.name;
+    EXPECT_EQ(job.outcome()->error.toStdString(), c.error) << c.name;
+    EXPECT_FALSE(job.outcome()->chart) << c.name;
+    EXPECT_FALSE(job.outcome()->cancelled) << c.name;
+  }
+  job.setParseHookForTesting([] { throw std::runtime_error("out of memory for the chart"); });
+  ASSERT_TRUE(job.start(good));
+  ASSERT_TRUE(job.waitAndFinish(kTimeoutMs));
+  ASSERT_TRUE(job.outcome());
+  EXPECT_TRUE(job.outcome()->error.contains(QStringLiteral("out of memory for the chart")))
+      << job.outcome()->error.toStdString();
+  EXPECT_FALSE(job.outcome()->chart);
+
+  job.setParseHookForTesting({});
+  ASSERT_TRUE(job.start(good));
+  ASSERT_TRUE(job.waitAndFinish(kTimeoutMs));
+  ASSERT_TRUE(job.outcome() && job.outcome()->chart);
+  EXPECT_TRUE(job.outcome()->error.isEmpty());
+  EXPECT_TRUE(job.outcome()->chart->hasParse());
 }
 
 std::string grounded(const std::string& name) {
@@ -356,8 +540,8 @@ TEST(ThreadedJobsTest, ADsLearningJobGivesTheLexiconOfADirectRun) {
   QObject::connect(&job, &DsLearningJob::finished, &job, [&done] { done = true; });
   ASSERT_TRUE(job.start(settings));
   EXPECT_FALSE(job.start(settings)) << "one run at a time";
-  ASSERT_TRUE(processEventsWhileBusy([&done] { return !done; }, [&job] { job.worker().wait(10); },
-                                     kTimeoutMs));
+  ASSERT_TRUE(processEventsWhileBusy([&done] { return !done; },
+                                     [&job] { job.backgroundJob().wait(10); }, kTimeoutMs));
   ASSERT_TRUE(job.error().isEmpty()) << job.error().toStdString();
   ASSERT_TRUE(job.hasResult());
   std::vector<qint64> expected;
@@ -375,8 +559,8 @@ TEST(ThreadedJobsTest, ADsLearningJobGivesTheLexiconOfADirectRun) {
   });
   done = false;
   ASSERT_TRUE(job.start(settings));
-  ASSERT_TRUE(processEventsWhileBusy([&done] { return !done; }, [&job] { job.worker().wait(10); },
-                                     kTimeoutMs));
+  ASSERT_TRUE(processEventsWhileBusy([&done] { return !done; },
+                                     [&job] { job.backgroundJob().wait(10); }, kTimeoutMs));
   ASSERT_TRUE(job.hasResult());
   EXPECT_TRUE(job.result().cancelled);
   EXPECT_EQ(searched, (std::vector<std::size_t>{0, 1}));

@@ -328,7 +328,7 @@ TEST_F(DsLearningViewTest, CancelKeepsWhatWasLearnedAndItSaves) {
   job->setItemHook([&reached, job](std::size_t item) {
     if (item != 1) return;
     reached.set_value();
-    while (!job->worker().isCancelRequested()) std::this_thread::yield();
+    while (!job->backgroundJob().isCancelRequested()) std::this_thread::yield();
   });
   ASSERT_TRUE(view_.startLearning());
   reached.get_future().wait();

@@ -158,18 +158,29 @@ TEST(GuiOptionsTest, HelpAndVersionAreActionsNotExits) {
 }
 
 TEST(GuiOptionsTest, FublLearnerOptionsLandInTheirFields) {
-  const GuiCommandLine command =
-      parse({QStringLiteral("--view"),        QStringLiteral("fubl"),
-             QStringLiteral("--fubl-train"),  QStringLiteral("train.ccg"),
-             QStringLiteral("--fubl-fixed"),  QStringLiteral("np.geo"),
-             QStringLiteral("--fubl-test"),   QStringLiteral("test.ccg"),
-             QStringLiteral("--fubl-model"),  QStringLiteral("m.ccgmodel"),
-             QStringLiteral("--fubl-passes"), QStringLiteral("4"),
-             QStringLiteral("--fubl-seed"),   QStringLiteral("7"),
-             QStringLiteral("--fubl-page"),   QStringLiteral("lexicon"),
-             QStringLiteral("--fubl-filter"), QStringLiteral("texas"),
-             QStringLiteral("--fubl-open"),   QStringLiteral("2"),
-             QStringLiteral("--run")});
+  const GuiCommandLine command = parse({QStringLiteral("--view"),
+                                        QStringLiteral("fubl"),
+                                        QStringLiteral("--fubl-train"),
+                                        QStringLiteral("train.ccg"),
+                                        QStringLiteral("--fubl-fixed"),
+                                        QStringLiteral("np.geo"),
+                                        QStringLiteral("--fubl-test"),
+                                        QStringLiteral("test.ccg"),
+                                        QStringLiteral("--fubl-model"),
+                                        QStringLiteral("m.ccgmodel"),
+                                        QStringLiteral("--fubl-passes"),
+                                        QStringLiteral("4"),
+                                        QStringLiteral("--fubl-seed"),
+                                        QStringLiteral("7"),
+                                        QStringLiteral("--fubl-page"),
+                                        QStringLiteral("lexicon"),
+                                        QStringLiteral("--fubl-filter"),
+                                        QStringLiteral("texas"),
+                                        QStringLiteral("--fubl-open"),
+                                        QStringLiteral("2"),
+                                        QStringLiteral("--fubl-open-model"),
+                                        QStringLiteral("old.ccgmodel"),
+                                        QStringLiteral("--run")});
   ASSERT_EQ(command.action, GuiCommandLine::Action::Run) << command.text.toStdString();
   const GuiOptions& o = command.options;
   EXPECT_EQ(o.view, QStringLiteral("fubl"));
@@ -182,6 +193,7 @@ TEST(GuiOptionsTest, FublLearnerOptionsLandInTheirFields) {
   EXPECT_EQ(o.fublPage, QStringLiteral("lexicon"));
   EXPECT_EQ(o.fublFilter, QStringLiteral("texas"));
   EXPECT_EQ(o.fublOpen, 2);
+  EXPECT_EQ(o.fublOpenModel, QStringLiteral("old.ccgmodel"));
   EXPECT_TRUE(o.run);
   const GuiOptions defaults = parse({}).options;
   EXPECT_TRUE(defaults.fublTrain.isEmpty() && defaults.fublPage.isEmpty());

@@ -121,6 +121,9 @@ struct SpanEntry {
   const LexicalEntry* entry = nullptr;  // into the lexicon: valid while it is not changed
 };
 
+// `words` joined by single spaces: the phrase a lexeme's words make, as entriesFor() takes it.
+std::string joinWords(const std::vector<std::string>& words);
+
 // Every lexical entry of every phrase of `words` (spans of up to longestLexeme() words), by
 // start, then end, then the lexicon's order of entries: the entries a parse of `words` can use
 // (entries must have been built).

@@ -2,9 +2,10 @@
 //
 // A workspace lists documents in tab order, each with its kind, its path, the start symbol it
 // was opened with and its view's settings (an opaque JSON object that belongs to the view that
-// wrote it: see ui/frame/workspace.h for what each view keeps; the one field core reads inside
-// a view are its paths — a "ccg" document's "sentences", a "ds-learn" document's "seed" and
-// "test" — stored and resolved like the document's own), then the research windows
+// wrote it: see ui/frame/workspace.h for what each view keeps; the only fields core reads inside
+// a view are paths, stored and resolved like the document's own: a "ccg" document's
+// "sentences", a "ds-learn" document's "seed" and "test", a "fubl" document's "training",
+// "fixed", "test", "model" and "shownModel"), then the research windows
 // (kinds "induction", "discourse", "transitions", "experiments", no path), the current tab and
 // the window's layout (base64 bytes):
 //
@@ -67,13 +68,15 @@ enum class WorkspaceDocumentKind {
               // "test" (the test file): paths like the document's
   Ccg,        // path: the factored lexicon or model; may be empty (a tab with no lexicon yet);
               // view "sentences": the sentence file, a path like the document's
+  Fubl,       // the FUBL learner: path the training file, may be empty; view "training",
+              // "fixed", "test", "model", "shownModel": paths like the document's
   Induction,  // research windows: top-level windows, listed after the tabs, no path
   Discourse,
   Transitions,
   Experiments,
 };
 
-// "grammar", "corpus", "ds-stepper", "ds-learn", "ccg", "induction", "discourse",
+// "grammar", "corpus", "ds-stepper", "ds-learn", "ccg", "fubl", "induction", "discourse",
 // "transitions", "experiments".
 const char* workspaceDocumentKindName(WorkspaceDocumentKind kind);
 std::optional<WorkspaceDocumentKind> parseWorkspaceDocumentKind(std::string_view name);
