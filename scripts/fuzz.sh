@@ -17,6 +17,8 @@
 # kill), it prints a table: target, executions, seconds, result (running, done, or FOUND with
 # the log). Run it at a low priority on a shared machine:
 #   nice -n 19 bash scripts/fuzz.sh long 10000000
+# (With autogroup scheduling on, nice only ranks the campaign within its own session: pause it
+# with kill -STOP / kill -CONT while something else needs the cores.)
 #
 # Builds build-fuzz/ with Clang first if needed (GWB_BUILD_FUZZ: only the core and the fuzz
 # targets); GWB_FUZZ_BUILD names another build folder with GWB_BUILD_FUZZ on (CI uses its
