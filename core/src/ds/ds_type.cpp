@@ -84,8 +84,12 @@ bool DsType::isMetaName(std::string_view name) {
 namespace {
 
 // Parses `text` as a type nested `depth` deep already (redundant parentheses and both sides of
-// an arrow each count one level); fills *error on failure.
-std::optional<DsType> parseAt(std::string_view text, int depth, std::string* error) {
+// an arrow each count one level); fills *error on failure. On a side of an arrow
+// (`sideOfArrow`), the first pair of parentheses around the whole side is part of the arrow's
+// level, not one of its own: printing puts exactly that pair around every function-typed side,
+// so whatever reads also reads back once printed.
+std::optional<DsType> parseAt(std::string_view text, int depth, std::string* error,
+                              bool sideOfArrow) {
   auto fail = [&](std::string message) -> std::optional<DsType> {
     if (error != nullptr && error->empty()) *error = std::move(message);
     return std::nullopt;
@@ -94,9 +98,13 @@ std::optional<DsType> parseAt(std::string_view text, int depth, std::string* err
     return fail("type nested more than " + std::to_string(kMaxTypeDepth) + " deep");
   };
   std::string_view s = trim(text);
-  // Strip redundant outer parentheses ("((e>t))"), each a level of its own.
+  // Strip redundant outer parentheses ("((e>t))"), each a level of its own but a side's first.
   while (wrappedInParens(s)) {
-    if (++depth > kMaxTypeDepth) return tooDeep();
+    if (sideOfArrow) {
+      sideOfArrow = false;
+    } else if (++depth > kMaxTypeDepth) {
+      return tooDeep();
+    }
     s = trim(s.substr(1, s.size() - 2));
   }
   if (s.empty()) return fail("expected a DS type (e, t, es, cn, V..Z or A>B)");
@@ -109,9 +117,9 @@ std::optional<DsType> parseAt(std::string_view text, int depth, std::string* err
   // Right-associative: split at the first top-level arrow. Both sides are one level deeper, so
   // the recursion (and the cost of rescanning the text) is bounded by kMaxTypeDepth.
   if (depth + 2 > kMaxTypeDepth) return tooDeep();  // its sides are a level deeper
-  auto from = parseAt(s.substr(0, arrow), depth + 1, error);
+  auto from = parseAt(s.substr(0, arrow), depth + 1, error, true);
   if (!from) return std::nullopt;
-  auto to = parseAt(s.substr(arrow + 1), depth + 1, error);
+  auto to = parseAt(s.substr(arrow + 1), depth + 1, error, true);
   if (!to) return std::nullopt;
   return DsType::function(*from, *to);
 }
@@ -120,7 +128,7 @@ std::optional<DsType> parseAt(std::string_view text, int depth, std::string* err
 
 std::optional<DsType> DsType::parse(std::string_view text, std::string* error) {
   std::string local;
-  std::optional<DsType> type = parseAt(text, 0, &local);
+  std::optional<DsType> type = parseAt(text, 0, &local, false);
   if (!type && error != nullptr) *error = local;
   return type;
 }

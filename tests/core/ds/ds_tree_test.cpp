@@ -253,6 +253,31 @@ TEST(DsTreeTest, TypesDeeperThanTheLimitAreRefusedWithAReason) {
   EXPECT_FALSE(DsType::parse("Y>(e>X)")->isGround());
 }
 
+// Printing puts parentheses around every function-typed side (`e>(e>(e>t))`); those must not
+// count as levels of their own, or a type read at depth 60 would print as one 120 deep that no
+// longer reads (found by the ds_label and ds_record_type fuzz targets).
+TEST(DsTreeTest, EveryTypeThatReadsReadsBackOncePrinted) {
+  std::string rightNested = "t";
+  std::string leftNested = "t";
+  for (int i = 1; i < kMaxTypeDepth; ++i) {
+    rightNested = "es>" + rightNested;
+    leftNested = "(" + leftNested + ")>e";
+  }
+  for (const std::string& text : {rightNested, leftNested}) {
+    auto type = DsType::parse(text);
+    ASSERT_TRUE(type) << text.substr(0, 40);
+    EXPECT_EQ(type->depth(), kMaxTypeDepth);
+    std::string error;
+    auto again = DsType::parse(type->toString(), &error);
+    ASSERT_TRUE(again) << error;
+    EXPECT_EQ(again->toString(), type->toString());
+  }
+  // Redundant parentheses beyond the printed pair still count.
+  std::string error;
+  EXPECT_FALSE(DsType::parse("e>" + std::string(110, '(') + "t" + std::string(110, ')'), &error));
+  EXPECT_NE(error.find("nested more than 100 deep"), std::string::npos) << error;
+}
+
 // `/\*` tries every node above; a chain of them used to retry the same (operator, node) pairs
 // exponentially often (32 stars over a tree 40 deep would never finish).
 TEST(DsTreeTest, RelatesChainsOfKleeneStarsInPolynomialTime) {

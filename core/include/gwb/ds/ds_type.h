@@ -11,9 +11,10 @@
 // type '>' type. The arrow associates to the right (`e>e>t` is `e>(e>t)`); printing puts
 // parentheses around every function-typed side, so `e>(e>t)` and `(e>t)>t` round-trip.
 //
-// Types nest at most kMaxTypeDepth deep in text (arrows and parentheses both count): the parser
-// refuses deeper ones with an error instead of recursing without bound. A node caches its depth
-// and whether it is ground, so no walk over a type recurses.
+// Types nest at most kMaxTypeDepth deep in text (arrows and redundant parentheses both count;
+// the pair printing puts around a function-typed side does not, so a printed type reads): the
+// parser refuses deeper ones with an error instead of recursing without bound. A node caches its
+// depth and whether it is ground, so no walk over a type recurses.
 #pragma once
 
 #include <memory>
