@@ -15,7 +15,8 @@
 # after every round and when stopped; a target already at N is not fuzzed again (delete its
 # .runs file, or the folder, to start over). After every round, and when stopped (Ctrl-C,
 # kill), it prints a table: target, executions, seconds, result (running, done, or FOUND with
-# the log). Run it at a low priority on a shared machine:
+# the log). GWB_FUZZ_TARGETS="a b ..." limits `all` and `long` to those targets (e.g. the fast
+# ones first). Run it at a low priority on a shared machine:
 #   nice -n 19 bash scripts/fuzz.sh long 10000000
 # (With autogroup scheduling on, nice only ranks the campaign within its own session: pause it
 # with kill -STOP / kill -CONT while something else needs the cores.)
@@ -72,7 +73,12 @@ else
     *) budgetFlag="-max_total_time=$budget" ;;
   esac
 fi
-if [ "$what" = all ]; then run=("${targets[@]}"); else run=("$what"); fi
+if [ "$what" = all ]; then
+  # shellcheck disable=SC2206 # a space-separated list of target names
+  run=(${GWB_FUZZ_TARGETS:-${targets[@]}})
+else
+  run=("$what")
+fi
 for t in "${run[@]}"; do
   [[ " ${targets[*]} " == *" $t "* ]] || { echo "fuzz: unknown target '$t' (see: $0 list)" >&2; exit 2; }
 done
