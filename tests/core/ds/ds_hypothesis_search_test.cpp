@@ -20,11 +20,26 @@ SemanticExample item(const std::string& sentence, const std::string& semantics) 
   return ex;
 }
 
-TEST(DsHypothesisSearchTest, FindsTheKnownActionsOfASimpleSentence) {
-  GWB_REQUIRE_SHARED(seedFile,
-                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
-  const DsGrammarLoad seed = loadDsGrammar(seedFile.substr(0, seedFile.rfind('/')));
-  ASSERT_TRUE(seed.ok());
+std::string folderOf(const std::string& file) { return file.substr(0, file.rfind('/')); }
+
+// The tests search with the induction seed of the 2013 English TTR learner (its computational
+// actions and macros), read once and copied into each test.
+class DsHypothesisSearchTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    GWB_REQUIRE_SHARED(file,
+                       "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
+    seedFile = file;
+    static const DsGrammarLoad loaded = loadDsGrammar(folderOf(file));
+    ASSERT_TRUE(loaded.ok());
+    seed = loaded;
+  }
+
+  std::string seedFile;  // the seed's computational-actions.txt
+  DsGrammarLoad seed;
+};
+
+TEST_F(DsHypothesisSearchTest, FindsTheKnownActionsOfASimpleSentence) {
   const HypothesisSearch search(seed.grammar);
   const SemanticExample ex =
       item("you go", "[x==you : e|e1==go : es|p1==subj(e1, x) : t|head==e1 : es]");
@@ -48,11 +63,7 @@ TEST(DsHypothesisSearchTest, FindsTheKnownActionsOfASimpleSentence) {
 
 // A learned hypothesis traced back to its training item: the path that gave it, replayed as a
 // DAG whose lexical edges of the word are exactly the hypothesis's steps.
-TEST(DsHypothesisSearchTest, DerivationReplaysTheStepsOfAHypothesis) {
-  GWB_REQUIRE_SHARED(seedFile,
-                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
-  const DsGrammarLoad seed = loadDsGrammar(seedFile.substr(0, seedFile.rfind('/')));
-  ASSERT_TRUE(seed.ok());
+TEST_F(DsHypothesisSearchTest, DerivationReplaysTheStepsOfAHypothesis) {
   const HypothesisSearch search(seed.grammar);
   const SemanticExample ex =
       item("you go", "[x==you : e|e1==go : es|p1==subj(e1, x) : t|head==e1 : es]");
@@ -96,11 +107,7 @@ TEST(DsHypothesisSearchTest, DerivationReplaysTheStepsOfAHypothesis) {
 
 // An auxiliary carries no content of its own but a one-place feature of the event, on a
 // LINKed tree (the authors' learned action for "can"): tree building plus content in one word.
-TEST(DsHypothesisSearchTest, FindsLinkedFeatureActionsForAuxiliaries) {
-  GWB_REQUIRE_SHARED(seedFile,
-                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
-  const DsGrammarLoad seed = loadDsGrammar(seedFile.substr(0, seedFile.rfind('/')));
-  ASSERT_TRUE(seed.ok());
+TEST_F(DsHypothesisSearchTest, FindsLinkedFeatureActionsForAuxiliaries) {
   const HypothesisSearch search(seed.grammar);
   const ExampleHypotheses h =
       search.hypotheses(item("Mommy can read",
@@ -126,11 +133,7 @@ TEST(DsHypothesisSearchTest, FindsLinkedFeatureActionsForAuxiliaries) {
 // node, off the axiom, off a ?ty(e>t) node) but learned as hyp-adj-t-generic, as DyLan's
 // hypothesiser records it: the authors' lexicons hold only the generic one, and one LINKed
 // feature is one hypothesis, not one per macro that reached it.
-TEST(DsHypothesisSearchTest, LinkAdjunctionIsLearnedAsTheGenericAction) {
-  GWB_REQUIRE_SHARED(seedFile,
-                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
-  const DsGrammarLoad seed = loadDsGrammar(seedFile.substr(0, seedFile.rfind('/')));
-  ASSERT_TRUE(seed.ok());
+TEST_F(DsHypothesisSearchTest, LinkAdjunctionIsLearnedAsTheGenericAction) {
   const HypothesisSearch search(seed.grammar);
   const ExampleHypotheses h =
       search.hypotheses(item("is Eve going_to read",
@@ -172,11 +175,8 @@ TEST(DsHypothesisSearchTest, LinkAdjunctionIsLearnedAsTheGenericAction) {
 // Determiners (cn>e with hyp-build-cn-e-*), nouns (cn) and transitive verbs (e>(e>t) with
 // hyp-build-et-*): a tuple's word actions, loaded as a lexicon, parse the sentence back to its
 // target record type.
-TEST(DsHypothesisSearchTest, TuplesForDeterminersNounsAndTransitiveVerbsParseBack) {
-  GWB_REQUIRE_SHARED(seedFile,
-                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
-  const std::string folder = seedFile.substr(0, seedFile.rfind('/'));
-  const DsGrammarLoad seed = loadDsGrammar(folder);
+TEST_F(DsHypothesisSearchTest, TuplesForDeterminersNounsAndTransitiveVerbsParseBack) {
+  const std::string folder = folderOf(seedFile);
   const HypothesisSearch search(seed.grammar);
   const SemanticExample ex =
       item("you want your milk",
@@ -210,8 +210,6 @@ TEST(DsHypothesisSearchTest, TuplesForDeterminersNounsAndTransitiveVerbsParseBac
   }
   EXPECT_TRUE(reproduced);
 }
-
-std::string folderOf(const std::string& file) { return file.substr(0, file.rfind('/')); }
 
 // Whether some tuple of `h`, loaded as a lexicon of its own, parses the sentence back to its
 // target record type (a complete tree).
@@ -257,11 +255,7 @@ std::string allTuples(const ExampleHypotheses& h) {
 
 // A noun-phrase fragment ("Eve", "more juice": a record type headed by an entity) is searched
 // from a ?ty(e) axiom; the proper noun gets the authors' learned action.
-TEST(DsHypothesisSearchTest, NounPhraseFragmentsStartFromATypeEAxiom) {
-  GWB_REQUIRE_SHARED(seedFile,
-                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
-  const DsGrammarLoad seed = loadDsGrammar(folderOf(seedFile));
-  ASSERT_TRUE(seed.ok());
+TEST_F(DsHypothesisSearchTest, NounPhraseFragmentsStartFromATypeEAxiom) {
   const HypothesisSearch search(seed.grammar);
   EXPECT_EQ(axiomFor(RecordType::parse("[x==eve : e|head==x : e]").value())
                 .pointedNode()
@@ -285,11 +279,7 @@ TEST(DsHypothesisSearchTest, NounPhraseFragmentsStartFromATypeEAxiom) {
 // Adjectives and nouns as LINKed e>cn content (hyp-adj-cn-e): "grape" gets the authors' shape
 // `R1^(R1 ++ [head==R1.head : e|p==grape(R1.head) : t])`, on a bare restrictor `[x : e|head==x
 // : e]`, and the tuple parses back.
-TEST(DsHypothesisSearchTest, FindsAdjectivesAsLinkedEToCnContent) {
-  GWB_REQUIRE_SHARED(seedFile,
-                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
-  const DsGrammarLoad seed = loadDsGrammar(folderOf(seedFile));
-  ASSERT_TRUE(seed.ok());
+TEST_F(DsHypothesisSearchTest, FindsAdjectivesAsLinkedEToCnContent) {
   const HypothesisSearch search(seed.grammar);
   const SemanticExample ex =
       item("more grape juice",
@@ -312,11 +302,7 @@ TEST(DsHypothesisSearchTest, FindsAdjectivesAsLinkedEToCnContent) {
 
 // Three-place verbs: e>(e>(e>t)) content under hyp-build-eet-*, the subject as R1, the object
 // as R2 and the indirect object as R3 (the authors' "give"), and the tuple parses back.
-TEST(DsHypothesisSearchTest, FindsThreePlaceVerbs) {
-  GWB_REQUIRE_SHARED(seedFile,
-                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
-  const DsGrammarLoad seed = loadDsGrammar(folderOf(seedFile));
-  ASSERT_TRUE(seed.ok());
+TEST_F(DsHypothesisSearchTest, FindsThreePlaceVerbs) {
   const HypothesisSearch search(seed.grammar);
   const SemanticExample ex =
       item("Mommy gives you it",
@@ -336,10 +322,7 @@ TEST(DsHypothesisSearchTest, FindsThreePlaceVerbs) {
 
 // Subject and object follow the tree: a transitive verb's R1 is the entity in subj(...), R2 the
 // one in obj(...); the swapped reading (which also reaches the target) is not proposed.
-TEST(DsHypothesisSearchTest, VerbArgumentsFollowTheirRoles) {
-  GWB_REQUIRE_SHARED(seedFile,
-                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
-  const DsGrammarLoad seed = loadDsGrammar(folderOf(seedFile));
+TEST_F(DsHypothesisSearchTest, VerbArgumentsFollowTheirRoles) {
   const HypothesisSearch search(seed.grammar);
   const RecordType target =
       RecordType::parse(
@@ -358,10 +341,7 @@ TEST(DsHypothesisSearchTest, VerbArgumentsFollowTheirRoles) {
 }
 
 // Learning with the real search gives the same lexicon for any thread count.
-TEST(DsHypothesisSearchTest, SameLearnedLexiconForAnyThreadCount) {
-  GWB_REQUIRE_SHARED(seedFile,
-                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
-  const DsGrammarLoad seed = loadDsGrammar(folderOf(seedFile));
+TEST_F(DsHypothesisSearchTest, SameLearnedLexiconForAnyThreadCount) {
   const HypothesisSearch search(seed.grammar);
   const std::vector<SemanticExample> corpus = {
       item("you go", "[x==you : e|e1==go : es|p1==subj(e1, x) : t|head==e1 : es]"),
@@ -389,10 +369,7 @@ TEST(DsHypothesisSearchTest, SameLearnedLexiconForAnyThreadCount) {
 }
 
 // The per-item budget: a tiny one stops the search, and the note says so.
-TEST(DsHypothesisSearchTest, ReportsTheBudget) {
-  GWB_REQUIRE_SHARED(seedFile,
-                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
-  const DsGrammarLoad seed = loadDsGrammar(seedFile.substr(0, seedFile.rfind('/')));
+TEST_F(DsHypothesisSearchTest, ReportsTheBudget) {
   const HypothesisSearch search(seed.grammar);
   HypothesisSearchOptions tight;
   tight.maxExpansions = 3;
@@ -411,9 +388,7 @@ namespace {
 // Review (dsfinish): a seed that only has hyp-adj-t-generic (no specific LINK macros) must
 // still search LINK adjunction of a ?ty(t) tree with it, as before the LINK change: skipping the
 // generic action is only right when the specific macros stand in for it.
-TEST(DsHypothesisSearchTest, AGenericOnlySeedStillSearchesLinkAdjunction) {
-  GWB_REQUIRE_SHARED(seedFile,
-                     "data/dylan/2013-english-ttr-induction-seed/computational-actions.txt");
+TEST_F(DsHypothesisSearchTest, AGenericOnlySeedStillSearchesLinkAdjunction) {
   std::ifstream in(seedFile, std::ios::binary);
   std::stringstream all;
   all << in.rdbuf();
@@ -429,13 +404,13 @@ TEST(DsHypothesisSearchTest, AGenericOnlySeedStillSearchesLinkAdjunction) {
   DsGrammarText text;
   text.directory = "generic-only";
   text.computationalActions = actions;
-  const DsGrammarLoad seed = parseDsGrammar(text);
-  ASSERT_TRUE(seed.ok());
-  ASSERT_NE(seed.grammar.findAction("hyp-adj-t-generic"), nullptr);
-  ASSERT_EQ(seed.grammar.findAction("hyp-adj-t"), nullptr);
-  ASSERT_EQ(seed.grammar.findAction("hyp-adj-t-init"), nullptr);
-  ASSERT_EQ(seed.grammar.findAction("hyp-adj-t-req-et"), nullptr);
-  const HypothesisSearch search(seed.grammar);
+  const DsGrammarLoad genericOnly = parseDsGrammar(text);
+  ASSERT_TRUE(genericOnly.ok());
+  ASSERT_NE(genericOnly.grammar.findAction("hyp-adj-t-generic"), nullptr);
+  ASSERT_EQ(genericOnly.grammar.findAction("hyp-adj-t"), nullptr);
+  ASSERT_EQ(genericOnly.grammar.findAction("hyp-adj-t-init"), nullptr);
+  ASSERT_EQ(genericOnly.grammar.findAction("hyp-adj-t-req-et"), nullptr);
+  const HypothesisSearch search(genericOnly.grammar);
   const ExampleHypotheses h =
       search.hypotheses(item("Mommy can read",
                              "[x==mommy : e|e1==read : es|p2==can_aux_feature(e1) : t|p5==subj(e1, "
