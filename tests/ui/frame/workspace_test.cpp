@@ -17,6 +17,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSettings>
+#include <QStringList>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -135,75 +136,88 @@ TEST(WorkspaceTest, DsStepperDocumentsRoundTrip) {
   EXPECT_EQ(older->current, 1);
 }
 
-TEST(WorkspaceTest, CcgDocumentsRoundTripWithTheirSentenceFile) {
+// A tab of `kind` (written as `kindName`) whose path is `path` below the workspace's folder and
+// whose view holds, besides other settings, files at the `pathKeys`, inserted as the second
+// document, and a tab of the same kind with no file at the end: the files are stored relative
+// to the workspace's folder, resolved against the folder the workspace is read from, and the
+// tab with no file is kept.
+void expectTabRoundTripsWithItsPaths(WorkspaceDocument::Kind kind, const char* kindName,
+                                     const QString& path, const QJsonObject& view,
+                                     const QStringList& pathKeys) {
   const QString base = QStringLiteral("/home/teacher/course");
+  const QString usb = QStringLiteral("/mnt/usb");
+  auto below = [](const QString& folder, const QString& relative) -> QString {
+    return folder + QLatin1Char('/') + relative;
+  };
+  QJsonObject absoluteView = view;
+  for (const QString& key : pathKeys) absoluteView[key] = below(base, view.value(key).toString());
   Workspace w = sampleWorkspace(base);
-  const QJsonObject view{
-      {QStringLiteral("sentences"), QString(base + QStringLiteral("/ccg/geography.ccg"))},
-      {QStringLiteral("sentence"), QStringLiteral("what states border texas")},
-      {QStringLiteral("kbest"), 5},
-      {QStringLiteral("parsed"), true},
-      {QStringLiteral("cell"), QJsonArray{0, 4}},
-      {QStringLiteral("entry"), QJsonArray{1, 3, 0}}};
-  w.documents.insert(w.documents.begin() + 1,
-                     {WorkspaceDocument::Kind::Ccg, base + QStringLiteral("/ccg/geography.flex"),
-                      QString(), view});
-  w.documents.push_back({WorkspaceDocument::Kind::Ccg, QString(), QString(), {}});  // no lexicon
+  w.documents.insert(w.documents.begin() + 1, {kind, below(base, path), QString(), absoluteView});
+  w.documents.push_back({kind, QString(), QString(), {}});
   const QJsonObject json = w.toJson(base);
-  const QJsonObject ccg = json.value(QStringLiteral("documents")).toArray()[1].toObject();
-  EXPECT_EQ(ccg.value(QStringLiteral("kind")).toString(), QStringLiteral("ccg"));
-  EXPECT_EQ(ccg.value(QStringLiteral("path")).toString(), QStringLiteral("ccg/geography.flex"));
-  EXPECT_EQ(ccg.value(QStringLiteral("view")).toObject().value(QStringLiteral("sentences")),
-            QStringLiteral("ccg/geography.ccg"));
+  const QJsonObject tab = json.value(QStringLiteral("documents")).toArray()[1].toObject();
+  EXPECT_EQ(tab.value(QStringLiteral("kind")).toString(), QString::fromLatin1(kindName));
+  EXPECT_EQ(tab.value(QStringLiteral("path")).toString(), path);
+  for (const QString& key : pathKeys)
+    EXPECT_EQ(tab.value(QStringLiteral("view")).toObject().value(key), view.value(key))
+        << key.toStdString();
   const QJsonObject text = QJsonDocument::fromJson(QJsonDocument(json).toJson()).object();
   const auto back = Workspace::fromJson(text, base);
   ASSERT_TRUE(back);
   EXPECT_EQ(*back, w);
-  const auto moved = Workspace::fromJson(text, QStringLiteral("/mnt/usb"));
+  const auto moved = Workspace::fromJson(text, usb);
   ASSERT_TRUE(moved);
-  EXPECT_EQ(moved->documents[1].path, QStringLiteral("/mnt/usb/ccg/geography.flex"));
-  EXPECT_EQ(moved->documents[1].view.value(QStringLiteral("sentences")).toString(),
-            QStringLiteral("/mnt/usb/ccg/geography.ccg"));
-  EXPECT_EQ(moved->documents.back().kind, WorkspaceDocument::Kind::Ccg);
+  EXPECT_EQ(moved->documents[1].path, below(usb, path));
+  for (const QString& key : pathKeys)
+    EXPECT_EQ(moved->documents[1].view.value(key).toString(),
+              below(usb, view.value(key).toString()));
+  EXPECT_EQ(moved->documents.back().kind, kind);
   EXPECT_EQ(moved->documents.back().path, QString());
 }
 
+// A CCG tab: its path is the lexicon, its view's sentence file is stored like it.
+TEST(WorkspaceTest, CcgDocumentsRoundTripWithTheirSentenceFile) {
+  const QJsonObject view{{QStringLiteral("sentences"), QStringLiteral("ccg/geography.ccg")},
+                         {QStringLiteral("sentence"), QStringLiteral("what states border texas")},
+                         {QStringLiteral("kbest"), 5},
+                         {QStringLiteral("parsed"), true},
+                         {QStringLiteral("cell"), QJsonArray{0, 4}},
+                         {QStringLiteral("entry"), QJsonArray{1, 3, 0}}};
+  expectTabRoundTripsWithItsPaths(WorkspaceDocument::Kind::Ccg, "ccg",
+                                  QStringLiteral("ccg/geography.flex"), view,
+                                  {QStringLiteral("sentences")});
+}
+
 // A DS learning tab: its path is the training file, its view's seed folder and test file are
-// paths stored like it (relative below the workspace's folder, resolved against the folder read
-// from); a tab with no training file is kept.
+// stored like it.
 TEST(WorkspaceTest, DsLearnDocumentsRoundTripWithTheirPaths) {
-  const QString base = QStringLiteral("/home/teacher/course");
-  Workspace w = sampleWorkspace(base);
-  const QJsonObject view{{QStringLiteral("seed"), QString(base + QStringLiteral("/dylan/seed"))},
-                         {QStringLiteral("test"), QString(base + QStringLiteral("/eve/test.txt"))},
+  const QJsonObject view{{QStringLiteral("seed"), QStringLiteral("dylan/seed")},
+                         {QStringLiteral("test"), QStringLiteral("eve/test.txt")},
                          {QStringLiteral("top"), 3},
                          {QStringLiteral("tab"), QStringLiteral("test")},
                          {QStringLiteral("learned"), true},
                          {QStringLiteral("word"), QStringLiteral("Mommy")},
                          {QStringLiteral("testItem"), 2}};
-  w.documents.insert(
-      w.documents.begin() + 1,
-      {WorkspaceDocument::Kind::DsLearn, base + QStringLiteral("/eve/train.txt"), QString(), view});
-  w.documents.push_back({WorkspaceDocument::Kind::DsLearn, QString(), QString(), {}});
-  const QJsonObject json = w.toJson(base);
-  const QJsonObject learn = json.value(QStringLiteral("documents")).toArray()[1].toObject();
-  EXPECT_EQ(learn.value(QStringLiteral("kind")).toString(), QStringLiteral("ds-learn"));
-  EXPECT_EQ(learn.value(QStringLiteral("path")).toString(), QStringLiteral("eve/train.txt"));
-  EXPECT_EQ(learn.value(QStringLiteral("view")).toObject().value(QStringLiteral("seed")),
-            QStringLiteral("dylan/seed"));
-  EXPECT_EQ(learn.value(QStringLiteral("view")).toObject().value(QStringLiteral("test")),
-            QStringLiteral("eve/test.txt"));
-  const QJsonObject text = QJsonDocument::fromJson(QJsonDocument(json).toJson()).object();
-  const auto back = Workspace::fromJson(text, base);
-  ASSERT_TRUE(back);
-  EXPECT_EQ(*back, w);
-  const auto moved = Workspace::fromJson(text, QStringLiteral("/mnt/usb"));
-  ASSERT_TRUE(moved);
-  EXPECT_EQ(moved->documents[1].path, QStringLiteral("/mnt/usb/eve/train.txt"));
-  EXPECT_EQ(moved->documents[1].view.value(QStringLiteral("seed")).toString(),
-            QStringLiteral("/mnt/usb/dylan/seed"));
-  EXPECT_EQ(moved->documents.back().kind, WorkspaceDocument::Kind::DsLearn);
-  EXPECT_EQ(moved->documents.back().path, QString());
+  expectTabRoundTripsWithItsPaths(WorkspaceDocument::Kind::DsLearn, "ds-learn",
+                                  QStringLiteral("eve/train.txt"), view,
+                                  {QStringLiteral("seed"), QStringLiteral("test")});
+}
+
+// A FUBL learner tab: its path is the training file; its form's files and the model shown are
+// stored like it.
+TEST(WorkspaceTest, FublDocumentsRoundTripWithTheirPaths) {
+  const QJsonObject view{{QStringLiteral("training"), QStringLiteral("geo/train.ccg")},
+                         {QStringLiteral("fixed"), QStringLiteral("geo/np-fixedlex.geo")},
+                         {QStringLiteral("test"), QStringLiteral("geo/test.ccg")},
+                         {QStringLiteral("model"), QStringLiteral("runs/geo.ccgmodel")},
+                         {QStringLiteral("shownModel"), QStringLiteral("runs/geo.ccgmodel")},
+                         {QStringLiteral("passes"), 10},
+                         {QStringLiteral("page"), QStringLiteral("lexicon")},
+                         {QStringLiteral("filter"), QStringLiteral("texas")}};
+  expectTabRoundTripsWithItsPaths(
+      WorkspaceDocument::Kind::Fubl, "fubl", QStringLiteral("geo/train.ccg"), view,
+      {QStringLiteral("training"), QStringLiteral("fixed"), QStringLiteral("test"),
+       QStringLiteral("model"), QStringLiteral("shownModel")});
 }
 
 TEST(WorkspaceTest, MalformedWorkspacesAreReported) {
