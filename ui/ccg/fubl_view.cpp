@@ -37,17 +37,6 @@ namespace gwb::ui {
 namespace ccg = gwb::ccg;
 
 // The best parse of a selected test sentence, made on the sentence worker.
-struct FublView::SentenceParse {
-  std::shared_ptr<const ccg::FactoredLexicon> lexicon;
-  std::shared_ptr<const ccg::TypeSystem> types;
-  std::vector<std::string> words;
-  ccg::CkyOptions parser;
-  int sentence = -1;
-  bool parsed = false;
-  // (begin, end, lexeme, template) of the best derivation's lexical steps.
-  std::set<std::tuple<int, int, int, int>> leaves;
-};
-
 namespace {
 
 enum PassColumn {
@@ -162,11 +151,11 @@ FublView::FublView(QWidget* parent) : QWidget(parent) {
   });
   connect(&job_, &FublTrainingJob::finished, this, &FublView::onTrainingFinished);
   connect(progress_, &JobProgressBar::cancelClicked, this, &FublView::cancelTraining);
-  connect(&sentenceWorker_, &BackgroundJob::finished, this, &FublView::onSentenceParsed);
+  connect(&sentenceJob_, &CcgParseJob::finished, this, &FublView::onSentenceParsed);
   setStatus(tr("Choose a training file of sentences with logical forms, then Train."));
 }
 
-FublView::~FublView() = default;  // sentenceWorker_, then job_, cancel and join first
+FublView::~FublView() = default;  // sentenceJob_, then job_, cancel and join first
 
 void FublView::buildUi() {
   auto* layout = new QVBoxLayout(this);
@@ -423,7 +412,7 @@ bool FublView::startTraining() {
     setStatus(tr("Choose a training file first."));
     return false;
   }
-  sentenceWorker_.cancelAndFinish();
+  sentenceJob_.cancelAndFinish();
   plot_->clear();
   passTable_->setRowCount(0);
   if (!job_.start(s)) return false;
@@ -523,7 +512,7 @@ void FublView::onTrainingFinished() {
 }
 
 void FublView::showModel() {
-  sentenceWorker_.cancelAndFinish();
+  sentenceJob_.cancelAndFinish();
   lexiconModel_->setLexicon(model_);
   lexiconTable_->resizeColumnsToContents();
   lexiconTable_->horizontalHeader()->setStretchLastSection(true);  // the template
@@ -598,45 +587,42 @@ void FublView::selectLexeme(int lexeme) {
 }
 
 void FublView::selectTestSentence(int index) {
-  sentenceWorker_.cancelAndFinish();
+  sentenceJob_.cancelAndFinish();
+  parsedSentence_ = -1;  // also when the model changed under the same index
   if (!model_ || index < 0 || index >= static_cast<int>(test_.size())) return;
   selectedSentence_ = index;
   if (sentenceBox_->currentIndex() != index) sentenceBox_->setCurrentIndex(index);
   spanEntries_ = ccg::sentenceEntries(*model_, test_[index].words);
   fillSentenceEntries();
-  auto parse = std::make_shared<SentenceParse>();
-  parse->lexicon = model_;
-  parse->types = types_;
-  parse->words = test_[index].words;
-  parse->parser = parser_;
-  parse->sentence = index;
-  sentenceParse_ = parse;
-  sentenceWorker_.start([parse](JobContext& context) {
-    ccg::CkyOptions options = parse->parser;
-    options.cancel = &context.cancelFlag();
-    options.recordEvents = false;
-    const ccg::CkyChart chart(*parse->lexicon, parse->words, options);
-    if (chart.cancelled() || !chart.hasParse()) return;
-    const std::vector<ccg::Derivation> best = chart.kBest(1);
-    if (best.empty()) return;
-    collectLeaves(best.front().root, &parse->leaves);
-    parse->parsed = true;
-  });
+  // The best parse, as the CCG tab's Parse finds it, without the replay of the fill.
+  CcgParseRequest request;
+  request.lexicon = model_;
+  request.words = test_[index].words;
+  request.options = parser_;  // its types point into types_, kept while the job runs
+  request.options.recordEvents = false;
+  request.kBest = 1;
+  parsingSentence_ = index;
+  sentenceJob_.start(std::move(request));
 }
 
 bool FublView::waitForSentenceParse(int milliseconds) {
-  return !sentenceWorker_.isBusy() || sentenceWorker_.waitAndFinish(milliseconds);
+  return !sentenceJob_.isBusy() || sentenceJob_.waitAndFinish(milliseconds);
 }
 
-void FublView::onSentenceParsed() { fillSentenceEntries(); }
+void FublView::onSentenceParsed() {
+  const std::shared_ptr<const CcgParseOutcome> outcome = sentenceJob_.outcome();
+  if (!outcome || outcome->cancelled || parsingSentence_ != selectedSentence_) return;
+  bestLeaves_.clear();
+  parsedSentence_ = parsingSentence_;
+  if (outcome->chart && !outcome->derivations.empty())
+    collectLeaves(outcome->derivations.front().root, &bestLeaves_);
+  fillSentenceEntries();
+}
 
 void FublView::fillSentenceEntries() {
   sentenceEntries_->setRowCount(0);
   if (!model_ || selectedSentence_ < 0) return;
-  const std::shared_ptr<SentenceParse> parse =
-      sentenceParse_ && sentenceParse_->sentence == selectedSentence_ && !sentenceWorker_.isBusy()
-          ? sentenceParse_
-          : nullptr;
+  const bool parsed = parsedSentence_ == selectedSentence_ && !sentenceJob_.isBusy();
   const std::vector<std::string>& words = test_[selectedSentence_].words;
   for (const ccg::SpanEntry& span : spanEntries_) {
     const int r = sentenceEntries_->rowCount();
@@ -656,13 +642,10 @@ void FublView::fillSentenceEntries() {
                               cell(toQString(ccg::toString(span.entry->category) + " : " +
                                              ccg::toString(span.entry->semantics))));
     sentenceEntries_->setItem(r, EntryScore, cell(formatWeight(score), Qt::AlignRight));
-    const bool inBest = parse && parse->leaves.count({span.begin, span.end, span.entry->lexeme,
-                                                      span.entry->lexicalTemplate}) > 0;
+    const bool inBest = parsed && bestLeaves_.count({span.begin, span.end, span.entry->lexeme,
+                                                     span.entry->lexicalTemplate}) > 0;
     sentenceEntries_->setItem(r, EntryInBest,
-                              cell(!parse   ? QString()
-                                   : inBest ? QStringLiteral("\u2713")
-                                            : QString(),
-                                   Qt::AlignCenter));
+                              cell(inBest ? QStringLiteral("\u2713") : QString(), Qt::AlignCenter));
     if (inBest) {
       for (int c = 0; c < EntryColumnCount; ++c) {
         sentenceEntries_->item(r, c)->setBackground(QColor(220, 240, 220));
@@ -757,7 +740,7 @@ bool FublView::openModelFile(const QString& path, QString* error) {
   }
   auto lexicon = std::make_shared<ccg::FactoredLexicon>(std::move(load.lexicon));
   lexicon->buildEntries(types.get());
-  sentenceWorker_.cancelAndFinish();
+  sentenceJob_.cancelAndFinish();
   model_ = std::move(lexicon);
   types_ = types;
   parser_ = load.parser;

@@ -26,6 +26,8 @@
 #pragma once
 
 #include <memory>
+#include <set>
+#include <tuple>
 #include <vector>
 
 #include <QJsonObject>
@@ -37,9 +39,9 @@
 #include "gwb/ccg/lambda_type.h"
 #include "gwb/ccg/lexicon.h"
 #include "gwb/ccg/semantic_examples.h"
+#include "ui/ccg/ccg_parse_job.h"
 #include "ui/ccg/fubl_lexicon_model.h"
 #include "ui/ccg/fubl_training_job.h"
-#include "ui/common/background_job.h"
 
 class QCheckBox;
 class QComboBox;
@@ -143,7 +145,6 @@ class FublView : public QWidget {
   void trainingFinished();
 
  private:
-  struct SentenceParse;
   void buildUi();
   QWidget* buildTrainingPage();
   QWidget* buildLexiconPage();
@@ -201,9 +202,14 @@ class FublView : public QWidget {
   int selectedLexeme_ = -1;
   int selectedSentence_ = -1;
   std::vector<gwb::ccg::SpanEntry> spanEntries_;  // of the selected sentence, into model_
-  std::shared_ptr<SentenceParse> sentenceParse_;
+  // The selected test sentence's best parse (CcgParseJob, as the CCG tab parses): the sentence
+  // the job runs for, the one whose best derivation's lexical steps — (begin, end, lexeme,
+  // template) — are in bestLeaves_ (-1: none yet; empty when it has no parse).
+  int parsingSentence_ = -1;
+  int parsedSentence_ = -1;
+  std::set<std::tuple<int, int, int, int>> bestLeaves_;
   FublTrainingJob job_;
-  BackgroundJob sentenceWorker_{QStringLiteral("gwb-fubl-sentence")};  // last: joined first
+  CcgParseJob sentenceJob_;  // last: cancelled and joined first
 };
 
 }  // namespace gwb::ui
