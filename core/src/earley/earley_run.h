@@ -230,12 +230,24 @@ class CompletionAgenda {
   std::int32_t taken_ = -1;
 };
 
-// One parse in one numeric representation.
+// A waiting record that passes the look-ahead test, with the hash of its key (completion).
+struct PassingRecord {
+  const WaitingRecord* record;
+  std::size_t hash;  // of record->key
+};
+
 // The constituents of one origin during completion, indexed by LHS symbol.
 struct Constituent {
   double inner = 0.0;
   double viterbi = 0.0;
   std::int32_t best = -1;  // the best-scoring finished item of the constituent
+};
+
+// A closed set's completion records and runs in the arena (runCount < 0: not made yet).
+struct RecordSpanSlot {
+  std::size_t records = 0;
+  std::size_t runs = 0;
+  std::int64_t runCount = -1;
 };
 
 // Arrays indexed by symbol that a parse needs (thousands of entries for the social grammars).
@@ -253,6 +265,13 @@ struct SymbolScratch {
   // Completion's records of the closed sets (not per symbol: no need to be clean).
   std::vector<WaitingRecord> records;
   std::vector<WaitingRun> runs;
+  // The rest of a parse's working memory, kept so that a thread parsing sentence after sentence
+  // (a batch, an E-step) neither maps it again nor grows the item index anew for every one.
+  ItemIndex index;
+  CompletionAgenda agenda;
+  std::vector<PassingRecord> passing;
+  std::vector<std::pair<SymbolId, std::int32_t>> sortedWaiting;
+  std::vector<RecordSpanSlot> recordSpans;
   NumericMode mode = NumericMode::Scaled;
   bool clean = false;
   bool inUse = false;  // a parse started from an observer callback gets arrays of its own
@@ -265,12 +284,7 @@ inline SymbolScratch& threadScratch() {
 
 template <typename Numeric>
 class EarleyRun {
-  // A closed set's records and runs in records_ and runs_ (runCount < 0: not made yet).
-  struct RecordSpan {
-    std::size_t records = 0;
-    std::size_t runs = 0;
-    std::int64_t runCount = -1;
-  };
+  using RecordSpan = RecordSpanSlot;
   // The record arena a thread keeps between parses, at most.
   static constexpr std::size_t kKeptRecordBytes = std::size_t{64} << 20;
 
@@ -289,6 +303,7 @@ class EarleyRun {
     waitingCount_.swap(scratch.waitingCount);
     records_.swap(scratch.records);
     runs_.swap(scratch.runs);
+    lendBuffers(scratch);
   }
 
   EarleyRun(const EarleyRun&) = delete;
@@ -315,7 +330,18 @@ class EarleyRun {
     }
     records_.swap(scratch_->records);
     runs_.swap(scratch_->runs);
+    if (!finished_) agenda_ = CompletionAgenda{};  // an exception may have left lists in it
+    lendBuffers(*scratch_);                        // back
     scratch_->inUse = false;
+  }
+
+  // Swaps the working buffers with the thread's (EarleyRun's own start empty).
+  void lendBuffers(SymbolScratch& scratch) {
+    std::swap(index_, scratch.index);
+    std::swap(agenda_, scratch.agenda);
+    passing_.swap(scratch.passing);
+    sortedWaiting_.swap(scratch.sortedWaiting);
+    recordSpans_.swap(scratch.recordSpans);
   }
 
   ParseResult run(const std::vector<std::string>& words) {
@@ -1095,10 +1121,7 @@ class EarleyRun {
   std::vector<SymbolId> touchedConstituents_;
   std::vector<Constituent> gathered_;  // by Z: the constituents of one origin, through R_U
   std::vector<SymbolId> touchedGathered_;
-  struct Passing {
-    const WaitingRecord* record;
-    std::size_t hash;  // of record->key
-  };
+  using Passing = PassingRecord;
   std::vector<Passing> passing_;        // a run's records that pass the look-ahead test
   std::vector<WaitingRecord> records_;  // completion's records of the closed sets
   std::vector<WaitingRun> runs_;
