@@ -444,6 +444,14 @@ class EarleyRun {
     if (useEndWeights_) {
       endWeights_.clear();
       endWeightStart_.assign(n + 1, 0);
+      // A sentence's end weights also as a dense table by (set, symbol) when it is small (a
+      // dense grammar's short sentences), so that looking one up is a load, not a binary search.
+      const std::size_t cells = (n + 1) * g_.symbolCount();
+      if (cells <= kDenseEndWeightCells) {
+        endWeightDense_.assign(cells, Numeric::zero());
+      } else {
+        endWeightDense_.clear();
+      }
     }
 
     // The axiom [0, 0] GOAL → . S.
@@ -1021,6 +1029,8 @@ class EarleyRun {
 
   // E_set(x) as stored (zero when x has none).
   double endWeight(std::size_t set, SymbolId x) const {
+    if (!endWeightDense_.empty())
+      return endWeightDense_[set * g_.symbolCount() + static_cast<std::size_t>(x)];
     const auto first = endWeights_.begin() + static_cast<std::ptrdiff_t>(endWeightStart_[set]);
     const auto last = endWeights_.begin() + static_cast<std::ptrdiff_t>(endWeightStart_[set + 1]);
     const auto it = std::lower_bound(
@@ -1065,7 +1075,11 @@ class EarleyRun {
     endWeightStart_[k] = endWeights_.size();
     for (SymbolId y : touchedEnd_) {
       double& weight = endWeight_[static_cast<std::size_t>(y)];
-      if (!Numeric::isZero(weight)) endWeights_.push_back({y, weight});
+      if (!Numeric::isZero(weight)) {
+        endWeights_.push_back({y, weight});
+        if (!endWeightDense_.empty())
+          endWeightDense_[k * g_.symbolCount() + static_cast<std::size_t>(y)] = weight;
+      }
       weight = Numeric::zero();
     }
     endWeightStart_[k + 1] = endWeights_.size();
@@ -1129,6 +1143,9 @@ class EarleyRun {
   bool useEndWeights_ = false;
   std::vector<EndWeight> endWeights_;        // E_k of every finished set k, by symbol
   std::vector<std::size_t> endWeightStart_;  // set k's: [start[k], start[k + 1]), k < n
+  // The same by (set, symbol), when (n + 1)·symbols ≤ kDenseEndWeightCells; else empty.
+  std::vector<double> endWeightDense_;
+  static constexpr std::size_t kDenseEndWeightCells = std::size_t{1} << 18;  // 2 MiB
   std::vector<SymbolId> touchedEnd_;
   double prefixLog_ = 0.0;
   std::int32_t goalIndex_ = -1;
