@@ -272,6 +272,7 @@ struct SymbolScratch {
   std::vector<PassingRecord> passing;
   std::vector<std::pair<SymbolId, std::int32_t>> sortedWaiting;
   std::vector<RecordSpanSlot> recordSpans;
+  std::vector<double> endWeightDense;
   NumericMode mode = NumericMode::Scaled;
   bool clean = false;
   bool inUse = false;  // a parse started from an observer callback gets arrays of its own
@@ -342,6 +343,7 @@ class EarleyRun {
     passing_.swap(scratch.passing);
     sortedWaiting_.swap(scratch.sortedWaiting);
     recordSpans_.swap(scratch.recordSpans);
+    endWeightDense_.swap(scratch.endWeightDense);
   }
 
   ParseResult run(const std::vector<std::string>& words) {
