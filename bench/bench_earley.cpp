@@ -4,7 +4,12 @@
 //                                              probability of every prefix of line K of text.10
 //                                              with the dense WSJ grammar, as Earleyx's figures
 //                                              (-obj surprisal,stringprob); parse only (the
-//                                              grammar is loaded and compiled outside).
+//                                              grammar is loaded and compiled outside). Every
+//                                              iteration parses into the same chart, as `gwb
+//                                              parse` does sentence after sentence (parseBatch
+//                                              keeps a chart per thread).
+//   EarleyPrefix/.../MODE/new-chart            the same, each parse into a new chart (a single
+//                                              sentence's cost, fresh memory included).
 //   EarleyViterbi/wsj500unk/text10-lineK       the same with the Viterbi tree built.
 //   KBest/wsj500unk/text10-line5/k:10          the 10 best trees of that 18-word line, read
 //                                              lazily off one parse's chart (the parse itself
@@ -108,7 +113,8 @@ void runParse(benchmark::State& state, const Prepared& grammar,
   gwb::bench::reportPeakRss(state);
 }
 
-void wsjLine(benchmark::State& state, int line, gwb::NumericMode mode, bool viterbi) {
+void wsjLine(benchmark::State& state, int line, gwb::NumericMode mode, bool viterbi,
+             bool reuseChart = true) {
   const Prepared* grammar = prepared(state, "data/earleyx/grammars/wsj500unk.grammar", "ROOT");
   std::string text;
   if (!grammar || !gwb::bench::requireShared(state, "data/earleyx/data/text.10", &text)) return;
@@ -117,7 +123,7 @@ void wsjLine(benchmark::State& state, int line, gwb::NumericMode mode, bool vite
   options.mode = mode;
   options.viterbi = viterbi;
   options.prefixStringProbabilities = !viterbi;
-  runParse(state, *grammar, words, options);
+  runParse(state, *grammar, words, options, reuseChart);
 }
 
 // k-best trees of one WSJ line: each iteration starts from the same chart afresh.
@@ -176,6 +182,11 @@ const bool kRegistered = [] {
                                gwb::numericModeName(mode);
       benchmark::RegisterBenchmark(
           name.c_str(), [line, mode](benchmark::State& s) { wsjLine(s, line, mode, false); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+      benchmark::RegisterBenchmark(
+          (name + "/new-chart").c_str(),
+          [line, mode](benchmark::State& s) { wsjLine(s, line, mode, false, false); })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }

@@ -230,12 +230,24 @@ class CompletionAgenda {
   std::int32_t taken_ = -1;
 };
 
-// One parse in one numeric representation.
+// A waiting record that passes the look-ahead test, with the hash of its key (completion).
+struct PassingRecord {
+  const WaitingRecord* record;
+  std::size_t hash;  // of record->key
+};
+
 // The constituents of one origin during completion, indexed by LHS symbol.
 struct Constituent {
   double inner = 0.0;
   double viterbi = 0.0;
   std::int32_t best = -1;  // the best-scoring finished item of the constituent
+};
+
+// A closed set's completion records and runs in the arena (runCount < 0: not made yet).
+struct RecordSpanSlot {
+  std::size_t records = 0;
+  std::size_t runs = 0;
+  std::int64_t runCount = -1;
 };
 
 // Arrays indexed by symbol that a parse needs (thousands of entries for the social grammars).
@@ -253,6 +265,14 @@ struct SymbolScratch {
   // Completion's records of the closed sets (not per symbol: no need to be clean).
   std::vector<WaitingRecord> records;
   std::vector<WaitingRun> runs;
+  // The rest of a parse's working memory, kept so that a thread parsing sentence after sentence
+  // (a batch, an E-step) neither maps it again nor grows the item index anew for every one.
+  ItemIndex index;
+  CompletionAgenda agenda;
+  std::vector<PassingRecord> passing;
+  std::vector<std::pair<SymbolId, std::int32_t>> sortedWaiting;
+  std::vector<RecordSpanSlot> recordSpans;
+  std::vector<double> endWeightDense;
   NumericMode mode = NumericMode::Scaled;
   bool clean = false;
   bool inUse = false;  // a parse started from an observer callback gets arrays of its own
@@ -265,12 +285,7 @@ inline SymbolScratch& threadScratch() {
 
 template <typename Numeric>
 class EarleyRun {
-  // A closed set's records and runs in records_ and runs_ (runCount < 0: not made yet).
-  struct RecordSpan {
-    std::size_t records = 0;
-    std::size_t runs = 0;
-    std::int64_t runCount = -1;
-  };
+  using RecordSpan = RecordSpanSlot;
   // The record arena a thread keeps between parses, at most.
   static constexpr std::size_t kKeptRecordBytes = std::size_t{64} << 20;
 
@@ -289,6 +304,7 @@ class EarleyRun {
     waitingCount_.swap(scratch.waitingCount);
     records_.swap(scratch.records);
     runs_.swap(scratch.runs);
+    lendBuffers(scratch);
   }
 
   EarleyRun(const EarleyRun&) = delete;
@@ -315,7 +331,19 @@ class EarleyRun {
     }
     records_.swap(scratch_->records);
     runs_.swap(scratch_->runs);
+    if (!finished_) agenda_ = CompletionAgenda{};  // an exception may have left lists in it
+    lendBuffers(*scratch_);                        // back
     scratch_->inUse = false;
+  }
+
+  // Swaps the working buffers with the thread's (EarleyRun's own start empty).
+  void lendBuffers(SymbolScratch& scratch) {
+    std::swap(index_, scratch.index);
+    std::swap(agenda_, scratch.agenda);
+    passing_.swap(scratch.passing);
+    sortedWaiting_.swap(scratch.sortedWaiting);
+    recordSpans_.swap(scratch.recordSpans);
+    endWeightDense_.swap(scratch.endWeightDense);
   }
 
   ParseResult run(const std::vector<std::string>& words) {
@@ -418,6 +446,14 @@ class EarleyRun {
     if (useEndWeights_) {
       endWeights_.clear();
       endWeightStart_.assign(n + 1, 0);
+      // A sentence's end weights also as a dense table by (set, symbol) when it is small (a
+      // dense grammar's short sentences), so that looking one up is a load, not a binary search.
+      const std::size_t cells = (n + 1) * g_.symbolCount();
+      if (cells <= kDenseEndWeightCells) {
+        endWeightDense_.assign(cells, Numeric::zero());
+      } else {
+        endWeightDense_.clear();
+      }
     }
 
     // The axiom [0, 0] GOAL → . S.
@@ -511,7 +547,7 @@ class EarleyRun {
     for (std::size_t i = 0; i < waiting.size(); ++i) {
       const auto& [z, index] = waiting[i];
       const EarleyItem& item = items[static_cast<std::size_t>(index)];
-      WaitingRecord record;
+      WaitingRecord& record = records_.emplace_back();  // in place (see forEachWaitingOn)
       record.forward = item.forward;
       record.inner = item.inner;
       record.viterbi = item.viterbi;
@@ -522,7 +558,6 @@ class EarleyRun {
       record.after = advance.after;
       record.dot = item.dot;
       record.advance = advance.kind;
-      records_.push_back(record);
       if (i == 0 || waiting[i - 1].first != z) runs_.push_back({z, static_cast<std::int32_t>(i)});
     }
     span.runCount = static_cast<std::int64_t>(runs_.size() - span.runs);
@@ -886,12 +921,17 @@ class EarleyRun {
     if (run == runsEnd || run->symbol != symbol) return;
     const WaitingRecord* const first = origin.records + run->begin;
     const WaitingRecord* const last = origin.records + (run + 1)->begin;
-    passing_.clear();
+    // Written in place (never built on the stack and copied: the copy's wide load of two
+    // narrow stores just made stalls store forwarding, which cost a fifth of completion).
+    if (passing_.size() < static_cast<std::size_t>(last - first))
+      passing_.resize(static_cast<std::size_t>(last - first));
+    std::size_t count = 0;
     for (const WaitingRecord* w = first; w != last; ++w) {
       if (options_.lookahead && !worthAdvancing(g_, advanceOf(*w), next, everyPrefix)) continue;
-      passing_.push_back({w, ItemIndex::hash(w->key)});
+      Passing& passing = passing_[count++];
+      passing.record = w;
+      passing.hash = ItemIndex::hash(w->key);
     }
-    const std::size_t count = passing_.size();
     for (std::size_t i = 0; i < std::min(count, kPrefetchAhead); ++i)
       index_.prefetchHash(passing_[i].hash);
     for (std::size_t i = 0; i < count; ++i) {
@@ -915,7 +955,8 @@ class EarleyRun {
     const auto [slot, inserted] =
         index_.tryEmplace(waiting.key, hash, static_cast<std::int32_t>(current.size()));
     if (inserted) {
-      EarleyItem item;
+      // Made in place in the set (see forEachWaitingOn on copies of stack temporaries).
+      EarleyItem& item = current.emplace_back();
       item.rule = waiting.rule;
       item.dot = static_cast<std::int16_t>(waiting.dot + 1);
       item.origin = keyOrigin(waiting.key);
@@ -926,7 +967,6 @@ class EarleyRun {
       item.bestChild = child;
       item.bestVia = via;
       // addItem's bookkeeping, from the record instead of the rule.
-      current.push_back(item);
       switch (waiting.advance) {
         case AdvanceKind::Nonterminal: chart_.openWaiting_.push_back({waiting.after, slot}); break;
         case AdvanceKind::Terminal: chart_.openTerminalWaiting_.push_back(slot); break;
@@ -991,6 +1031,8 @@ class EarleyRun {
 
   // E_set(x) as stored (zero when x has none).
   double endWeight(std::size_t set, SymbolId x) const {
+    if (!endWeightDense_.empty())
+      return endWeightDense_[set * g_.symbolCount() + static_cast<std::size_t>(x)];
     const auto first = endWeights_.begin() + static_cast<std::ptrdiff_t>(endWeightStart_[set]);
     const auto last = endWeights_.begin() + static_cast<std::ptrdiff_t>(endWeightStart_[set + 1]);
     const auto it = std::lower_bound(
@@ -1035,7 +1077,11 @@ class EarleyRun {
     endWeightStart_[k] = endWeights_.size();
     for (SymbolId y : touchedEnd_) {
       double& weight = endWeight_[static_cast<std::size_t>(y)];
-      if (!Numeric::isZero(weight)) endWeights_.push_back({y, weight});
+      if (!Numeric::isZero(weight)) {
+        endWeights_.push_back({y, weight});
+        if (!endWeightDense_.empty())
+          endWeightDense_[k * g_.symbolCount() + static_cast<std::size_t>(y)] = weight;
+      }
       weight = Numeric::zero();
     }
     endWeightStart_[k + 1] = endWeights_.size();
@@ -1091,10 +1137,7 @@ class EarleyRun {
   std::vector<SymbolId> touchedConstituents_;
   std::vector<Constituent> gathered_;  // by Z: the constituents of one origin, through R_U
   std::vector<SymbolId> touchedGathered_;
-  struct Passing {
-    const WaitingRecord* record;
-    std::size_t hash;  // of record->key
-  };
+  using Passing = PassingRecord;
   std::vector<Passing> passing_;        // a run's records that pass the look-ahead test
   std::vector<WaitingRecord> records_;  // completion's records of the closed sets
   std::vector<WaitingRun> runs_;
@@ -1102,6 +1145,9 @@ class EarleyRun {
   bool useEndWeights_ = false;
   std::vector<EndWeight> endWeights_;        // E_k of every finished set k, by symbol
   std::vector<std::size_t> endWeightStart_;  // set k's: [start[k], start[k + 1]), k < n
+  // The same by (set, symbol), when (n + 1)·symbols ≤ kDenseEndWeightCells; else empty.
+  std::vector<double> endWeightDense_;
+  static constexpr std::size_t kDenseEndWeightCells = std::size_t{1} << 18;  // 2 MiB
   std::vector<SymbolId> touchedEnd_;
   double prefixLog_ = 0.0;
   std::int32_t goalIndex_ = -1;
