@@ -8,7 +8,9 @@
 #   scripts/fuzz.sh long [N] [SLICE]        every target to N executions (default 10000000)
 #
 # `long` fuzzes the targets in rounds of SLICE seconds each (default 300), so that every target
-# makes progress even when the run is stopped early; each target's corpus is kept between
+# makes progress even when the run is stopped early; each round takes the targets with the fewest
+# executions so far first, so that a campaign stopped mid-round goes on with those it reached
+# least next time. Each target's corpus is kept between
 # rounds (build-fuzz/long-corpus/TARGET/, or GWB_FUZZ_CORPUS) and its executions add up, also
 # across invocations: a campaign can span several sittings. Each target's running totals
 # (executions, seconds, rounds) are kept beside its corpus in long-corpus/TARGET.runs, updated
@@ -223,11 +225,20 @@ if [ "$budget" = long ]; then
   }
   table
   trap stopped INT TERM
+  # The running targets, fewest executions first (ties in list order): a campaign stopped in a
+  # round, as one spanning several sittings is, goes on with the targets it reached least, so
+  # that the last targets of the list are not left at 0 executions by every sitting.
+  roundOrder() {
+    local i=0 t
+    for t in "${run[@]}"; do
+      if [ "${result[$t]}" = running ]; then printf '%s %s %s\n' "${total[$t]}" "$i" "$t"; fi
+      i=$((i + 1))
+    done | sort -n -k1,1 -k2,2 | cut -d' ' -f3
+  }
   round=0
   while :; do
     round=$((round + 1)) left=0
-    for target in "${run[@]}"; do
-      [ "${result[$target]}" = running ] || continue
+    for target in $(roundOrder); do
       remaining=$(( longRuns - total[$target] ))
       # A round is SLICE seconds or the executions still to do, whichever ends first. Its seed
       # goes on from the target's earlier rounds, also those of earlier invocations.
