@@ -80,23 +80,41 @@ for t in "${run[@]}"; do
 done
 configureAndBuild "${run[@]/#/fuzz_}"
 
-# Inputs longer than this are not tried. The DS type, label and formula readers recurse once per
-# nesting level; their limit keeps deep nesting (a separate fix) from drowning other findings.
+# Inputs longer than this are not tried (GWB_FUZZ_MAX_LEN overrides it for every target). The DS
+# type, label and formula readers recurse once per nesting level; their limit keeps deep nesting
+# (a separate fix) from drowning other findings. The readers of 1,024 cost per byte read (every
+# line, token, rule, term or action is parsed, allocated and checked under ASan, and libFuzzer
+# books every counter it hits): at 4,096 they ran 300-1,500 executions per CPU-second, a few
+# hundred per second on the shared machine, too few for ten million each; 1,024 bytes still hold
+# 10-40 lines, several rules, terms or actions, so every path between lines (a grammar's checks,
+# cue orders, macros, a corpus's items) stays reachable, and they run 3-4 times as fast.
 maxLen() {
+  if [ -n "${GWB_FUZZ_MAX_LEN:-}" ]; then echo "$GWB_FUZZ_MAX_LEN"; return; fi
   case "$1" in
     ds_record_type|ds_label|prior_override|ptb_tree) echo 512 ;;
+    social_corpus|gold_annotation|semantic_corpus|earleyx_grammar|nltk_grammar|dylan_grammar|\
+      dylan_learned_lexicon|ccg_term|ccg_lexicon) echo 1024 ;;
     *) echo 4096 ;;
   esac
 }
 
-# Copies seed files into $2, each cut to the target's max_len, under a name that says where it
-# came from; files that do not exist (no shared data) are skipped.
+# Copies seed files into $2 under a name that says where they came from, each split at line ends
+# into pieces of at most the target's max_len bytes (a longer line is cut), its first
+# GWB_FUZZ_SEED_PIECES pieces (default 4): a large file gives several seeds from its start, not
+# only its first max_len bytes. Files that do not exist (no shared data) are skipped; an empty
+# file is copied as it is.
 copySeeds() {
   local into=$1; shift
-  local limit; limit=$(maxLen "$target")
+  local limit pieces=${GWB_FUZZ_SEED_PIECES:-4} name
+  limit=$(maxLen "$target")
   for f in "$@"; do
     [ -f "$f" ] || continue
-    head -c "$limit" "$f" > "$into/$(echo "${f#"$root"/}" | tr '/' '_')"
+    name=$(echo "${f#"$root"/}" | tr '/' '_')
+    if [ -s "$f" ]; then
+      head -c $((limit * pieces)) "$f" | split -C "$limit" -d -a 3 - "$into/$name."
+    else
+      : > "$into/$name"
+    fi
   done
 }
 
@@ -124,10 +142,12 @@ seedsFor() {
       for d in "$root"/tests/data/ds/toy "$shared"/dylan/*/; do
         [ -f "$d/computational-actions.txt" ] || continue
         local name; name=$(basename "$d")
+        # A quarter of max_len from each file, so that the lexicon is not cut away.
         { for f in computational-actions lexical-actions lexical-macros; do
-            head -c 1500 "$d/$f.txt" 2>/dev/null || true; printf '\n%%%%%%%%\n'
+            head -c $(( $(maxLen "$target") / 4 - 8 )) "$d/$f.txt" 2>/dev/null || true
+            printf '\n%%%%%%%%\n'
           done
-          head -c 1000 "$d/lexicon.txt" 2>/dev/null || true; } > "$into/dylan-$name"
+          head -c $(( $(maxLen "$target") / 4 - 8 )) "$d/lexicon.txt" 2>/dev/null || true; } > "$into/dylan-$name"
       done
       copySeeds "$into" "$root"/tests/data/ds/malformed/*actions.txt ;;
     dylan_learned_lexicon) copySeeds "$into" "$shared"/dylan/2013-ttr-learner-output/lexicon.lex-top-1.txt \
