@@ -8,7 +8,9 @@
 #   scripts/fuzz.sh long [N] [SLICE]        every target to N executions (default 10000000)
 #
 # `long` fuzzes the targets in rounds of SLICE seconds each (default 300), so that every target
-# makes progress even when the run is stopped early; each target's corpus is kept between
+# makes progress even when the run is stopped early; each round takes the targets with the fewest
+# executions so far first, so that a campaign stopped mid-round goes on with those it reached
+# least next time. Each target's corpus is kept between
 # rounds (build-fuzz/long-corpus/TARGET/, or GWB_FUZZ_CORPUS) and its executions add up, also
 # across invocations: a campaign can span several sittings. Each target's running totals
 # (executions, seconds, rounds) are kept beside its corpus in long-corpus/TARGET.runs, updated
@@ -84,23 +86,41 @@ for t in "${run[@]}"; do
 done
 configureAndBuild "${run[@]/#/fuzz_}"
 
-# Inputs longer than this are not tried. The DS type, label and formula readers recurse once per
-# nesting level; their limit keeps deep nesting (a separate fix) from drowning other findings.
+# Inputs longer than this are not tried (GWB_FUZZ_MAX_LEN overrides it for every target). The DS
+# type, label and formula readers recurse once per nesting level; their limit keeps deep nesting
+# (a separate fix) from drowning other findings. The readers of 1,024 cost per byte read (every
+# line, token, rule, term or action is parsed, allocated and checked under ASan, and libFuzzer
+# books every counter it hits): at 4,096 they ran 300-1,500 executions per CPU-second, a few
+# hundred per second on the shared machine, too few for ten million each; 1,024 bytes still hold
+# 10-40 lines, several rules, terms or actions, so every path between lines (a grammar's checks,
+# cue orders, macros, a corpus's items) stays reachable, and they run 3-4 times as fast.
 maxLen() {
+  if [ -n "${GWB_FUZZ_MAX_LEN:-}" ]; then echo "$GWB_FUZZ_MAX_LEN"; return; fi
   case "$1" in
     ds_record_type|ds_label|prior_override|ptb_tree) echo 512 ;;
+    social_corpus|gold_annotation|semantic_corpus|earleyx_grammar|nltk_grammar|dylan_grammar|\
+      dylan_learned_lexicon|ccg_term|ccg_lexicon) echo 1024 ;;
     *) echo 4096 ;;
   esac
 }
 
-# Copies seed files into $2, each cut to the target's max_len, under a name that says where it
-# came from; files that do not exist (no shared data) are skipped.
+# Copies seed files into $2 under a name that says where they came from, each split at line ends
+# into pieces of at most the target's max_len bytes (a longer line is cut), its first
+# GWB_FUZZ_SEED_PIECES pieces (default 4): a large file gives several seeds from its start, not
+# only its first max_len bytes. Files that do not exist (no shared data) are skipped; an empty
+# file is copied as it is.
 copySeeds() {
   local into=$1; shift
-  local limit; limit=$(maxLen "$target")
+  local limit pieces=${GWB_FUZZ_SEED_PIECES:-4} name
+  limit=$(maxLen "$target")
   for f in "$@"; do
     [ -f "$f" ] || continue
-    head -c "$limit" "$f" > "$into/$(echo "${f#"$root"/}" | tr '/' '_')"
+    name=$(echo "${f#"$root"/}" | tr '/' '_')
+    if [ -s "$f" ]; then
+      head -c $((limit * pieces)) "$f" | split -C "$limit" -d -a 3 - "$into/$name."
+    else
+      : > "$into/$name"
+    fi
   done
 }
 
@@ -128,10 +148,12 @@ seedsFor() {
       for d in "$root"/tests/data/ds/toy "$shared"/dylan/*/; do
         [ -f "$d/computational-actions.txt" ] || continue
         local name; name=$(basename "$d")
+        # A quarter of max_len from each file, so that the lexicon is not cut away.
         { for f in computational-actions lexical-actions lexical-macros; do
-            head -c 1500 "$d/$f.txt" 2>/dev/null || true; printf '\n%%%%%%%%\n'
+            head -c $(( $(maxLen "$target") / 4 - 8 )) "$d/$f.txt" 2>/dev/null || true
+            printf '\n%%%%%%%%\n'
           done
-          head -c 1000 "$d/lexicon.txt" 2>/dev/null || true; } > "$into/dylan-$name"
+          head -c $(( $(maxLen "$target") / 4 - 8 )) "$d/lexicon.txt" 2>/dev/null || true; } > "$into/dylan-$name"
       done
       copySeeds "$into" "$root"/tests/data/ds/malformed/*actions.txt ;;
     dylan_learned_lexicon) copySeeds "$into" "$shared"/dylan/2013-ttr-learner-output/lexicon.lex-top-1.txt \
@@ -229,11 +251,20 @@ if [ "$budget" = long ]; then
   }
   table
   trap stopped INT TERM
+  # The running targets, fewest executions first (ties in list order): a campaign stopped in a
+  # round, as one spanning several sittings is, goes on with the targets it reached least, so
+  # that the last targets of the list are not left at 0 executions by every sitting.
+  roundOrder() {
+    local i=0 t
+    for t in "${run[@]}"; do
+      if [ "${result[$t]}" = running ]; then printf '%s %s %s\n' "${total[$t]}" "$i" "$t"; fi
+      i=$((i + 1))
+    done | sort -n -k1,1 -k2,2 | cut -d' ' -f3
+  }
   round=0
   while :; do
     round=$((round + 1)) left=0
-    for target in "${run[@]}"; do
-      [ "${result[$target]}" = running ] || continue
+    for target in $(roundOrder); do
       remaining=$(( longRuns - total[$target] ))
       # A round is SLICE seconds or the executions still to do, whichever ends first. Its seed
       # goes on from the target's earlier rounds, also those of earlier invocations.

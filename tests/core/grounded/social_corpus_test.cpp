@@ -42,6 +42,35 @@ TEST(SocialCorpusTest, CueOrderRespectsEveryObject) {
   EXPECT_EQ(load.corpus.cueOrder, (std::vector<std::string>{"kid.eyes", "kid.hands", "mom.eyes"}));
 }
 
+TEST(SocialCorpusTest, CuesInOppositeOrdersGiveANoteAndFirstAppearance) {
+  const SocialCorpusLoad load = readSocialCorpus(".a x y # ## w\n.b y x # ## w\n", "c");
+  ASSERT_TRUE(load.ok());
+  EXPECT_EQ(load.corpus.cueOrder, (std::vector<std::string>{"x", "y"}));
+  ASSERT_EQ(load.diagnostics.size(), 1u);
+  EXPECT_EQ(load.diagnostics.items()[0].severity, Severity::Note);
+  EXPECT_NE(load.diagnostics.items()[0].message.find("'x' before 'y'"), std::string::npos)
+      << load.diagnostics.items()[0].message;
+}
+
+TEST(SocialCorpusTest, ManyCuesOnOneObjectKeepTheirOrder) {
+  // One object with 600 cues: every pair is an order constraint (the reader once searched the
+  // order for each pair, cubic in the cues; found by fuzz_social_corpus as a 2 s input).
+  std::string line = ".o";
+  std::vector<std::string> cues;
+  for (int i = 0; i < 600; ++i) {
+    cues.push_back("c" + std::to_string(i));
+    line += " " + cues.back();
+  }
+  line += " # ## w\n";
+  // A second object with two of them reversed: one note, the first appearance kept.
+  line += ".p c1 c0 # ## w\n";
+  const SocialCorpusLoad load = readSocialCorpus(line, "c");
+  ASSERT_TRUE(load.ok());
+  EXPECT_EQ(load.corpus.cueOrder, cues);
+  ASSERT_EQ(load.diagnostics.size(), 1u);
+  EXPECT_EQ(load.diagnostics.items()[0].severity, Severity::Note);
+}
+
 TEST(SocialCorpusTest, ReportsMalformedLinesWithFileAndLine) {
   struct Case {
     const char* text;
