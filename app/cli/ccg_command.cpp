@@ -128,6 +128,7 @@ int runParse(const ParseSettings& s) {
   }
   ccg::CkyOptions options;
   options.beam = s.beam;
+  options.types = loaded.types.get();  // combinations type-checked, as in training and evaluate
   options.combinators.composition = !s.noComposition;
   options.skipWords = s.skipWords;
   if (s.root == "any") {

@@ -45,10 +45,15 @@ CcgModelLoad readCcgModel(std::string_view text, const std::string& file) {
                            "expected '" + expected + "' (a model written by gwb ccg train)");
     return load;
   }
-  if (first != expected) {
+  bool known = false;
+  for (int version = kCcgModelOldestVersion; version <= kCcgModelVersion; ++version) {
+    known = known || first == "# gwb-ccg-model " + std::to_string(version);
+  }
+  if (!known) {
     load.diagnostics.error(file, 1, 17,
                            "model format version '" + std::string(first.substr(16)) +
-                               "' is not supported (this gwb reads version " +
+                               "' is not supported (this gwb reads versions " +
+                               std::to_string(kCcgModelOldestVersion) + " to " +
                                std::to_string(kCcgModelVersion) + ")");
     return load;
   }

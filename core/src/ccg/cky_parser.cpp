@@ -391,6 +391,14 @@ double CkyChart::edgeInside(const ChartEdge& edge) const {
   return inside;
 }
 
+bool CkyChart::isRootCategory(const Category& category) const {
+  bool isRoot = options_.rootCategories.empty();
+  for (const std::string& root : options_.rootCategories) {
+    isRoot = isRoot || (category->isAtomic() && category->atom == root);
+  }
+  return isRoot;
+}
+
 void CkyChart::finishCell(int cellIdx, FillState* state) {
   ChartCell& cell = cells_[cellIdx];
   for (ChartEntry& entry : cell.entries) {
@@ -410,20 +418,45 @@ void CkyChart::finishCell(int cellIdx, FillState* state) {
       }
     }
   }
-  if (options_.beam > 0 && static_cast<int>(cell.entries.size()) > options_.beam) {
-    std::vector<int> order(cell.entries.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  // The whole sentence's cell: an entry of another category than the roots' is in no parse
+  // (nothing is left to combine it with), so it takes no place in the beam: pruned first.
+  std::vector<int> dead;
+  if (cellIdx == cellIndex(0, length()) && !options_.rootCategories.empty()) {
+    for (std::size_t e = 0; e < cell.entries.size(); ++e) {
+      if (!isRootCategory(cell.entries[e].category)) dead.push_back(static_cast<int>(e));
+    }
+  }
+  if (!dead.empty() ||
+      (options_.beam > 0 && static_cast<int>(cell.entries.size()) > options_.beam)) {
+    std::vector<int> order;
+    order.reserve(cell.entries.size());
+    for (std::size_t i = 0; i < cell.entries.size(); ++i) {
+      if (!std::binary_search(dead.begin(), dead.end(), static_cast<int>(i))) {
+        order.push_back(static_cast<int>(i));
+      }
+    }
     std::stable_sort(order.begin(), order.end(),
                      [&](int a, int b) { return cell.entries[a].inside > cell.entries[b].inside; });
-    for (std::size_t rank = options_.beam; rank < order.size(); ++rank) {
-      ChartEntry& entry = cell.entries[order[rank]];
+    const std::size_t kept = options_.beam > 0
+                                 ? std::min(order.size(), static_cast<std::size_t>(options_.beam))
+                                 : order.size();
+    order.resize(kept);
+    order.insert(order.end(), dead.begin(), dead.end());
+    std::vector<bool> keep(cell.entries.size(), false);
+    for (std::size_t rank = 0; rank < kept; ++rank) keep[order[rank]] = true;
+    std::vector<int> pruned;
+    for (std::size_t i = 0; i < cell.entries.size(); ++i) {
+      if (!keep[i]) pruned.push_back(static_cast<int>(i));
+    }
+    for (int index : pruned) {
+      ChartEntry& entry = cell.entries[index];
       entry.pruned = true;
-      state->entryCategories[cellIdx][order[rank]] = -1;
+      state->entryCategories[cellIdx][index] = -1;
       if (!options_.keepPrunedEntries) {
         std::vector<ChartEdge>().swap(entry.edges);
         entry.bestEdge = -1;
       }
-      recordEvent({ChartEvent::Kind::EntryPruned, cellIdx, order[rank], -1});
+      recordEvent({ChartEvent::Kind::EntryPruned, cellIdx, index, -1});
     }
   }
   // Meanings as Terms, for the entries that keep them.
@@ -503,11 +536,7 @@ void CkyChart::fill() {
   for (std::size_t e = 0; e < top.entries.size(); ++e) {
     const ChartEntry& entry = top.entries[e];
     if (entry.pruned) continue;
-    bool isRoot = options_.rootCategories.empty();
-    for (const std::string& root : options_.rootCategories) {
-      isRoot = isRoot || (entry.category->isAtomic() && entry.category->atom == root);
-    }
-    if (!isRoot) continue;
+    if (!isRootCategory(entry.category)) continue;
     FeatureCounts features;
     double score = entry.inside;
     if (options_.logicalFormFeatures) {

@@ -271,7 +271,7 @@ LexicalItem applyTemplate(const Lexeme& lexeme, const LexicalTemplate& lexicalTe
     slots["#" + std::to_string(i)] = makeConstant(lexeme.constants[i]);
   }
   return {lexeme.words, lexicalTemplate.category,
-          replaceConstants(lexicalTemplate.semantics, slots)};
+          constantsAsOperators(replaceConstants(lexicalTemplate.semantics, slots))};
 }
 
 Factoring maximalFactoringOf(const LexicalItem& item) {

@@ -158,13 +158,15 @@ bool typeFitsCategory(const TypePtr& type, const Category& category, const TypeS
 void maximalFactoring(const std::vector<std::string>& words, const Category& category,
                       const Term& semantics, Lexeme* lexeme, LexicalTemplate* lexicalTemplate) {
   lexeme->words = words;
-  lexeme->constants = constantsInOrder(semantics);
+  // argmax, argmin, count and sum are constants too (the paper's (cheapest, [argmin, cost])).
+  const Term withOperators = operatorsAsConstants(semantics);
+  lexeme->constants = constantsInOrder(withOperators);
   std::unordered_map<std::string, Term> slots;
   for (std::size_t i = 0; i < lexeme->constants.size(); ++i) {
     slots[lexeme->constants[i]] = makeConstant("#" + std::to_string(i));
   }
   lexicalTemplate->category = category;
-  lexicalTemplate->semantics = canonicalTerm(replaceConstants(semantics, slots));
+  lexicalTemplate->semantics = canonicalTerm(replaceConstants(withOperators, slots));
   lexicalTemplate->slotCount = static_cast<int>(lexeme->constants.size());
 }
 
@@ -229,7 +231,7 @@ std::size_t FactoredLexicon::addEntries(const TypeSystem* types, int firstLexeme
     for (int t : candidates->second) {
       if (!newLexeme && t < firstTemplate) continue;
       const LexicalTemplate& lexicalTemplate = templates_[t];
-      Term semantics = replaceConstants(lexicalTemplate.semantics, slots);
+      Term semantics = constantsAsOperators(replaceConstants(lexicalTemplate.semantics, slots));
       if (types != nullptr) {
         Diagnostics ignored;
         TypePtr type = typeCheck(semantics, *types, "", 0, 0, &ignored);

@@ -747,6 +747,84 @@ Term replaceConstants(const Term& term, const std::unordered_map<std::string, Te
   return changed ? withChildren(term, std::move(children)) : term;
 }
 
+bool isLexicalOperator(TermKind kind) {
+  return kind == TermKind::Argmax || kind == TermKind::Argmin || kind == TermKind::Count ||
+         kind == TermKind::Sum;
+}
+
+Term operatorsAsConstants(const Term& term) {
+  if (term->kind == TermKind::Constant || term->kind == TermKind::Variable) return term;
+  bool changed = false;
+  std::vector<Term> children = mapChildren(
+      term, [](const Term& c) { return operatorsAsConstants(c); }, &changed);
+  if (!changed) children = term->children;
+  if (isLexicalOperator(term->kind)) {
+    std::vector<Term> functions;
+    functions.reserve(children.size());
+    for (const Term& child : children) {
+      functions.push_back(makeLambda(term->variable, atomicType("e"), child));
+    }
+    return makeApplication(makeConstant(termKeyword(term->kind)), std::move(functions));
+  }
+  return changed ? withChildren(term, std::move(children)) : term;
+}
+
+namespace {
+
+// The operator a constant names ("argmax" -> Argmax), or Constant when it names none.
+TermKind lexicalOperatorNamed(const std::string& name) {
+  for (TermKind kind : {TermKind::Argmax, TermKind::Argmin, TermKind::Count, TermKind::Sum}) {
+    if (name == termKeyword(kind)) return kind;
+  }
+  return TermKind::Constant;
+}
+
+std::size_t operatorArity(TermKind kind) { return kind == TermKind::Count ? 1 : 2; }
+
+}  // namespace
+
+Term constantsAsOperators(const Term& term) {
+  if (term->kind == TermKind::Constant || term->kind == TermKind::Variable) return term;
+  bool changed = false;
+  std::vector<Term> children = mapChildren(
+      term, [](const Term& c) { return constantsAsOperators(c); }, &changed);
+  if (!changed) children = term->children;
+  if (term->kind == TermKind::Application && children.front()->kind == TermKind::Constant) {
+    const TermKind kind = lexicalOperatorNamed(children.front()->name);
+    bool fits = kind != TermKind::Constant && children.size() == operatorArity(kind) + 1;
+    for (std::size_t i = 1; fits && i < children.size(); ++i) {
+      fits = children[i]->kind == TermKind::Lambda;
+    }
+    if (fits) {
+      // One variable for the bodies: the first lambda's, unless another body has it free.
+      int variable = children[1]->variable;
+      for (std::size_t i = 2; i < children.size(); ++i) {
+        const Term& lambda = children[i];
+        if (lambda->variable == variable) continue;
+        const std::vector<int>& free = lambda->freeVariables;
+        if (std::binary_search(free.begin(), free.end(), variable)) {
+          int fresh = -1;
+          for (std::size_t j = 1; j < children.size(); ++j) {
+            fresh = std::max(fresh, children[j]->maxVariable);
+          }
+          variable = fresh + 1;
+          break;
+        }
+      }
+      std::vector<Term> bodies;
+      for (std::size_t i = 1; i < children.size(); ++i) {
+        const Term& lambda = children[i];
+        const Term& body = lambda->children.front();
+        bodies.push_back(lambda->variable == variable
+                             ? body
+                             : substitute(body, lambda->variable, makeVariable(variable)));
+      }
+      return makeQuantifier(kind, variable, std::move(bodies));
+    }
+  }
+  return changed ? withChildren(term, std::move(children)) : term;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Type checking
 

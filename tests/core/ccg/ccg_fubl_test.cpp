@@ -298,14 +298,19 @@ TEST(CcgFublTest, ModelFileRoundTripsAndRefusesOtherVersions) {
     EXPECT_EQ(load.lexicon.weight(feature), weight) << feature;  // bit for bit
   }
 
-  CcgModelLoad wrongVersion = readCcgModel("# gwb-ccg-model 2\n", "m");
+  EXPECT_EQ(text.substr(0, text.find('\n')), "# gwb-ccg-model 2");
+  // Version 1 (before lexemes held operators) still reads: its templates mean what they meant.
+  CcgModelLoad first = readCcgModel("# gwb-ccg-model 1\nlexeme 1 texas :- texas:s\n", "m");
+  EXPECT_FALSE(first.diagnostics.hasErrors());
+  CcgModelLoad wrongVersion = readCcgModel("# gwb-ccg-model 3\n", "m");
   ASSERT_TRUE(wrongVersion.diagnostics.hasErrors());
   EXPECT_EQ(toString(wrongVersion.diagnostics.items()[0]),
-            "m:1:17: error: model format version '2' is not supported (this gwb reads version 1)");
+            "m:1:17: error: model format version '3' is not supported (this gwb reads versions 1 "
+            "to 2)");
   CcgModelLoad plainLexicon = readCcgModel("lexeme 1 texas :- texas:s\n", "m");
   ASSERT_TRUE(plainLexicon.diagnostics.hasErrors());
   EXPECT_EQ(toString(plainLexicon.diagnostics.items()[0]),
-            "m:1:1: error: expected '# gwb-ccg-model 1' (a model written by gwb ccg train)");
+            "m:1:1: error: expected '# gwb-ccg-model 2' (a model written by gwb ccg train)");
   CcgModelLoad badBeam = readCcgModel("# gwb-ccg-model 1\n# beam many\n", "m");
   ASSERT_TRUE(badBeam.diagnostics.hasErrors());
   EXPECT_EQ(toString(badBeam.diagnostics.items()[0]),

@@ -174,6 +174,57 @@ TEST(CcgLexiconTest, MaximalFactoring) {
   EXPECT_EQ(lexicalTemplate.slotCount, 2);
 }
 
+// The paper's lexemes hold the operators that words name: "(cheapest, [argmin, cost])"
+// (section 5.1). Maximal factoring puts argmax / argmin / count / sum in the lexeme, in traversal
+// order, so that "highest" and "lowest" differ in their lexemes and share one template.
+TEST(CcgLexiconTest, MaximalFactoringPutsOperatorsInTheLexeme) {
+  Lexeme lowest;
+  LexicalTemplate lowestTemplate;
+  maximalFactoring({"lowest", "point"}, parseCategory("NP"),
+                   parseTerm("(argmin $1 (place:t $1) (elevation:i $1))"), &lowest,
+                   &lowestTemplate);
+  EXPECT_EQ(lexemeKey(lowest), "lowest point :- argmin place:t elevation:i");
+  EXPECT_EQ(templateKey(lowestTemplate), "NP : (#0 (lambda $0 e (#1 $0)) (lambda $0 e (#2 $0)))");
+  Lexeme highest;
+  LexicalTemplate highestTemplate;
+  maximalFactoring({"highest", "point"}, parseCategory("NP"),
+                   parseTerm("(argmax $0 (place:t $0) (elevation:i $0))"), &highest,
+                   &highestTemplate);
+  EXPECT_EQ(lexemeKey(highest), "highest point :- argmax place:t elevation:i");
+  EXPECT_EQ(templateKey(highestTemplate), templateKey(lowestTemplate));
+  // count inside a lambda, with a slot variable in its body.
+  Lexeme many;
+  LexicalTemplate manyTemplate;
+  maximalFactoring({"how", "many"}, parseCategory("S/(S|NP)"),
+                   parseTerm("(lambda $0 <e,t> (count $1 (and ($0 $1) (city:t $1))))"), &many,
+                   &manyTemplate);
+  EXPECT_EQ(lexemeKey(many), "how many :- count city:t");
+  EXPECT_EQ(templateKey(manyTemplate),
+            "S/(S|NP) : (lambda $0 <e,t> (#0 (lambda $1 e (and ($0 $1) (#1 $1)))))");
+
+  // Lexemes fill the shared template back into quantifiers; an operator in a predicate's slot,
+  // or a predicate in the operator's, does not type-check.
+  FactoredLexicon lexicon;
+  lexicon.addLexeme(lowest);
+  lexicon.addLexeme(highest);
+  lexicon.addLexeme({{"texas"}, {"texas:s"}});
+  lexicon.addLexeme({{"odd"}, {"place:t", "argmax", "elevation:i"}});
+  lexicon.addTemplate(lowestTemplate);
+  lexicon.addTemplate(highestTemplate);
+  lexicon.addTemplate({parseCategory("NP"), parseTerm("#0"), 1});
+  TypeSystemLoad types =
+      readTypeSystem("(lo (s lo) (p lo))", "t", "((place:t p t) (elevation:i lo i))", "l");
+  ASSERT_FALSE(types.diagnostics.hasErrors());
+  EXPECT_EQ(lexicon.buildEntries(&types.types), 3u);
+  ASSERT_EQ(lexicon.entriesFor("lowest point").size(), 1u);
+  EXPECT_TRUE(exactMatch(lexicon.entriesFor("lowest point").front().semantics,
+                         parseTerm("(argmin $0 (place:t $0) (elevation:i $0))")));
+  ASSERT_EQ(lexicon.entriesFor("highest point").size(), 1u);
+  EXPECT_EQ(toString(lexicon.entriesFor("highest point").front().semantics),
+            "(argmax $0 (place:t $0) (elevation:i $0))");
+  EXPECT_TRUE(lexicon.entriesFor("odd").empty());
+}
+
 TEST(CcgLexiconTest, FixedLexiconReportsBadLines) {
   LexiconLoad load = readFixedLexicon(
       "texas :- NP : texas:s\nno arrow\n :- NP : a:e\nx :- NP : #0\ny :- NP (a:e)\n"

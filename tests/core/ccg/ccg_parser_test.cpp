@@ -88,6 +88,37 @@ TEST(CcgParserTest, ParsesAGeoQueryQuestion) {
             "      3-4 NP : texas:s  [lex \"texas\" texas :- texas:s | NP : #0]\n");
 }
 
+// In the whole sentence's cell, an entry that is no root (here the NP of a two-word lexeme) is
+// in no parse: it must not take the beam's place from the S that is one.
+TEST(CcgParserTest, NonRootEntriesOfTheSentenceCellDoNotFillTheBeam) {
+  LexiconLoad load = readFactoredLexicon(
+      "lexeme 0 states :- state:t\n"
+      "lexeme 0 texas :- texas:s\n"
+      "lexeme 5 states texas :- texas:s\n"
+      "template 0 S|NP : (lambda $0 e (#0 $0))\n"
+      "template 0 NP : #0\n",
+      "roots");
+  ASSERT_TRUE(load.diagnostics.empty());
+  load.lexicon.buildEntries(&geoTypes());
+  CkyOptions options;
+  options.types = &geoTypes();
+  options.beam = 1;
+  CkyChart chart(load.lexicon, split("states texas"), options);
+  ASSERT_TRUE(chart.hasParse());
+  EXPECT_EQ(toString(chart.kBest(1).front().logicalForm), "(state:t texas:s)");
+  EXPECT_NEAR(chart.logProbability(parseTerm("(state:t texas:s)")), 0.0, 1e-12);
+  // The NP is still in the cell, pruned; with any root category it is a parse and wins the beam.
+  const ChartCell& top = chart.cell(0, 2);
+  ASSERT_EQ(top.entries.size(), 2u);
+  for (const ChartEntry& entry : top.entries) {
+    EXPECT_EQ(entry.pruned, toString(entry.category) == "NP");
+  }
+  options.rootCategories.clear();
+  CkyChart any(load.lexicon, split("states texas"), options);
+  ASSERT_TRUE(any.hasParse());
+  EXPECT_EQ(toString(any.kBest(1).front().logicalForm), "texas:s");
+}
+
 // With a type system, combinations must type-check: categories alone let an <e,t> (a question's
 // S) fill the t slot of `not`, giving the ill-formed (not (lambda $0 e ...)). Entries that keep
 // only the constants of a given set (a learner's chart of one logical form) are the others.

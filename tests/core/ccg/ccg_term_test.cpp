@@ -349,3 +349,45 @@ TEST(CcgTermTest, SharedGeoQueryFormsRoundTripAndTypeCheck) {
 
 }  // namespace
 }  // namespace gwb::ccg
+
+namespace gwb::ccg {
+namespace {
+
+// argmax / argmin / count / sum as constants applied to functions and back (term.h).
+TEST(CcgTermTest, LexicalOperatorsAsConstantsAndBack) {
+  const Term form = parseTerm(
+      "(lambda $0 e (and (state:t $0) (> (count $1 (and (city:t $1) (loc:t $1 $0))) "
+      "(sum $2 (river:t $2) (len:i $2)))))");
+  const Term asConstants = operatorsAsConstants(form);
+  EXPECT_EQ(toString(asConstants),
+            "(lambda $0 e (and (state:t $0) (> (count (lambda $1 e (and (city:t $1) (loc:t $1 "
+            "$0)))) (sum (lambda $2 e (river:t $2)) (lambda $2 e (len:i $2))))))");
+  EXPECT_TRUE(structurallyEqual(constantsAsOperators(asConstants), form));
+  // Other quantifiers stay; a form without these operators is returned as it is.
+  const Term plain = parseTerm("(exists $0 (and (state:t $0) (the $1 (city:t $1))))");
+  EXPECT_EQ(operatorsAsConstants(plain), plain);
+  EXPECT_EQ(constantsAsOperators(plain), plain);
+  // (The reader takes `argmax` as the quantifier keyword: the applications are built here.)
+  auto apply = [](const std::string& op, const std::vector<std::string>& functions) {
+    std::vector<Term> arguments;
+    for (const std::string& function : functions) arguments.push_back(parseTerm(function));
+    return makeApplication(makeConstant(op), std::move(arguments));
+  };
+  // The two functions may bind different variables; a free one is not captured.
+  EXPECT_TRUE(exactMatch(constantsAsOperators(apply(
+                             "argmax", {"(lambda $3 e (city:t $3))", "(lambda $4 e (size:i $4))"})),
+                         parseTerm("(argmax $0 (city:t $0) (size:i $0))")));
+  EXPECT_TRUE(exactMatch(
+      constantsAsOperators(makeLambda(
+          3, atomicType("e"),
+          apply("argmax", {"(lambda $3 e (city:t $3))", "(lambda $4 e (population:i $3))"}))),
+      parseTerm("(lambda $0 e (argmax $1 (city:t $1) (population:i $0)))")));
+  // Not the operator's shape (one function for argmax, a non-function for count): left alone.
+  const Term one = apply("argmax", {"(lambda $0 e (city:t $0))"});
+  EXPECT_EQ(constantsAsOperators(one), one);
+  const Term notFunction = apply("count", {"texas:s"});
+  EXPECT_EQ(constantsAsOperators(notFunction), notFunction);
+}
+
+}  // namespace
+}  // namespace gwb::ccg

@@ -4,7 +4,7 @@
 // Model file (docs/formats.md, "CCG models"): a factored lexicon file (lexicon.h) whose opening
 // comment lines carry the format and version and the parser settings:
 //
-//     # gwb-ccg-model 1
+//     # gwb-ccg-model 2
 //     # beam 200
 //     # composition 1
 //     lexeme 9.7 texas :- texas:s
@@ -12,6 +12,8 @@
 //
 // so that the same file also reads as a plain lexicon (`gwb ccg parse --lexicon MODEL`). A file
 // without the first line, or with another version, is refused with an error naming the line.
+// Version 2 lexemes may hold the operators argmax, argmin, count and sum, filling template slots
+// in their place (term.h, operatorsAsConstants); version 1 models (none) still read, unchanged.
 // Files are written atomically (gwb/common/atomic_file.h).
 //
 // Evaluation: each test sentence is parsed; the logical form of the best derivation is the
@@ -33,7 +35,8 @@
 
 namespace gwb::ccg {
 
-inline constexpr int kCcgModelVersion = 1;
+inline constexpr int kCcgModelVersion = 2;        // written
+inline constexpr int kCcgModelOldestVersion = 1;  // read: this one to kCcgModelVersion
 
 struct CcgModelLoad {
   FactoredLexicon lexicon;

@@ -33,6 +33,8 @@
 // lexical entry attach to it.
 //
 // Root. Entries of cell (0, n) whose category is one of `rootCategories` (default S; empty: any).
+// The others are in no parse: they are pruned before the beam ranks that cell, so that they
+// never push a parse out of it.
 // A root entry scores inside + θ·φ_lf(z). logZ sums over root entries; the probability of a
 // logical form sums its root entries (eq. 3); feature expectations (the two terms of eq. 4's
 // gradient) come from inside-outside over the pruned chart.
@@ -206,6 +208,7 @@ class CkyChart {
   void addLexicalEntries(int begin, int end, FillState* state);
   void combineCells(int cellIdx, int leftIdx, int rightIdx, FillState* state);
   void addEdge(int cellIdx, int category, int meaning, int key, ChartEdge edge, FillState* state);
+  bool isRootCategory(const Category& category) const;
   void finishCell(int cellIdx, FillState* state);
   void recordEvent(const ChartEvent& event);
   int featureId(const std::string& name);

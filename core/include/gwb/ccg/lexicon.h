@@ -66,7 +66,9 @@ std::string pairFeature(const Lexeme& lexeme, const LexicalTemplate& lexicalTemp
 bool typeFitsCategory(const TypePtr& type, const Category& category, const TypeSystem& types);
 
 // The paper's maximal factoring (section 6.1) of `words :- category : semantics`: every constant
-// of the form, in traversal order, becomes a slot.
+// of the form, in traversal order, becomes a slot — the operators argmax, argmin, count and sum
+// included (operatorsAsConstants, term.h): (cheapest, [argmin, cost]). Entries turn them back
+// into quantifiers (constantsAsOperators).
 void maximalFactoring(const std::vector<std::string>& words, const Category& category,
                       const Term& semantics, Lexeme* lexeme, LexicalTemplate* lexicalTemplate);
 

@@ -145,6 +145,18 @@ std::vector<std::string> constantsInOrder(const Term& term);
 // `term` with every constant named in `replacements` replaced by the given term.
 Term replaceConstants(const Term& term, const std::unordered_map<std::string, Term>& replacements);
 
+// The higher-order operators that words name (argmax, argmin, count, sum) as constants: the
+// lambda calculus of Zettlemoyer & Collins (2005), where `argmax` is a constant applied to two
+// functions, and of the paper's lexemes ("(cheapest, [argmin, cost])", section 5.1).
+// `operatorsAsConstants` writes `(argmax $v B V)` as `(argmax (lambda $v e B) (lambda $v e V))`
+// (`count`: one body), so that maximal factoring puts the operator in the lexeme and a template
+// slot in its place; `constantsAsOperators` is the inverse, applied when a lexeme fills a
+// template: an application of one of these constants to as many lambdas as the operator takes
+// becomes the quantifier again (anything else is left alone, and does not type-check).
+bool isLexicalOperator(TermKind kind);  // Argmax, Argmin, Count, Sum
+Term operatorsAsConstants(const Term& term);
+Term constantsAsOperators(const Term& term);
+
 // Type of a closed term under `types`; null with an error (file, line, column from `positions`
 // when the node is there, else from line/column) when it is ill-typed: an unknown constant, a
 // free variable, an argument whose type fits no signature, a non-function applied, a connective
