@@ -1,6 +1,7 @@
 #include <filesystem>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -174,30 +175,31 @@ TEST(CcgLexiconTest, MaximalFactoring) {
   EXPECT_EQ(lexicalTemplate.slotCount, 2);
 }
 
+// The maximal factoring of `words` |- category : term, as (lexeme, template).
+std::pair<Lexeme, LexicalTemplate> maximallyFactored(const std::vector<std::string>& words,
+                                                     const std::string& category,
+                                                     const std::string& term) {
+  std::pair<Lexeme, LexicalTemplate> factored;
+  maximalFactoring(words, parseCategory(category), parseTerm(term), &factored.first,
+                   &factored.second);
+  return factored;
+}
+
 // The paper's lexemes hold the operators that words name: "(cheapest, [argmin, cost])"
 // (section 5.1). Maximal factoring puts argmax / argmin / count / sum in the lexeme, in traversal
 // order, so that "highest" and "lowest" differ in their lexemes and share one template.
 TEST(CcgLexiconTest, MaximalFactoringPutsOperatorsInTheLexeme) {
-  Lexeme lowest;
-  LexicalTemplate lowestTemplate;
-  maximalFactoring({"lowest", "point"}, parseCategory("NP"),
-                   parseTerm("(argmin $1 (place:t $1) (elevation:i $1))"), &lowest,
-                   &lowestTemplate);
+  const auto [lowest, lowestTemplate] =
+      maximallyFactored({"lowest", "point"}, "NP", "(argmin $1 (place:t $1) (elevation:i $1))");
   EXPECT_EQ(lexemeKey(lowest), "lowest point :- argmin place:t elevation:i");
   EXPECT_EQ(templateKey(lowestTemplate), "NP : (#0 (lambda $0 e (#1 $0)) (lambda $0 e (#2 $0)))");
-  Lexeme highest;
-  LexicalTemplate highestTemplate;
-  maximalFactoring({"highest", "point"}, parseCategory("NP"),
-                   parseTerm("(argmax $0 (place:t $0) (elevation:i $0))"), &highest,
-                   &highestTemplate);
+  const auto [highest, highestTemplate] =
+      maximallyFactored({"highest", "point"}, "NP", "(argmax $0 (place:t $0) (elevation:i $0))");
   EXPECT_EQ(lexemeKey(highest), "highest point :- argmax place:t elevation:i");
   EXPECT_EQ(templateKey(highestTemplate), templateKey(lowestTemplate));
   // count inside a lambda, with a slot variable in its body.
-  Lexeme many;
-  LexicalTemplate manyTemplate;
-  maximalFactoring({"how", "many"}, parseCategory("S/(S|NP)"),
-                   parseTerm("(lambda $0 <e,t> (count $1 (and ($0 $1) (city:t $1))))"), &many,
-                   &manyTemplate);
+  const auto [many, manyTemplate] = maximallyFactored(
+      {"how", "many"}, "S/(S|NP)", "(lambda $0 <e,t> (count $1 (and ($0 $1) (city:t $1))))");
   EXPECT_EQ(lexemeKey(many), "how many :- count city:t");
   EXPECT_EQ(templateKey(manyTemplate),
             "S/(S|NP) : (lambda $0 <e,t> (#0 (lambda $1 e (and ($0 $1) (#1 $1)))))");
