@@ -440,8 +440,7 @@ void CkyChart::finishCell(int cellIdx, FillState* state) {
     const std::size_t kept = options_.beam > 0
                                  ? std::min(order.size(), static_cast<std::size_t>(options_.beam))
                                  : order.size();
-    order.resize(kept);
-    order.insert(order.end(), dead.begin(), dead.end());
+    order.resize(kept);  // the ranks kept; the rest and the dead entries are pruned
     std::vector<bool> keep(cell.entries.size(), false);
     for (std::size_t rank = 0; rank < kept; ++rank) keep[order[rank]] = true;
     std::vector<int> pruned;

@@ -747,9 +747,17 @@ Term replaceConstants(const Term& term, const std::unordered_map<std::string, Te
   return changed ? withChildren(term, std::move(children)) : term;
 }
 
+namespace {
+
+// The quantifiers a word can name, held in a lexeme as constants.
+constexpr TermKind kLexicalOperators[] = {TermKind::Argmax, TermKind::Argmin, TermKind::Count,
+                                          TermKind::Sum};
+
+}  // namespace
+
 bool isLexicalOperator(TermKind kind) {
-  return kind == TermKind::Argmax || kind == TermKind::Argmin || kind == TermKind::Count ||
-         kind == TermKind::Sum;
+  return std::find(std::begin(kLexicalOperators), std::end(kLexicalOperators), kind) !=
+         std::end(kLexicalOperators);
 }
 
 Term operatorsAsConstants(const Term& term) {
@@ -773,7 +781,7 @@ namespace {
 
 // The operator a constant names ("argmax" -> Argmax), or Constant when it names none.
 TermKind lexicalOperatorNamed(const std::string& name) {
-  for (TermKind kind : {TermKind::Argmax, TermKind::Argmin, TermKind::Count, TermKind::Sum}) {
+  for (TermKind kind : kLexicalOperators) {
     if (name == termKeyword(kind)) return kind;
   }
   return TermKind::Constant;
