@@ -20,8 +20,11 @@
 # the log). GWB_FUZZ_TARGETS="a b ..." limits `all` and `long` to those targets (e.g. the fast
 # ones first). Run it at a low priority on a shared machine:
 #   nice -n 19 bash scripts/fuzz.sh long 10000000
-# (With autogroup scheduling on, nice only ranks the campaign within its own session: pause it
-# with kill -STOP / kill -CONT while something else needs the cores.)
+# With autogroup scheduling on (/proc/sys/kernel/sched_autogroup_enabled), nice only ranks the
+# campaign within its own session. Start it in a session of its own and lower that session's
+# autogroup instead, so that it only takes the CPU nothing else wants:
+#   setsid bash -c 'echo 19 > /proc/$$/autogroup; exec nice -n 19 bash scripts/fuzz.sh long' &
+# (or pause it with kill -STOP / kill -CONT while something else needs the cores).
 #
 # Builds build-fuzz/ with Clang first if needed (GWB_BUILD_FUZZ: only the core and the fuzz
 # targets); GWB_FUZZ_BUILD names another build folder with GWB_BUILD_FUZZ on (CI uses its
