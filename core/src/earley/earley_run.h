@@ -701,25 +701,35 @@ class EarleyRun {
     const std::optional<SymbolId> next =
         computePredictionMass(r, chart_.openWaiting_, ConstSpan<EarleyItem>(openItems()));
     if (next && *next == CompiledGrammar::kEndOfInput) return;
+    // The rule-start table: Y's rules by first symbol, the look-ahead tested once per group.
+    const std::int32_t* const groupRules = g_.predictionGroupRules().data();
     for (SymbolId y : touchedPrediction_) {
       const double mass = predictionMass_[static_cast<std::size_t>(y)];
-      for (std::int32_t ruleId : g_.predictableRules(y)) {
-        if (next && !g_.ruleCanStartWith(ruleId, *next)) continue;
-        const CompiledRule& rule = g_.rule(ruleId);
-        EarleyItem item;
-        item.rule = ruleId;
-        item.origin = static_cast<std::int32_t>(r);
-        item.forward = Numeric::mul(mass, Numeric::pick(rule.probability, rule.logProbability));
-        item.inner = Numeric::pick(rule.probability, rule.logProbability);
-        item.viterbi = rule.logViterbiWeight;
-        item.predicted = true;
-        const std::int32_t index = addItem(r, item);
-        if (observer_)
-          emit(OperationKind::Predict, {static_cast<std::int32_t>(r), index}, {}, {}, y, kNoSymbol,
-               true, {});
+      for (const CompiledGrammar::PredictionGroup& group : g_.predictionGroups(y)) {
+        if (next && !g_.groupCanStartWith(group, *next)) continue;
+        for (const std::int32_t* id = groupRules + group.begin; id != groupRules + group.end;
+             ++id) {
+          predictOne(r, y, mass, *id);
+        }
       }
     }
     sortWaiting(chart_.openWaiting_);
+  }
+
+  // Adds the predicted item [r, r] Y → . ν of rule `ruleId`, with Y's prediction mass.
+  void predictOne(std::size_t r, SymbolId y, double mass, std::int32_t ruleId) {
+    const CompiledRule& rule = g_.rule(ruleId);
+    EarleyItem item;
+    item.rule = ruleId;
+    item.origin = static_cast<std::int32_t>(r);
+    item.forward = Numeric::mul(mass, Numeric::pick(rule.probability, rule.logProbability));
+    item.inner = Numeric::pick(rule.probability, rule.logProbability);
+    item.viterbi = rule.logViterbiWeight;
+    item.predicted = true;
+    const std::int32_t index = addItem(r, item);
+    if (observer_)
+      emit(OperationKind::Predict, {static_cast<std::int32_t>(r), index}, {}, {}, y, kNoSymbol,
+           true, {});
   }
 
   // The prediction mass of every nonterminal Y at r: Σ over the items waiting on some Z (those

@@ -200,6 +200,24 @@ class CompiledGrammar {
   ConstSpan<std::int32_t> predictableRules(SymbolId lhs) const {
     return predictable_.row(static_cast<std::size_t>(lhs));
   }
+  // The same rules grouped by their first symbol (the rule-start table prediction reads, so that
+  // the look-ahead is tested once per first symbol and no rule is read to test it): group g of
+  // Y is (first symbol, the rules [begin, end) of predictionGroupRules()), groups in the order
+  // their first rule comes in predictableRules(Y), rules in it in that order too.
+  struct PredictionGroup {
+    SymbolId first;
+    bool terminal;  // `first` is a terminal (a multi-terminal or fragment rule)
+    std::int32_t begin;
+    std::int32_t end;
+  };
+  ConstSpan<PredictionGroup> predictionGroups(SymbolId lhs) const {
+    return predictionGroups_.row(static_cast<std::size_t>(lhs));
+  }
+  const std::vector<std::int32_t>& predictionGroupRules() const { return predictionGroupRules_; }
+  // Whether a group's rules can start with `terminal` (not kEndOfInput).
+  bool groupCanStartWith(const PredictionGroup& group, SymbolId terminal) const {
+    return group.terminal ? group.first == terminal : canStartWith(group.first, terminal);
+  }
   // Lexical rules X → w for a terminal w.
   ConstSpan<LexicalEntry> lexicalRules(SymbolId terminal) const {
     return lexicon_.row(static_cast<std::size_t>(terminal));
@@ -280,6 +298,8 @@ class CompiledGrammar {
   // thread writing its own data would evict them from the caches of threads reading them.
   RuleTable rules_;
   Rows<std::int32_t> predictable_;
+  Rows<PredictionGroup> predictionGroups_;
+  std::vector<std::int32_t> predictionGroupRules_;
   Rows<LexicalEntry> lexicon_;
   Rows<ClosureEntry> leftCorner_;
   Rows<UnitEntry> unitInto_;
