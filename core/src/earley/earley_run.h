@@ -149,10 +149,9 @@ class ItemIndex {
   std::size_t size_ = 0;
 };
 
-// What completion reads of an item waiting in a closed set k, made from k's sorted waiting list:
-// the items waiting on one Z form one contiguous run of these records (in groups, see
-// WaitingGroup), so the completer reads them front to back instead of chasing each item in the
-// set. Besides the item's
+// What completion reads of an item waiting in a closed set k, kept beside k's sorted waiting list
+// (same order): the items waiting on one Z form one contiguous run of these records, so the
+// completer reads them front to back instead of chasing each item in the set. Besides the item's
 // own values, a record holds what completion needs of the item it advances to, so that the
 // completer reads no grammar rule: that item's key in the open set's index (itemKey; its low half
 // is the origin) and what its look-ahead test reads (lookahead.h: the kind of advance, and the
@@ -171,21 +170,10 @@ struct WaitingRecord {
   AdvanceKind advance = AdvanceKind::Nonterminal;  // of the advanced item
 };
 
-// Within a run, the records are ordered by what their look-ahead test reads (the kind of
-// advance and the symbol `after`), and each stretch of records that agree on it is one group:
-// completion tests a group once, not each of its records.
-struct WaitingGroup {
-  std::int32_t begin;  // the group's records are [begin, next group's begin)
-  SymbolId after;
-  AdvanceKind advance;
-};
-
-// The waiting list's runs: symbol Z's records are [begin, next run's begin), and its groups
-// [group, next run's group).
+// The waiting list's runs: symbol Z's records are [begin, next run's begin).
 struct WaitingRun {
   SymbolId symbol;
   std::int32_t begin;
-  std::int32_t group;
 };
 
 // The finished items of the set being completed, waiting for their origin's turn. Completion
@@ -255,11 +243,10 @@ struct Constituent {
   std::int32_t best = -1;  // the best-scoring finished item of the constituent
 };
 
-// A closed set's completion records, runs and groups in the arena (runCount < 0: not made yet).
+// A closed set's completion records and runs in the arena (runCount < 0: not made yet).
 struct RecordSpanSlot {
   std::size_t records = 0;
   std::size_t runs = 0;
-  std::size_t groups = 0;
   std::int64_t runCount = -1;
 };
 
@@ -275,21 +262,15 @@ struct SymbolScratch {
   std::vector<Constituent> constituents;
   std::vector<Constituent> gathered;
   std::vector<std::int32_t> waitingCount;
-  std::vector<std::int32_t> groupCount;
   // Completion's records of the closed sets (not per symbol: no need to be clean).
   std::vector<WaitingRecord> records;
   std::vector<WaitingRun> runs;
-  std::vector<WaitingGroup> groups;
   // The rest of a parse's working memory, kept so that a thread parsing sentence after sentence
   // (a batch, an E-step) neither maps it again nor grows the item index anew for every one.
   ItemIndex index;
   CompletionAgenda agenda;
   std::vector<PassingRecord> passing;
   std::vector<std::pair<SymbolId, std::int32_t>> sortedWaiting;
-  std::vector<std::size_t> touchedGroups;
-  std::vector<Advance> advances;
-  std::vector<std::int32_t> groupKeys;
-  std::vector<std::int32_t> recordOrder;
   std::vector<RecordSpanSlot> recordSpans;
   std::vector<double> endWeightDense;
   NumericMode mode = NumericMode::Scaled;
@@ -321,10 +302,8 @@ class EarleyRun {
     constituents_.swap(scratch.constituents);
     gathered_.swap(scratch.gathered);
     waitingCount_.swap(scratch.waitingCount);
-    groupCount_.swap(scratch.groupCount);
     records_.swap(scratch.records);
     runs_.swap(scratch.runs);
-    groups_.swap(scratch.groups);
     lendBuffers(scratch);
   }
 
@@ -345,16 +324,13 @@ class EarleyRun {
     constituents_.swap(scratch_->constituents);
     gathered_.swap(scratch_->gathered);
     waitingCount_.swap(scratch_->waitingCount);
-    groupCount_.swap(scratch_->groupCount);
     // A whole discourse leaves many records; the thread keeps the arena only up to a bound.
     if (records_.capacity() * sizeof(WaitingRecord) > kKeptRecordBytes) {
       std::vector<WaitingRecord>().swap(records_);
       std::vector<WaitingRun>().swap(runs_);
-      std::vector<WaitingGroup>().swap(groups_);
     }
     records_.swap(scratch_->records);
     runs_.swap(scratch_->runs);
-    groups_.swap(scratch_->groups);
     if (!finished_) agenda_ = CompletionAgenda{};  // an exception may have left lists in it
     lendBuffers(*scratch_);                        // back
     scratch_->inUse = false;
@@ -366,10 +342,6 @@ class EarleyRun {
     std::swap(agenda_, scratch.agenda);
     passing_.swap(scratch.passing);
     sortedWaiting_.swap(scratch.sortedWaiting);
-    touchedGroups_.swap(scratch.touchedGroups);
-    advances_.swap(scratch.advances);
-    groupKeys_.swap(scratch.groupKeys);
-    recordOrder_.swap(scratch.recordOrder);
     recordSpans_.swap(scratch.recordSpans);
     endWeightDense_.swap(scratch.endWeightDense);
   }
@@ -441,11 +413,9 @@ class EarleyRun {
       constituents_.assign(g_.symbolCount(), Constituent{});
       gathered_.assign(g_.symbolCount(), Constituent{});
       waitingCount_.assign(g_.symbolCount(), 0);
-      groupCount_.assign(3 * g_.symbolCount(), 0);
     }
     records_.clear();
     runs_.clear();
-    groups_.clear();
     recordSpans_.assign(n + 1, RecordSpan{});
     terminals_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -557,85 +527,26 @@ class EarleyRun {
   struct OriginWaiting {
     const WaitingRecord* records = nullptr;
     const WaitingRun* runs = nullptr;
-    const WaitingGroup* groups = nullptr;
     std::size_t runCount = 0;  // runs, the closing one (kNoSymbol, waitingCount) excluded
   };
   OriginWaiting originWaiting(std::size_t k) {
     RecordSpan& span = recordSpans_[k];
     if (span.runCount < 0) makeWaitingRecords(k, span);
-    return {records_.data() + span.records, runs_.data() + span.runs, groups_.data() + span.groups,
+    return {records_.data() + span.records, runs_.data() + span.runs,
             static_cast<std::size_t>(span.runCount)};
-  }
-  // A record's group key: its look-ahead fields as one number below 3 × symbols (the symbol
-  // after the dot, or the finished rule's LHS, offset by the kind of finish).
-  std::size_t groupKey(Advance advance) const {
-    const auto after = static_cast<std::size_t>(advance.after);
-    switch (advance.kind) {
-      case AdvanceKind::Nonterminal:
-      case AdvanceKind::Terminal: return after;
-      case AdvanceKind::Finished: return g_.symbolCount() + after;
-      case AdvanceKind::Goal:
-      case AdvanceKind::Unit: break;
-    }
-    return 2 * g_.symbolCount() + after;
   }
   void makeWaitingRecords(std::size_t k, RecordSpan& span) {
     const ConstSpan<EarleyChart::WaitingEntry> waiting = this->waiting(k);
     const ConstSpan<EarleyItem> items = this->items(k);
     span.records = records_.size();
     span.runs = runs_.size();
-    span.groups = groups_.size();
     span.runCount = 0;
     if (waiting.empty()) return;
-    // Runs by Z, and within each run the groups (a counting sort by group key, the groups in
-    // the order their first record comes, the records of a group in waiting-list order):
-    // recordOrder_ lists the waiting entries in record order.
-    advances_.resize(waiting.size());
-    recordOrder_.resize(waiting.size());
-    groupKeys_.resize(waiting.size());
-    std::size_t runBegin = 0;
-    for (std::size_t i = 0; i <= waiting.size(); ++i) {
-      if (i < waiting.size()) {
-        const EarleyItem& item = items[static_cast<std::size_t>(waiting[i].second)];
-        advances_[i] = classifyAdvance(g_, item.rule, item.dot);
-        groupKeys_[i] = static_cast<std::int32_t>(groupKey(advances_[i]));
-        if (i == 0 || waiting[i - 1].first == waiting[i].first) continue;
-      }
-      if (i > 0) {  // the run [runBegin, i) is whole
-        runs_.push_back({waiting[runBegin].first, static_cast<std::int32_t>(runBegin),
-                         static_cast<std::int32_t>(groups_.size() - span.groups)});
-        touchedGroups_.clear();  // the first record of each group
-        for (std::size_t j = runBegin; j < i; ++j) {
-          if (groupCount_[static_cast<std::size_t>(groupKeys_[j])]++ == 0)
-            touchedGroups_.push_back(j);
-        }
-        auto offset = static_cast<std::int32_t>(runBegin);
-        for (std::size_t first : touchedGroups_) {
-          std::int32_t& count = groupCount_[static_cast<std::size_t>(groupKeys_[first])];
-          groups_.push_back({offset, advances_[first].after, advances_[first].kind});
-          const std::int32_t c = count;
-          count = offset;
-          offset += c;
-        }
-        for (std::size_t j = runBegin; j < i; ++j)
-          recordOrder_[static_cast<std::size_t>(
-              groupCount_[static_cast<std::size_t>(groupKeys_[j])]++)] =
-              static_cast<std::int32_t>(j);
-        for (std::size_t first : touchedGroups_)
-          groupCount_[static_cast<std::size_t>(groupKeys_[first])] = 0;
-        runBegin = i;
-      }
-    }
-    span.runCount = static_cast<std::int64_t>(runs_.size() - span.runs);
-    runs_.push_back({kNoSymbol, static_cast<std::int32_t>(waiting.size()),
-                     static_cast<std::int32_t>(groups_.size() - span.groups)});
-    groups_.push_back({static_cast<std::int32_t>(waiting.size()), kNoSymbol, AdvanceKind::Unit});
     if (records_.capacity() < span.records + waiting.size())  // geometric, as push_back's
       records_.reserve(std::max(span.records + waiting.size(), 2 * records_.capacity()));
-    for (const std::int32_t i : recordOrder_) {
-      const std::int32_t index = waiting[static_cast<std::size_t>(i)].second;
+    for (std::size_t i = 0; i < waiting.size(); ++i) {
+      const auto& [z, index] = waiting[i];
       const EarleyItem& item = items[static_cast<std::size_t>(index)];
-      const Advance advance = advances_[static_cast<std::size_t>(i)];
       WaitingRecord& record = records_.emplace_back();  // in place (see forEachWaitingOn)
       record.forward = item.forward;
       record.inner = item.inner;
@@ -643,10 +554,14 @@ class EarleyRun {
       record.key = itemKey(g_, item.rule, item.dot + 1, item.origin);
       record.rule = item.rule;
       record.index = index;
+      const Advance advance = classifyAdvance(g_, item.rule, item.dot);
       record.after = advance.after;
       record.dot = item.dot;
       record.advance = advance.kind;
+      if (i == 0 || waiting[i - 1].first != z) runs_.push_back({z, static_cast<std::int32_t>(i)});
     }
+    span.runCount = static_cast<std::int64_t>(runs_.size() - span.runs);
+    runs_.push_back({kNoSymbol, static_cast<std::int32_t>(waiting.size())});
   }
   std::vector<EarleyItem>& openItems() { return chart_.openItems_; }
   ConstSpan<EarleyItem> items(std::size_t r) const { return chart_.set(r); }
@@ -1014,22 +929,18 @@ class EarleyRun {
         std::lower_bound(origin.runs, runsEnd, symbol,
                          [](const WaitingRun& a, SymbolId wanted) { return a.symbol < wanted; });
     if (run == runsEnd || run->symbol != symbol) return;
-    const auto runSize = static_cast<std::size_t>((run + 1)->begin - run->begin);
+    const WaitingRecord* const first = origin.records + run->begin;
+    const WaitingRecord* const last = origin.records + (run + 1)->begin;
     // Written in place (never built on the stack and copied: the copy's wide load of two
     // narrow stores just made stalls store forwarding, which cost a fifth of completion).
-    if (passing_.size() < runSize) passing_.resize(runSize);
+    if (passing_.size() < static_cast<std::size_t>(last - first))
+      passing_.resize(static_cast<std::size_t>(last - first));
     std::size_t count = 0;
-    const WaitingGroup* const groupsEnd = origin.groups + (run + 1)->group;
-    for (const WaitingGroup* group = origin.groups + run->group; group != groupsEnd; ++group) {
-      if (options_.lookahead &&
-          !worthAdvancing(g_, Advance{group->advance, group->after}, next, everyPrefix))
-        continue;
-      const WaitingRecord* const last = origin.records + group[1].begin;
-      for (const WaitingRecord* w = origin.records + group->begin; w != last; ++w) {
-        Passing& passing = passing_[count++];
-        passing.record = w;
-        passing.hash = ItemIndex::hash(w->key);
-      }
+    for (const WaitingRecord* w = first; w != last; ++w) {
+      if (options_.lookahead && !worthAdvancing(g_, advanceOf(*w), next, everyPrefix)) continue;
+      Passing& passing = passing_[count++];
+      passing.record = w;
+      passing.hash = ItemIndex::hash(w->key);
     }
     for (std::size_t i = 0; i < std::min(count, kPrefetchAhead); ++i)
       index_.prefetchHash(passing_[i].hash);
@@ -1037,6 +948,10 @@ class EarleyRun {
       if (i + kPrefetchAhead < count) index_.prefetchHash(passing_[i + kPrefetchAhead].hash);
       advanceOne(*passing_[i].record, passing_[i].hash);
     }
+  }
+
+  static Advance advanceOf(const WaitingRecord& waiting) {
+    return {waiting.advance, waiting.after};
   }
 
   // Adds mass to [k, r] X → α Z . β, the advance of `waiting` (in set k) over a constituent;
@@ -1236,15 +1151,7 @@ class EarleyRun {
   std::vector<Passing> passing_;        // a run's records that pass the look-ahead test
   std::vector<WaitingRecord> records_;  // completion's records of the closed sets
   std::vector<WaitingRun> runs_;
-  std::vector<WaitingGroup> groups_;
-  std::vector<RecordSpan> recordSpans_;
-  // makeWaitingRecords' working arrays: by group key (3 × symbols, zero between runs), and by
-  // waiting entry.
-  std::vector<std::int32_t> groupCount_;
-  std::vector<std::size_t> touchedGroups_;
-  std::vector<Advance> advances_;
-  std::vector<std::int32_t> groupKeys_;
-  std::vector<std::int32_t> recordOrder_;  // by set
+  std::vector<RecordSpan> recordSpans_;  // by set
   bool useEndWeights_ = false;
   std::vector<EndWeight> endWeights_;        // E_k of every finished set k, by symbol
   std::vector<std::size_t> endWeightStart_;  // set k's: [start[k], start[k + 1]), k < n
