@@ -156,8 +156,9 @@ class ItemIndex {
 // completer reads no grammar rule: that item's key in the open set's index (itemKey; its low half
 // is the origin) and what its look-ahead test reads (lookahead.h: the kind of advance, and the
 // symbol after the dot or, when the advance finishes the rule, its LHS). Records are the parse's
-// working memory, not part of the chart: made when a later set first completes into set k, in
-// an arena the thread keeps from parse to parse (SymbolScratch).
+// working memory, not part of the chart: the records of one run are made when a later set first
+// completes into set k a constituent that the run waits for (many runs of a dense grammar's set
+// never are), in an arena the thread keeps from parse to parse (SymbolScratch).
 struct WaitingRecord {
   double forward = 0.0;
   double inner = 0.0;
@@ -170,10 +171,12 @@ struct WaitingRecord {
   AdvanceKind advance = AdvanceKind::Nonterminal;  // of the advanced item
 };
 
-// The waiting list's runs: symbol Z's records are [begin, next run's begin).
+// The waiting list's runs: symbol Z waits in entries [begin, next run's begin) of set k's
+// waiting list; their records, once made, are as many from `records` on in the arena.
 struct WaitingRun {
   SymbolId symbol;
   std::int32_t begin;
+  std::int64_t records = -1;  // not made yet
 };
 
 // The finished items of the set being completed, waiting for their origin's turn. Completion
@@ -243,9 +246,8 @@ struct Constituent {
   std::int32_t best = -1;  // the best-scoring finished item of the constituent
 };
 
-// A closed set's completion records and runs in the arena (runCount < 0: not made yet).
+// A closed set's runs in the arena (runCount < 0: not made yet).
 struct RecordSpanSlot {
-  std::size_t records = 0;
   std::size_t runs = 0;
   std::int64_t runCount = -1;
 };
@@ -522,30 +524,42 @@ class EarleyRun {
   void openSet(std::size_t r) { chart_.openSet(r); }
   void closeSet() { chart_.closeSet(); }
 
-  // The completion records and runs of closed set k, made on first use: only the sets that a
-  // later completion reaches get them (on a discourse, few do).
+  // The runs of closed set k, made on first use: only the sets that a later completion reaches
+  // get them (on a discourse, few do); a run's records are made when it is first read.
   struct OriginWaiting {
-    const WaitingRecord* records = nullptr;
-    const WaitingRun* runs = nullptr;
+    std::size_t set = 0;
+    WaitingRun* runs = nullptr;
     std::size_t runCount = 0;  // runs, the closing one (kNoSymbol, waitingCount) excluded
   };
   OriginWaiting originWaiting(std::size_t k) {
     RecordSpan& span = recordSpans_[k];
-    if (span.runCount < 0) makeWaitingRecords(k, span);
-    return {records_.data() + span.records, runs_.data() + span.runs,
-            static_cast<std::size_t>(span.runCount)};
+    if (span.runCount < 0) makeWaitingRuns(k, span);
+    return {k, runs_.data() + span.runs, static_cast<std::size_t>(span.runCount)};
   }
-  void makeWaitingRecords(std::size_t k, RecordSpan& span) {
+  void makeWaitingRuns(std::size_t k, RecordSpan& span) {
     const ConstSpan<EarleyChart::WaitingEntry> waiting = this->waiting(k);
-    const ConstSpan<EarleyItem> items = this->items(k);
-    span.records = records_.size();
     span.runs = runs_.size();
     span.runCount = 0;
     if (waiting.empty()) return;
-    if (records_.capacity() < span.records + waiting.size())  // geometric, as push_back's
-      records_.reserve(std::max(span.records + waiting.size(), 2 * records_.capacity()));
     for (std::size_t i = 0; i < waiting.size(); ++i) {
-      const auto& [z, index] = waiting[i];
+      if (i == 0 || waiting[i - 1].first != waiting[i].first)
+        runs_.push_back({waiting[i].first, static_cast<std::int32_t>(i)});
+    }
+    span.runCount = static_cast<std::int64_t>(runs_.size() - span.runs);
+    runs_.push_back({kNoSymbol, static_cast<std::int32_t>(waiting.size())});
+  }
+  // The records of `run` (of set k's waiting list), made on first use.
+  const WaitingRecord* runRecords(std::size_t k, WaitingRun* run) {
+    if (run->records >= 0) return records_.data() + run->records;
+    const ConstSpan<EarleyChart::WaitingEntry> waiting = this->waiting(k);
+    const ConstSpan<EarleyItem> items = this->items(k);
+    const auto begin = static_cast<std::size_t>(run->begin);
+    const auto end = static_cast<std::size_t>(run[1].begin);
+    run->records = static_cast<std::int64_t>(records_.size());
+    if (records_.capacity() < records_.size() + (end - begin))  // geometric, as push_back's
+      records_.reserve(std::max(records_.size() + (end - begin), 2 * records_.capacity()));
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::int32_t index = waiting[i].second;
       const EarleyItem& item = items[static_cast<std::size_t>(index)];
       WaitingRecord& record = records_.emplace_back();  // in place (see forEachWaitingOn)
       record.forward = item.forward;
@@ -558,10 +572,8 @@ class EarleyRun {
       record.after = advance.after;
       record.dot = item.dot;
       record.advance = advance.kind;
-      if (i == 0 || waiting[i - 1].first != z) runs_.push_back({z, static_cast<std::int32_t>(i)});
     }
-    span.runCount = static_cast<std::int64_t>(runs_.size() - span.runs);
-    runs_.push_back({kNoSymbol, static_cast<std::int32_t>(waiting.size())});
+    return records_.data() + run->records;
   }
   std::vector<EarleyItem>& openItems() { return chart_.openItems_; }
   ConstSpan<EarleyItem> items(std::size_t r) const { return chart_.set(r); }
@@ -924,13 +936,13 @@ class EarleyRun {
   template <typename AdvanceOne>
   void forEachWaitingOn(const OriginWaiting& origin, SymbolId symbol, std::optional<SymbolId> next,
                         bool everyPrefix, AdvanceOne&& advanceOne) {
-    const WaitingRun* const runsEnd = origin.runs + origin.runCount;
-    const WaitingRun* run =
+    WaitingRun* const runsEnd = origin.runs + origin.runCount;
+    WaitingRun* const run =
         std::lower_bound(origin.runs, runsEnd, symbol,
                          [](const WaitingRun& a, SymbolId wanted) { return a.symbol < wanted; });
     if (run == runsEnd || run->symbol != symbol) return;
-    const WaitingRecord* const first = origin.records + run->begin;
-    const WaitingRecord* const last = origin.records + (run + 1)->begin;
+    const WaitingRecord* const first = runRecords(origin.set, run);
+    const WaitingRecord* const last = first + ((run + 1)->begin - run->begin);
     // Written in place (never built on the stack and copied: the copy's wide load of two
     // narrow stores just made stalls store forwarding, which cost a fifth of completion).
     if (passing_.size() < static_cast<std::size_t>(last - first))
