@@ -43,6 +43,7 @@ struct LinearNumeric {
   static double mul(double a, double b) { return a * b; }
   static double mul(double a, double b, double c) { return a * b * c; }
   static double add(double a, double b) { return a + b; }
+  static double div(double a, double b) { return a / b; }
   static bool isZero(double a) { return a == 0.0; }
   static double pick(double linear, double /*log*/) { return linear; }
   static double toLog(double a) { return std::log(a); }
@@ -56,6 +57,7 @@ struct LogNumeric {
   static double mul(double a, double b) { return a + b; }
   static double mul(double a, double b, double c) { return a + b + c; }
   static double add(double a, double b) { return logAdd(a, b); }
+  static double div(double a, double b) { return a - b; }
   static bool isZero(double a) { return a == kNegInf; }
   static double pick(double /*linear*/, double log) { return log; }
   static double toLog(double a) { return a; }
@@ -821,6 +823,7 @@ class EarleyRun {
     const bool everyPrefix = completesForEveryPrefix();
     index_.clear();
     agenda_.reserveOrigins(r);
+    const std::size_t firstMade = current.size();  // completion's items come after the scanned
     for (std::int32_t k = 0; k < static_cast<std::int32_t>(current.size()); ++k) {
       const EarleyItem& item = current[static_cast<std::size_t>(k)];
       const CompiledRule& rule = g_.rule(item.rule);
@@ -888,12 +891,18 @@ class EarleyRun {
         gathered_[static_cast<std::size_t>(zSymbol)] = Constituent{};
         forEachWaitingOn(origin, zSymbol, next, everyPrefix,
                          [&](const WaitingRecord& waiting, std::size_t hash) {
-                           advance(waiting, hash, Numeric::mul(waiting.forward, z.inner),
-                                   Numeric::mul(waiting.inner, z.inner),
-                                   waiting.viterbi + z.viterbi, z.best, zSymbol);
+                           if constexpr (kDeferForward) {
+                             advanceDeferred(waiting, hash, Numeric::mul(waiting.inner, z.inner),
+                                             waiting.viterbi + z.viterbi, z.best, zSymbol);
+                           } else {
+                             advance(waiting, hash, Numeric::mul(waiting.forward, z.inner),
+                                     Numeric::mul(waiting.inner, z.inner),
+                                     waiting.viterbi + z.viterbi, z.best, zSymbol);
+                           }
                          });
       }
     }
+    if (kDeferForward && observer_ == nullptr) finishForward(firstMade);
   }
 
   // Completion from origin k one constituent Y at a time (each waiting item advances once per
@@ -964,6 +973,68 @@ class EarleyRun {
 
   static Advance advanceOf(const WaitingRecord& waiting) {
     return {waiting.advance, waiting.after};
+  }
+
+  // advance() without the forward value. An item's forward value is its inner value times the
+  // prediction mass of its LHS at its origin (the forward / inner ratio of the predicted item it
+  // grew from, kept by every advance and scan, the rescaling included), which is the same for
+  // every waiting item that advances into it. So only inner values are summed: a new item keeps
+  // the ratio of the waiting item that made it in `forward`, and finishForward() multiplies it by
+  // the final inner value once per item, instead of a sum per advance (in log mode a
+  // log-sum-exp; in scaled mode an addition, which costs less than the ratio's division, so
+  // only log mode defers: kDeferForward).
+  static constexpr bool kDeferForward = Numeric::kMode == NumericMode::Log;
+  void advanceDeferred(const WaitingRecord& waiting, std::size_t hash, double inner, double viterbi,
+                       std::int32_t child, SymbolId via) {
+    std::vector<EarleyItem>& current = openItems();
+    const auto [slot, inserted] =
+        index_.tryEmplace(waiting.key, hash, static_cast<std::int32_t>(current.size()));
+    if (inserted) {
+      const double ratio = Numeric::isZero(waiting.inner)
+                               ? Numeric::zero()
+                               : Numeric::div(waiting.forward, waiting.inner);
+      makeAdvanced(waiting, slot, ratio, inner, viterbi, child, via);
+    } else {
+      EarleyItem& item = current[static_cast<std::size_t>(slot)];
+      item.inner = Numeric::add(item.inner, inner);
+      if (viterbi > item.viterbi) {
+        item.viterbi = viterbi;
+        item.bestPredecessor = waiting.index;
+        item.bestChild = child;
+        item.bestVia = via;
+      }
+    }
+  }
+
+  // The forward values of the items completion made by advanceDeferred, from `first` on.
+  void finishForward(std::size_t first) {
+    std::vector<EarleyItem>& current = openItems();
+    for (std::size_t i = first; i < current.size(); ++i)
+      current[i].forward = Numeric::mul(current[i].forward, current[i].inner);
+  }
+
+  // Makes the advance of `waiting` at index `slot` of the open set (advance() does the same).
+  void makeAdvanced(const WaitingRecord& waiting, std::int32_t slot, double forward, double inner,
+                    double viterbi, std::int32_t child, SymbolId via) {
+    // Made in place in the set (see forEachWaitingOn on copies of stack temporaries).
+    EarleyItem& item = openItems().emplace_back();
+    item.rule = waiting.rule;
+    item.dot = static_cast<std::int16_t>(waiting.dot + 1);
+    item.origin = keyOrigin(waiting.key);
+    item.forward = forward;
+    item.inner = inner;
+    item.viterbi = viterbi;
+    item.bestPredecessor = waiting.index;
+    item.bestChild = child;
+    item.bestVia = via;
+    // addItem's bookkeeping, from the record instead of the rule.
+    switch (waiting.advance) {
+      case AdvanceKind::Nonterminal: chart_.openWaiting_.push_back({waiting.after, slot}); break;
+      case AdvanceKind::Terminal: chart_.openTerminalWaiting_.push_back(slot); break;
+      case AdvanceKind::Finished: agenda_.push(item.origin, slot, waiting.after); break;
+      case AdvanceKind::Goal:  // the goal rule is a unit rule: nothing completes with it
+      case AdvanceKind::Unit: break;
+    }
   }
 
   // Adds mass to [k, r] X → α Z . β, the advance of `waiting` (in set k) over a constituent;
