@@ -577,14 +577,14 @@ class EarleyRun {
     }
     return records_.data() + run->records;
   }
-  std::vector<EarleyItem>& openItems() { return chart_.openItems_; }
+  OpenItems& openItems() { return chart_.openItems_; }
   ConstSpan<EarleyItem> items(std::size_t r) const { return chart_.set(r); }
   ConstSpan<EarleyChart::WaitingEntry> waiting(std::size_t r) const { return chart_.waiting(r); }
 
   std::int32_t addItem(std::size_t r, const EarleyItem& item) {
     assert(r == chart_.open_);
     static_cast<void>(r);
-    std::vector<EarleyItem>& items = openItems();
+    OpenItems& items = openItems();
     const auto index = static_cast<std::int32_t>(items.size());
     items.push_back(item);
     const CompiledRule& rule = g_.rule(item.rule);
@@ -627,8 +627,8 @@ class EarleyRun {
   void predict(std::size_t r) {
     // The items waiting in the open set, in the order they were made (predict() adds its own
     // items, and their waiting entries, only after the masses are summed).
-    const std::optional<SymbolId> next =
-        computePredictionMass(r, chart_.openWaiting_, ConstSpan<EarleyItem>(openItems()));
+    const std::optional<SymbolId> next = computePredictionMass(
+        r, chart_.openWaiting_, ConstSpan<EarleyItem>(openItems().data(), openItems().size()));
     if (next && *next == CompiledGrammar::kEndOfInput) return;
     // The rule-start table: Y's rules by first symbol, the look-ahead tested once per group.
     const std::int32_t* const groupRules = g_.predictionGroupRules().data();
@@ -818,7 +818,7 @@ class EarleyRun {
   // R_U(Z, Y) > 0. Origins are processed from r−1 down: a finished item's contributions all
   // come from constituents of larger origin, so it is final when its own origin comes up.
   void complete(std::size_t r) {
-    const std::vector<EarleyItem>& current = openItems();
+    const OpenItems& current = openItems();
     const std::optional<SymbolId> next = lookaheadAt(r);
     const bool everyPrefix = completesForEveryPrefix();
     index_.clear();
@@ -986,7 +986,7 @@ class EarleyRun {
   static constexpr bool kDeferForward = Numeric::kMode == NumericMode::Log;
   void advanceDeferred(const WaitingRecord& waiting, std::size_t hash, double inner, double viterbi,
                        std::int32_t child, SymbolId via) {
-    std::vector<EarleyItem>& current = openItems();
+    OpenItems& current = openItems();
     const auto [slot, inserted] =
         index_.tryEmplace(waiting.key, hash, static_cast<std::int32_t>(current.size()));
     if (inserted) {
@@ -1008,7 +1008,7 @@ class EarleyRun {
 
   // The forward values of the items completion made by advanceDeferred, from `first` on.
   void finishForward(std::size_t first) {
-    std::vector<EarleyItem>& current = openItems();
+    OpenItems& current = openItems();
     for (std::size_t i = first; i < current.size(); ++i)
       current[i].forward = Numeric::mul(current[i].forward, current[i].inner);
   }
@@ -1044,7 +1044,7 @@ class EarleyRun {
                                         double forward, double inner, double viterbi,
                                         std::int32_t child, SymbolId via,
                                         EarleyItem* before = nullptr) {
-    std::vector<EarleyItem>& current = openItems();
+    OpenItems& current = openItems();
     const auto [slot, inserted] =
         index_.tryEmplace(waiting.key, hash, static_cast<std::int32_t>(current.size()));
     if (inserted) {
@@ -1136,7 +1136,7 @@ class EarleyRun {
   // E_k for the open set k, from its waiting items (those made by scanning and completing: the
   // items predicted at k start at k and cannot be last-symbol items of a spine above k).
   void computeEndWeights(std::size_t k) {
-    const std::vector<EarleyItem>& current = openItems();
+    const OpenItems& current = openItems();
     touchedWaiting_.clear();
     for (const auto& [z, index] : chart_.openWaiting_) {
       const EarleyItem& item = current[static_cast<std::size_t>(index)];
@@ -1182,7 +1182,7 @@ class EarleyRun {
 
   // log P(w_0..w_{r−1}) from the end weights and the items that scanned w_{r−1} into set r.
   double stringProbabilityFromEndWeights(std::size_t r, std::size_t scannedCount) {
-    const std::vector<EarleyItem>& current = openItems();
+    const OpenItems& current = openItems();
     double total = Numeric::zero();
     for (std::size_t k = 0; k < scannedCount; ++k) {
       const EarleyItem& item = current[k];
