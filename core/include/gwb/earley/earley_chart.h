@@ -127,9 +127,10 @@ class ParseObserver {
   virtual bool stopRequested() const { return false; }
 };
 
-// The state sets of one parse. Finished sets live in the chart's ChartStorage; the set the
-// parser is building lives in growable buffers until it is finished, and is visible through
-// set() and item() meanwhile (an observer sees it grow). Parsing into a chart again reuses its
+// The state sets of one parse. Finished sets live in the chart's ChartStorage; the items of the
+// set the parser is building grow in place there (OpenItems), its waiting lists in growable
+// buffers until it is finished, and it is visible through set() and item() meanwhile (an
+// observer sees it grow). Parsing into a chart again reuses its
 // memory. Copies are deep.
 class EarleyChart {
  public:
