@@ -826,9 +826,8 @@ class EarleyRun {
     const std::size_t firstMade = current.size();  // completion's items come after the scanned
     for (std::int32_t k = 0; k < static_cast<std::int32_t>(current.size()); ++k) {
       const EarleyItem& item = current[static_cast<std::size_t>(k)];
-      const CompiledRule& rule = g_.rule(item.rule);
-      if (static_cast<std::size_t>(item.dot) == rule.rhs.size() && !rule.unit)
-        agenda_.push(item.origin, k, rule.lhs);
+      const CompiledGrammar::RuleShape& rule = g_.shape(item.rule);
+      if (item.dot == rule.length && !rule.unit) agenda_.push(item.origin, k, rule.lhs);
     }
     while (!agenda_.empty()) {
       const std::int32_t k = agenda_.popOrigin();
@@ -1140,8 +1139,8 @@ class EarleyRun {
     touchedWaiting_.clear();
     for (const auto& [z, index] : chart_.openWaiting_) {
       const EarleyItem& item = current[static_cast<std::size_t>(index)];
-      const CompiledRule& rule = g_.rule(item.rule);
-      if (static_cast<std::size_t>(item.dot) + 1 != rule.rhs.size()) continue;
+      const CompiledGrammar::RuleShape& rule = g_.shape(item.rule);
+      if (item.dot + 1 != rule.length) continue;
       double above = Numeric::one();  // E(GOAL) for the axiom
       if (item.rule != g_.goalRule()) {
         // Unit rules are folded into R_U; an item predicted at k starts at k.
@@ -1186,8 +1185,8 @@ class EarleyRun {
     double total = Numeric::zero();
     for (std::size_t k = 0; k < scannedCount; ++k) {
       const EarleyItem& item = current[k];
-      const CompiledRule& rule = g_.rule(item.rule);
-      if (static_cast<std::size_t>(item.dot) != rule.rhs.size()) continue;
+      const CompiledGrammar::RuleShape& rule = g_.shape(item.rule);
+      if (item.dot != rule.length) continue;
       const double above = endWeight(static_cast<std::size_t>(item.origin), rule.lhs);
       if (Numeric::isZero(above)) continue;
       total = Numeric::add(total, Numeric::mul(item.inner, above));

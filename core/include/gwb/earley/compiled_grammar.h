@@ -196,6 +196,14 @@ class CompiledGrammar {
   const CompiledRule& rule(std::int32_t id) const {
     return rules_.rules[static_cast<std::size_t>(id)];
   }
+  // What the parser's per-item loops read of a rule (its LHS, length and whether it is a unit
+  // rule), 8 bytes a rule instead of CompiledRule's 88, so that those loops stay in the cache.
+  struct RuleShape {
+    SymbolId lhs;
+    std::int16_t length;
+    bool unit;
+  };
+  const RuleShape& shape(std::int32_t id) const { return shapes_[static_cast<std::size_t>(id)]; }
   // Non-lexical compiled rules of a nonterminal (these are the ones predicted as items).
   ConstSpan<std::int32_t> predictableRules(SymbolId lhs) const {
     return predictable_.row(static_cast<std::size_t>(lhs));
@@ -298,6 +306,7 @@ class CompiledGrammar {
   // thread writing its own data would evict them from the caches of threads reading them.
   RuleTable rules_;
   Rows<std::int32_t> predictable_;
+  std::vector<RuleShape> shapes_;
   Rows<PredictionGroup> predictionGroups_;
   std::vector<std::int32_t> predictionGroupRules_;
   Rows<LexicalEntry> lexicon_;
