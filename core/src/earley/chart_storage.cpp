@@ -76,7 +76,7 @@ void ChartStorage::copyBytes(void* to, const void* from, std::size_t bytes) {
 
 void* ChartStorage::openRegion(std::size_t minBytes, std::size_t alignment,
                                std::size_t* roomBytes) {
-  unsigned char* const start = static_cast<unsigned char*>(allocate(minBytes, alignment));
+  auto* const start = static_cast<unsigned char*>(allocate(minBytes, alignment));
   // All the room left in the block: closeRegion() gives back what the region does not use.
   const Block& b = blocks_[current_];
   const auto room = static_cast<std::size_t>(b.data + b.size - start);

@@ -755,8 +755,9 @@ class CompiledGrammarBuilder {
     }
     cg.shapes_.clear();
     cg.shapes_.reserve(rules.size());
-    for (const CompiledRule& r : rules)
+    for (const CompiledRule& r : rules) {
       cg.shapes_.push_back({r.lhs, static_cast<std::int16_t>(r.rhs.size()), r.unit});
+    }
     // The rule-start table: each nonterminal's predictable rules grouped by first symbol.
     std::vector<std::vector<CompiledGrammar::PredictionGroup>> groups(n);
     cg.predictionGroupRules_.clear();

@@ -61,8 +61,7 @@ TEST(ChartStorageTest, OpenRegionGrowsMovesAndClosesToItsContents) {
   auto* region = static_cast<int*>(storage.openRegion(16 * sizeof(int), alignof(int), &room));
   ASSERT_NE(region, nullptr);
   EXPECT_GE(room, 16 * sizeof(int));
-  EXPECT_EQ(reinterpret_cast<const unsigned char*>(region),
-            reinterpret_cast<const unsigned char*>(stored + before.size()))
+  EXPECT_EQ(static_cast<const void*>(region), static_cast<const void*>(stored + before.size()))
       << "the region starts where the stored values end";
   // Fill it past several blocks' worth (the first block is 64 KiB): it must move and keep its
   // values each time.
@@ -78,11 +77,11 @@ TEST(ChartStorageTest, OpenRegionGrowsMovesAndClosesToItsContents) {
       capacity = room / sizeof(int);
       ASSERT_GE(capacity, 2 * used);
     }
-    region[used++] = static_cast<int>(k * 2654435761u);
+    region[used++] = static_cast<int>(k * 2654435761U);
   }
   EXPECT_GE(moves, 1);
   for (std::size_t k = 0; k < used; ++k)
-    ASSERT_EQ(region[k], static_cast<int>(k * 2654435761u)) << "value " << k;
+    ASSERT_EQ(region[k], static_cast<int>(k * 2654435761U)) << "value " << k;
   storage.closeRegion(region, used * sizeof(int));
   const std::vector<int> after{1, 2, 3};
   const int* const next = storage.store(after);
@@ -90,7 +89,7 @@ TEST(ChartStorageTest, OpenRegionGrowsMovesAndClosesToItsContents) {
   EXPECT_EQ(std::memcmp(next, after.data(), sizeof(int) * after.size()), 0);
   EXPECT_EQ(std::memcmp(stored, before.data(), sizeof(int) * before.size()), 0);
   for (std::size_t k = 0; k < used; ++k)
-    ASSERT_EQ(region[k], static_cast<int>(k * 2654435761u)) << "value " << k;
+    ASSERT_EQ(region[k], static_cast<int>(k * 2654435761U)) << "value " << k;
   EXPECT_LE(storage.usedBytes(), storage.capacityBytes());
   EXPECT_GE(storage.usedBytes(), (before.size() + used + after.size()) * sizeof(int));
 }

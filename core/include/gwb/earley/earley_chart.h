@@ -49,6 +49,7 @@ struct EarleyItem {
 // The items of the state set under construction, in place in chart storage (the storage's open
 // region, chart_storage.h): a vector's interface for the parser, without a copy when the set is
 // finished. Like a vector's, references to the items are invalidated when it grows.
+// NOLINTBEGIN(cppcoreguidelines-pro-bounds-pointer-arithmetic): a container over raw storage
 class OpenItems {
  public:
   std::size_t size() const { return size_; }
@@ -82,6 +83,7 @@ class OpenItems {
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
 };
+// NOLINTEND(cppcoreguidelines-pro-bounds-pointer-arithmetic)
 
 struct ItemRef {
   std::int32_t set = -1;
