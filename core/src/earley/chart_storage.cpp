@@ -74,6 +74,35 @@ void ChartStorage::copyBytes(void* to, const void* from, std::size_t bytes) {
   std::memcpy(to, from, bytes);
 }
 
+void* ChartStorage::openRegion(std::size_t minBytes, std::size_t alignment,
+                               std::size_t* roomBytes) {
+  auto* const start = static_cast<unsigned char*>(allocate(minBytes, alignment));
+  // All the room left in the block: closeRegion() gives back what the region does not use.
+  const Block& b = blocks_[current_];
+  const auto room = static_cast<std::size_t>(b.data + b.size - start);
+  used_ += room - minBytes;
+  offset_ = b.size;
+  *roomBytes = room;
+  return start;
+}
+
+void* ChartStorage::growRegion(void* region, std::size_t usedBytes, std::size_t minBytes,
+                               std::size_t alignment, std::size_t* roomBytes) {
+  // The region fills its block to the end: it moves to the next block with room, or a new one.
+  const Block& old = blocks_[current_];
+  used_ -= static_cast<std::size_t>(old.data + old.size - static_cast<unsigned char*>(region));
+  void* const moved = openRegion(usedBytes + minBytes, alignment, roomBytes);
+  if (usedBytes > 0) copyBytes(moved, region, usedBytes);
+  return moved;
+}
+
+void ChartStorage::closeRegion(void* region, std::size_t usedBytes) {
+  const Block& b = blocks_[current_];
+  const auto start = static_cast<std::size_t>(static_cast<unsigned char*>(region) - b.data);
+  used_ -= b.size - start - usedBytes;
+  offset_ = start + usedBytes;
+}
+
 void* ChartStorage::allocate(std::size_t bytes, std::size_t alignment) {
   // The first block (after a rewind, the next one) with room.
   while (current_ < blocks_.size()) {

@@ -753,6 +753,39 @@ class CompiledGrammarBuilder {
       }
       if (r.unit) cg.unitRules_.push_back(id);
     }
+    cg.shapes_.clear();
+    cg.shapes_.reserve(rules.size());
+    for (const CompiledRule& r : rules) {
+      cg.shapes_.push_back({r.lhs, static_cast<std::int16_t>(r.rhs.size()), r.unit});
+    }
+    // The rule-start table: each nonterminal's predictable rules grouped by first symbol.
+    std::vector<std::vector<CompiledGrammar::PredictionGroup>> groups(n);
+    cg.predictionGroupRules_.clear();
+    cg.predictionGroupRules_.reserve(cg.predictable_.values.size());
+    std::vector<std::int32_t> groupOf(n, -1);  // by first symbol, within one nonterminal
+    for (std::size_t y = 0; y < n; ++y) {
+      const ConstSpan<std::int32_t> row = cg.predictable_.row(y);
+      std::vector<std::vector<std::int32_t>> members;
+      for (std::int32_t id : row) {
+        const SymbolId first = rules[static_cast<std::size_t>(id)].rhs[0];
+        std::int32_t& g = groupOf[static_cast<std::size_t>(first)];
+        if (g < 0) {
+          g = static_cast<std::int32_t>(members.size());
+          members.emplace_back();
+          groups[y].push_back({first, !isNtOrGoal(cg, first), 0, 0});
+        }
+        members[static_cast<std::size_t>(g)].push_back(id);
+      }
+      for (std::size_t g = 0; g < members.size(); ++g) {
+        CompiledGrammar::PredictionGroup& group = groups[y][g];
+        groupOf[static_cast<std::size_t>(group.first)] = -1;
+        group.begin = static_cast<std::int32_t>(cg.predictionGroupRules_.size());
+        cg.predictionGroupRules_.insert(cg.predictionGroupRules_.end(), members[g].begin(),
+                                        members[g].end());
+        group.end = static_cast<std::int32_t>(cg.predictionGroupRules_.size());
+      }
+    }
+    cg.predictionGroups_ = CompiledGrammar::Rows<CompiledGrammar::PredictionGroup>::pack(groups);
   }
 
   bool computeClosures(CompiledGrammar& cg) {

@@ -1,5 +1,6 @@
 #include "gwb/earley/earley_chart.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "gwb/earley/dotted_item.h"
@@ -26,7 +27,6 @@ EarleyChart::EarleyChart(const EarleyChart& other)
       sets_(other.sets_),
       words_(other.words_),
       open_(other.open_),
-      openItems_(other.openItems_),
       openWaiting_(other.openWaiting_),
       openTerminalWaiting_(other.openTerminalWaiting_),
       closedTerminalWaiting_(other.closedTerminalWaiting_) {
@@ -36,6 +36,10 @@ EarleyChart::EarleyChart(const EarleyChart& other)
       s.items = storage_.store(std::vector<EarleyItem>(s.items, s.items + s.itemCount));
     if (s.waitingCount > 0)
       s.waiting = storage_.store(std::vector<WaitingEntry>(s.waiting, s.waiting + s.waitingCount));
+  }
+  if (open_ != kNoOpenSet) {  // a set under construction: its items so far
+    openItems_.open(storage_);
+    for (const EarleyItem& item : other.openItems_) openItems_.push_back(item);
   }
 }
 
@@ -48,7 +52,7 @@ void EarleyChart::reset(std::size_t sets) {
   storage_.rewind();
   sets_.assign(sets, StateSet{});
   open_ = kNoOpenSet;
-  openItems_.clear();
+  openItems_ = OpenItems{};
   openWaiting_.clear();
   openTerminalWaiting_.clear();
   closedTerminalWaiting_.clear();
@@ -56,21 +60,44 @@ void EarleyChart::reset(std::size_t sets) {
 
 void EarleyChart::openSet(std::size_t r) {
   open_ = r;
-  openItems_.clear();
+  openItems_.open(storage_);
   openWaiting_.clear();
   openTerminalWaiting_.clear();
 }
 
 void EarleyChart::closeSet() {
   StateSet& s = sets_[open_];
-  s.items = storage_.store(openItems_);
   s.itemCount = openItems_.size();
+  s.items = openItems_.close();
   s.waiting = storage_.store(openWaiting_);
   s.waitingCount = openWaiting_.size();
   closedTerminalWaiting_.swap(openTerminalWaiting_);
   open_ = kNoOpenSet;
-  openItems_.clear();
   openWaiting_.clear();
+}
+
+void OpenItems::open(ChartStorage& storage) {
+  storage_ = &storage;
+  size_ = 0;
+  std::size_t room = 0;
+  data_ = static_cast<EarleyItem*>(
+      storage.openRegion(64 * sizeof(EarleyItem), alignof(EarleyItem), &room));
+  capacity_ = room / sizeof(EarleyItem);
+}
+
+void OpenItems::grow() {
+  std::size_t room = 0;
+  data_ = static_cast<EarleyItem*>(storage_->growRegion(
+      data_, size_ * sizeof(EarleyItem), std::max<std::size_t>(size_, 64) * sizeof(EarleyItem),
+      alignof(EarleyItem), &room));
+  capacity_ = room / sizeof(EarleyItem);
+}
+
+const EarleyItem* OpenItems::close() {
+  storage_->closeRegion(data_, size_ * sizeof(EarleyItem));
+  const EarleyItem* items = size_ > 0 ? data_ : nullptr;
+  *this = OpenItems{};
+  return items;
 }
 
 std::size_t EarleyChart::itemCount() const {

@@ -43,6 +43,7 @@ struct LinearNumeric {
   static double mul(double a, double b) { return a * b; }
   static double mul(double a, double b, double c) { return a * b * c; }
   static double add(double a, double b) { return a + b; }
+  static double div(double a, double b) { return a / b; }
   static bool isZero(double a) { return a == 0.0; }
   static double pick(double linear, double /*log*/) { return linear; }
   static double toLog(double a) { return std::log(a); }
@@ -56,6 +57,7 @@ struct LogNumeric {
   static double mul(double a, double b) { return a + b; }
   static double mul(double a, double b, double c) { return a + b + c; }
   static double add(double a, double b) { return logAdd(a, b); }
+  static double div(double a, double b) { return a - b; }
   static bool isZero(double a) { return a == kNegInf; }
   static double pick(double /*linear*/, double log) { return log; }
   static double toLog(double a) { return a; }
@@ -156,8 +158,9 @@ class ItemIndex {
 // completer reads no grammar rule: that item's key in the open set's index (itemKey; its low half
 // is the origin) and what its look-ahead test reads (lookahead.h: the kind of advance, and the
 // symbol after the dot or, when the advance finishes the rule, its LHS). Records are the parse's
-// working memory, not part of the chart: made when a later set first completes into set k, in
-// an arena the thread keeps from parse to parse (SymbolScratch).
+// working memory, not part of the chart: the records of one run are made when a later set first
+// completes into set k a constituent that the run waits for (many runs of a dense grammar's set
+// never are), in an arena the thread keeps from parse to parse (SymbolScratch).
 struct WaitingRecord {
   double forward = 0.0;
   double inner = 0.0;
@@ -170,10 +173,12 @@ struct WaitingRecord {
   AdvanceKind advance = AdvanceKind::Nonterminal;  // of the advanced item
 };
 
-// The waiting list's runs: symbol Z's records are [begin, next run's begin).
+// The waiting list's runs: symbol Z waits in entries [begin, next run's begin) of set k's
+// waiting list; their records, once made, are as many from `records` on in the arena.
 struct WaitingRun {
   SymbolId symbol;
   std::int32_t begin;
+  std::int64_t records = -1;  // not made yet
 };
 
 // The finished items of the set being completed, waiting for their origin's turn. Completion
@@ -243,9 +248,8 @@ struct Constituent {
   std::int32_t best = -1;  // the best-scoring finished item of the constituent
 };
 
-// A closed set's completion records and runs in the arena (runCount < 0: not made yet).
+// A closed set's runs in the arena (runCount < 0: not made yet).
 struct RecordSpanSlot {
-  std::size_t records = 0;
   std::size_t runs = 0;
   std::int64_t runCount = -1;
 };
@@ -522,30 +526,42 @@ class EarleyRun {
   void openSet(std::size_t r) { chart_.openSet(r); }
   void closeSet() { chart_.closeSet(); }
 
-  // The completion records and runs of closed set k, made on first use: only the sets that a
-  // later completion reaches get them (on a discourse, few do).
+  // The runs of closed set k, made on first use: only the sets that a later completion reaches
+  // get them (on a discourse, few do); a run's records are made when it is first read.
   struct OriginWaiting {
-    const WaitingRecord* records = nullptr;
-    const WaitingRun* runs = nullptr;
+    std::size_t set = 0;
+    WaitingRun* runs = nullptr;
     std::size_t runCount = 0;  // runs, the closing one (kNoSymbol, waitingCount) excluded
   };
   OriginWaiting originWaiting(std::size_t k) {
     RecordSpan& span = recordSpans_[k];
-    if (span.runCount < 0) makeWaitingRecords(k, span);
-    return {records_.data() + span.records, runs_.data() + span.runs,
-            static_cast<std::size_t>(span.runCount)};
+    if (span.runCount < 0) makeWaitingRuns(k, span);
+    return {k, runs_.data() + span.runs, static_cast<std::size_t>(span.runCount)};
   }
-  void makeWaitingRecords(std::size_t k, RecordSpan& span) {
+  void makeWaitingRuns(std::size_t k, RecordSpan& span) {
     const ConstSpan<EarleyChart::WaitingEntry> waiting = this->waiting(k);
-    const ConstSpan<EarleyItem> items = this->items(k);
-    span.records = records_.size();
     span.runs = runs_.size();
     span.runCount = 0;
     if (waiting.empty()) return;
-    if (records_.capacity() < span.records + waiting.size())  // geometric, as push_back's
-      records_.reserve(std::max(span.records + waiting.size(), 2 * records_.capacity()));
     for (std::size_t i = 0; i < waiting.size(); ++i) {
-      const auto& [z, index] = waiting[i];
+      if (i == 0 || waiting[i - 1].first != waiting[i].first)
+        runs_.push_back({waiting[i].first, static_cast<std::int32_t>(i)});
+    }
+    span.runCount = static_cast<std::int64_t>(runs_.size() - span.runs);
+    runs_.push_back({kNoSymbol, static_cast<std::int32_t>(waiting.size())});
+  }
+  // The records of `run` (of set k's waiting list), made on first use.
+  const WaitingRecord* runRecords(std::size_t k, WaitingRun* run) {
+    if (run->records >= 0) return records_.data() + run->records;
+    const ConstSpan<EarleyChart::WaitingEntry> waiting = this->waiting(k);
+    const ConstSpan<EarleyItem> items = this->items(k);
+    const auto begin = static_cast<std::size_t>(run->begin);
+    const auto end = static_cast<std::size_t>(run[1].begin);
+    run->records = static_cast<std::int64_t>(records_.size());
+    if (records_.capacity() < records_.size() + (end - begin))  // geometric, as push_back's
+      records_.reserve(std::max(records_.size() + (end - begin), 2 * records_.capacity()));
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::int32_t index = waiting[i].second;
       const EarleyItem& item = items[static_cast<std::size_t>(index)];
       WaitingRecord& record = records_.emplace_back();  // in place (see forEachWaitingOn)
       record.forward = item.forward;
@@ -558,19 +574,17 @@ class EarleyRun {
       record.after = advance.after;
       record.dot = item.dot;
       record.advance = advance.kind;
-      if (i == 0 || waiting[i - 1].first != z) runs_.push_back({z, static_cast<std::int32_t>(i)});
     }
-    span.runCount = static_cast<std::int64_t>(runs_.size() - span.runs);
-    runs_.push_back({kNoSymbol, static_cast<std::int32_t>(waiting.size())});
+    return records_.data() + run->records;
   }
-  std::vector<EarleyItem>& openItems() { return chart_.openItems_; }
+  OpenItems& openItems() { return chart_.openItems_; }
   ConstSpan<EarleyItem> items(std::size_t r) const { return chart_.set(r); }
   ConstSpan<EarleyChart::WaitingEntry> waiting(std::size_t r) const { return chart_.waiting(r); }
 
   std::int32_t addItem(std::size_t r, const EarleyItem& item) {
     assert(r == chart_.open_);
     static_cast<void>(r);
-    std::vector<EarleyItem>& items = openItems();
+    OpenItems& items = openItems();
     const auto index = static_cast<std::int32_t>(items.size());
     items.push_back(item);
     const CompiledRule& rule = g_.rule(item.rule);
@@ -613,28 +627,38 @@ class EarleyRun {
   void predict(std::size_t r) {
     // The items waiting in the open set, in the order they were made (predict() adds its own
     // items, and their waiting entries, only after the masses are summed).
-    const std::optional<SymbolId> next =
-        computePredictionMass(r, chart_.openWaiting_, ConstSpan<EarleyItem>(openItems()));
+    const std::optional<SymbolId> next = computePredictionMass(
+        r, chart_.openWaiting_, ConstSpan<EarleyItem>(openItems().data(), openItems().size()));
     if (next && *next == CompiledGrammar::kEndOfInput) return;
+    // The rule-start table: Y's rules by first symbol, the look-ahead tested once per group.
+    const std::int32_t* const groupRules = g_.predictionGroupRules().data();
     for (SymbolId y : touchedPrediction_) {
       const double mass = predictionMass_[static_cast<std::size_t>(y)];
-      for (std::int32_t ruleId : g_.predictableRules(y)) {
-        if (next && !g_.ruleCanStartWith(ruleId, *next)) continue;
-        const CompiledRule& rule = g_.rule(ruleId);
-        EarleyItem item;
-        item.rule = ruleId;
-        item.origin = static_cast<std::int32_t>(r);
-        item.forward = Numeric::mul(mass, Numeric::pick(rule.probability, rule.logProbability));
-        item.inner = Numeric::pick(rule.probability, rule.logProbability);
-        item.viterbi = rule.logViterbiWeight;
-        item.predicted = true;
-        const std::int32_t index = addItem(r, item);
-        if (observer_)
-          emit(OperationKind::Predict, {static_cast<std::int32_t>(r), index}, {}, {}, y, kNoSymbol,
-               true, {});
+      for (const CompiledGrammar::PredictionGroup& group : g_.predictionGroups(y)) {
+        if (next && !g_.groupCanStartWith(group, *next)) continue;
+        for (const std::int32_t* id = groupRules + group.begin; id != groupRules + group.end;
+             ++id) {
+          predictOne(r, y, mass, *id);
+        }
       }
     }
     sortWaiting(chart_.openWaiting_);
+  }
+
+  // Adds the predicted item [r, r] Y → . ν of rule `ruleId`, with Y's prediction mass.
+  void predictOne(std::size_t r, SymbolId y, double mass, std::int32_t ruleId) {
+    const CompiledRule& rule = g_.rule(ruleId);
+    EarleyItem item;
+    item.rule = ruleId;
+    item.origin = static_cast<std::int32_t>(r);
+    item.forward = Numeric::mul(mass, Numeric::pick(rule.probability, rule.logProbability));
+    item.inner = Numeric::pick(rule.probability, rule.logProbability);
+    item.viterbi = rule.logViterbiWeight;
+    item.predicted = true;
+    const std::int32_t index = addItem(r, item);
+    if (observer_)
+      emit(OperationKind::Predict, {static_cast<std::int32_t>(r), index}, {}, {}, y, kNoSymbol,
+           true, {});
   }
 
   // The prediction mass of every nonterminal Y at r: Σ over the items waiting on some Z (those
@@ -794,16 +818,16 @@ class EarleyRun {
   // R_U(Z, Y) > 0. Origins are processed from r−1 down: a finished item's contributions all
   // come from constituents of larger origin, so it is final when its own origin comes up.
   void complete(std::size_t r) {
-    const std::vector<EarleyItem>& current = openItems();
+    const OpenItems& current = openItems();
     const std::optional<SymbolId> next = lookaheadAt(r);
     const bool everyPrefix = completesForEveryPrefix();
     index_.clear();
     agenda_.reserveOrigins(r);
+    const std::size_t firstMade = current.size();  // completion's items come after the scanned
     for (std::int32_t k = 0; k < static_cast<std::int32_t>(current.size()); ++k) {
       const EarleyItem& item = current[static_cast<std::size_t>(k)];
-      const CompiledRule& rule = g_.rule(item.rule);
-      if (static_cast<std::size_t>(item.dot) == rule.rhs.size() && !rule.unit)
-        agenda_.push(item.origin, k, rule.lhs);
+      const CompiledGrammar::RuleShape& rule = g_.shape(item.rule);
+      if (item.dot == rule.length && !rule.unit) agenda_.push(item.origin, k, rule.lhs);
     }
     while (!agenda_.empty()) {
       const std::int32_t k = agenda_.popOrigin();
@@ -866,12 +890,18 @@ class EarleyRun {
         gathered_[static_cast<std::size_t>(zSymbol)] = Constituent{};
         forEachWaitingOn(origin, zSymbol, next, everyPrefix,
                          [&](const WaitingRecord& waiting, std::size_t hash) {
-                           advance(waiting, hash, Numeric::mul(waiting.forward, z.inner),
-                                   Numeric::mul(waiting.inner, z.inner),
-                                   waiting.viterbi + z.viterbi, z.best, zSymbol);
+                           if constexpr (kDeferForward) {
+                             advanceDeferred(waiting, hash, Numeric::mul(waiting.inner, z.inner),
+                                             waiting.viterbi + z.viterbi, z.best, zSymbol);
+                           } else {
+                             advance(waiting, hash, Numeric::mul(waiting.forward, z.inner),
+                                     Numeric::mul(waiting.inner, z.inner),
+                                     waiting.viterbi + z.viterbi, z.best, zSymbol);
+                           }
                          });
       }
     }
+    if (kDeferForward && observer_ == nullptr) finishForward(firstMade);
   }
 
   // Completion from origin k one constituent Y at a time (each waiting item advances once per
@@ -914,13 +944,13 @@ class EarleyRun {
   template <typename AdvanceOne>
   void forEachWaitingOn(const OriginWaiting& origin, SymbolId symbol, std::optional<SymbolId> next,
                         bool everyPrefix, AdvanceOne&& advanceOne) {
-    const WaitingRun* const runsEnd = origin.runs + origin.runCount;
-    const WaitingRun* run =
+    WaitingRun* const runsEnd = origin.runs + origin.runCount;
+    WaitingRun* const run =
         std::lower_bound(origin.runs, runsEnd, symbol,
                          [](const WaitingRun& a, SymbolId wanted) { return a.symbol < wanted; });
     if (run == runsEnd || run->symbol != symbol) return;
-    const WaitingRecord* const first = origin.records + run->begin;
-    const WaitingRecord* const last = origin.records + (run + 1)->begin;
+    const WaitingRecord* const first = runRecords(origin.set, run);
+    const WaitingRecord* const last = first + ((run + 1)->begin - run->begin);
     // Written in place (never built on the stack and copied: the copy's wide load of two
     // narrow stores just made stalls store forwarding, which cost a fifth of completion).
     if (passing_.size() < static_cast<std::size_t>(last - first))
@@ -944,6 +974,68 @@ class EarleyRun {
     return {waiting.advance, waiting.after};
   }
 
+  // advance() without the forward value. An item's forward value is its inner value times the
+  // prediction mass of its LHS at its origin (the forward / inner ratio of the predicted item it
+  // grew from, kept by every advance and scan, the rescaling included), which is the same for
+  // every waiting item that advances into it. So only inner values are summed: a new item keeps
+  // the ratio of the waiting item that made it in `forward`, and finishForward() multiplies it by
+  // the final inner value once per item, instead of a sum per advance (in log mode a
+  // log-sum-exp; in scaled mode an addition, which costs less than the ratio's division, so
+  // only log mode defers: kDeferForward).
+  static constexpr bool kDeferForward = Numeric::kMode == NumericMode::Log;
+  void advanceDeferred(const WaitingRecord& waiting, std::size_t hash, double inner, double viterbi,
+                       std::int32_t child, SymbolId via) {
+    OpenItems& current = openItems();
+    const auto [slot, inserted] =
+        index_.tryEmplace(waiting.key, hash, static_cast<std::int32_t>(current.size()));
+    if (inserted) {
+      const double ratio = Numeric::isZero(waiting.inner)
+                               ? Numeric::zero()
+                               : Numeric::div(waiting.forward, waiting.inner);
+      makeAdvanced(waiting, slot, ratio, inner, viterbi, child, via);
+    } else {
+      EarleyItem& item = current[static_cast<std::size_t>(slot)];
+      item.inner = Numeric::add(item.inner, inner);
+      if (viterbi > item.viterbi) {
+        item.viterbi = viterbi;
+        item.bestPredecessor = waiting.index;
+        item.bestChild = child;
+        item.bestVia = via;
+      }
+    }
+  }
+
+  // The forward values of the items completion made by advanceDeferred, from `first` on.
+  void finishForward(std::size_t first) {
+    OpenItems& current = openItems();
+    for (std::size_t i = first; i < current.size(); ++i)
+      current[i].forward = Numeric::mul(current[i].forward, current[i].inner);
+  }
+
+  // Makes the advance of `waiting` at index `slot` of the open set (advance() does the same).
+  void makeAdvanced(const WaitingRecord& waiting, std::int32_t slot, double forward, double inner,
+                    double viterbi, std::int32_t child, SymbolId via) {
+    // Made in place in the set (see forEachWaitingOn on copies of stack temporaries).
+    EarleyItem& item = openItems().emplace_back();
+    item.rule = waiting.rule;
+    item.dot = static_cast<std::int16_t>(waiting.dot + 1);
+    item.origin = keyOrigin(waiting.key);
+    item.forward = forward;
+    item.inner = inner;
+    item.viterbi = viterbi;
+    item.bestPredecessor = waiting.index;
+    item.bestChild = child;
+    item.bestVia = via;
+    // addItem's bookkeeping, from the record instead of the rule.
+    switch (waiting.advance) {
+      case AdvanceKind::Nonterminal: chart_.openWaiting_.push_back({waiting.after, slot}); break;
+      case AdvanceKind::Terminal: chart_.openTerminalWaiting_.push_back(slot); break;
+      case AdvanceKind::Finished: agenda_.push(item.origin, slot, waiting.after); break;
+      case AdvanceKind::Goal:  // the goal rule is a unit rule: nothing completes with it
+      case AdvanceKind::Unit: break;
+    }
+  }
+
   // Adds mass to [k, r] X → α Z . β, the advance of `waiting` (in set k) over a constituent;
   // `hash` is the hash of waiting.key. Returns the item's index in the open set and whether it
   // was made; an item that was there already is copied first into `before`, when given.
@@ -951,7 +1043,7 @@ class EarleyRun {
                                         double forward, double inner, double viterbi,
                                         std::int32_t child, SymbolId via,
                                         EarleyItem* before = nullptr) {
-    std::vector<EarleyItem>& current = openItems();
+    OpenItems& current = openItems();
     const auto [slot, inserted] =
         index_.tryEmplace(waiting.key, hash, static_cast<std::int32_t>(current.size()));
     if (inserted) {
@@ -1043,12 +1135,12 @@ class EarleyRun {
   // E_k for the open set k, from its waiting items (those made by scanning and completing: the
   // items predicted at k start at k and cannot be last-symbol items of a spine above k).
   void computeEndWeights(std::size_t k) {
-    const std::vector<EarleyItem>& current = openItems();
+    const OpenItems& current = openItems();
     touchedWaiting_.clear();
     for (const auto& [z, index] : chart_.openWaiting_) {
       const EarleyItem& item = current[static_cast<std::size_t>(index)];
-      const CompiledRule& rule = g_.rule(item.rule);
-      if (static_cast<std::size_t>(item.dot) + 1 != rule.rhs.size()) continue;
+      const CompiledGrammar::RuleShape& rule = g_.shape(item.rule);
+      if (item.dot + 1 != rule.length) continue;
       double above = Numeric::one();  // E(GOAL) for the axiom
       if (item.rule != g_.goalRule()) {
         // Unit rules are folded into R_U; an item predicted at k starts at k.
@@ -1089,12 +1181,12 @@ class EarleyRun {
 
   // log P(w_0..w_{r−1}) from the end weights and the items that scanned w_{r−1} into set r.
   double stringProbabilityFromEndWeights(std::size_t r, std::size_t scannedCount) {
-    const std::vector<EarleyItem>& current = openItems();
+    const OpenItems& current = openItems();
     double total = Numeric::zero();
     for (std::size_t k = 0; k < scannedCount; ++k) {
       const EarleyItem& item = current[k];
-      const CompiledRule& rule = g_.rule(item.rule);
-      if (static_cast<std::size_t>(item.dot) != rule.rhs.size()) continue;
+      const CompiledGrammar::RuleShape& rule = g_.shape(item.rule);
+      if (item.dot != rule.length) continue;
       const double above = endWeight(static_cast<std::size_t>(item.origin), rule.lhs);
       if (Numeric::isZero(above)) continue;
       total = Numeric::add(total, Numeric::mul(item.inner, above));

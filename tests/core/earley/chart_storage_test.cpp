@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -47,6 +48,50 @@ TEST(ChartStorageTest, StoresValuesAcrossBlocksAndReusesThemAfterRewind) {
   ChartStorage moved(std::move(storage));
   EXPECT_EQ(moved.capacityBytes(), mapped);
   EXPECT_EQ(storage.capacityBytes(), 0u);  // NOLINT(bugprone-use-after-move): moved-from is empty
+}
+
+// The open region (a set's items built in place): it grows within its block, moves to a new
+// block with its contents when the block runs out, and once closed keeps exactly its bytes, with
+// the next values stored right after them and nothing stored before it disturbed.
+TEST(ChartStorageTest, OpenRegionGrowsMovesAndClosesToItsContents) {
+  ChartStorage storage;
+  const std::vector<int> before(100, 7);
+  const int* const stored = storage.store(before);
+  std::size_t room = 0;
+  auto* region = static_cast<int*>(storage.openRegion(16 * sizeof(int), alignof(int), &room));
+  ASSERT_NE(region, nullptr);
+  EXPECT_GE(room, 16 * sizeof(int));
+  EXPECT_EQ(static_cast<const void*>(region), static_cast<const void*>(stored + before.size()))
+      << "the region starts where the stored values end";
+  // Fill it past several blocks' worth (the first block is 64 KiB): it must move and keep its
+  // values each time.
+  std::size_t used = 0;
+  std::size_t capacity = room / sizeof(int);
+  int moves = 0;
+  for (std::size_t k = 0; k < 200000; ++k) {
+    if (used == capacity) {
+      int* const moved = static_cast<int*>(
+          storage.growRegion(region, used * sizeof(int), used * sizeof(int), alignof(int), &room));
+      if (moved != region) ++moves;
+      region = moved;
+      capacity = room / sizeof(int);
+      ASSERT_GE(capacity, 2 * used);
+    }
+    region[used++] = static_cast<int>(k * 2654435761U);
+  }
+  EXPECT_GE(moves, 1);
+  for (std::size_t k = 0; k < used; ++k)
+    ASSERT_EQ(region[k], static_cast<int>(k * 2654435761U)) << "value " << k;
+  storage.closeRegion(region, used * sizeof(int));
+  const std::vector<int> after{1, 2, 3};
+  const int* const next = storage.store(after);
+  EXPECT_EQ(next, region + used) << "the next values follow the closed region's";
+  EXPECT_EQ(std::memcmp(next, after.data(), sizeof(int) * after.size()), 0);
+  EXPECT_EQ(std::memcmp(stored, before.data(), sizeof(int) * before.size()), 0);
+  for (std::size_t k = 0; k < used; ++k)
+    ASSERT_EQ(region[k], static_cast<int>(k * 2654435761U)) << "value " << k;
+  EXPECT_LE(storage.usedBytes(), storage.capacityBytes());
+  EXPECT_GE(storage.usedBytes(), (before.size() + used + after.size()) * sizeof(int));
 }
 
 const char* const kGrammar = testing::kPpAttachmentGrammar;

@@ -2,13 +2,15 @@
 //
 // A whole discourse parsed as one string leaves millions of items behind. Growing one vector
 // per state set costs growth copies, leaves up to half of each vector's capacity unused, and
-// scatters the chart over the heap in small pieces. Instead the set under construction grows in
-// reusable buffers and, once finished (its items no longer change), is copied into ChartStorage:
-// large blocks filled front to back. Blocks of 2 MiB and more are aligned to 2 MiB and, on
-// Linux, advised for transparent huge pages, which spares the processor most page-table walks
-// on a chart of hundreds of megabytes. rewind() makes every block free again without returning
-// it, so a chart parsed into repeatedly (a batch of discourses, an EM iteration) reuses memory
-// that is already mapped.
+// scatters the chart over the heap in small pieces. Instead ChartStorage hands out large blocks
+// filled front to back. The items of the set under construction grow in place at the end of the
+// block being filled (an open region: all the room left in that block, moved to a larger block,
+// with one copy, only when it runs out) and stay there when the set is finished, which trims the
+// region to its items; the set's smaller lists are copied in when it is finished. Blocks of 2 MiB
+// and more are aligned to 2 MiB and, on Linux, advised for transparent huge pages, which spares the
+// processor most page-table walks on a chart of hundreds of megabytes. rewind() makes every block
+// free again without returning it, so a chart parsed into repeatedly (a batch of discourses, an EM
+// iteration) reuses memory that is already mapped.
 //
 // Invariants: memory handed out stays at its address until rewind() or destruction; blocks
 // are never shared between storages (a copied chart copies its items into its own storage).
@@ -39,6 +41,16 @@ class ChartStorage {
     copyBytes(to, values.data(), values.size() * sizeof(T));
     return static_cast<const T*>(to);
   }
+
+  // The open region (at most one at a time; nothing else may be stored while it is open):
+  // openRegion() returns room for at least `minBytes` bytes, aligned to `alignment`, and how much
+  // room there is; growRegion() returns room for at least `minBytes` more than `usedBytes`, with
+  // the region's first `usedBytes` bytes copied there when it had to move; closeRegion() keeps
+  // the first `usedBytes` bytes and frees the rest for what is stored next.
+  void* openRegion(std::size_t minBytes, std::size_t alignment, std::size_t* roomBytes);
+  void* growRegion(void* region, std::size_t usedBytes, std::size_t minBytes, std::size_t alignment,
+                   std::size_t* roomBytes);
+  void closeRegion(void* region, std::size_t usedBytes);
 
   // Everything handed out becomes free again; the blocks stay mapped for the next parse.
   void rewind();

@@ -196,9 +196,35 @@ class CompiledGrammar {
   const CompiledRule& rule(std::int32_t id) const {
     return rules_.rules[static_cast<std::size_t>(id)];
   }
+  // What the parser's per-item loops read of a rule (its LHS, length and whether it is a unit
+  // rule), 8 bytes a rule instead of CompiledRule's 88, so that those loops stay in the cache.
+  struct RuleShape {
+    SymbolId lhs;
+    std::int16_t length;
+    bool unit;
+  };
+  const RuleShape& shape(std::int32_t id) const { return shapes_[static_cast<std::size_t>(id)]; }
   // Non-lexical compiled rules of a nonterminal (these are the ones predicted as items).
   ConstSpan<std::int32_t> predictableRules(SymbolId lhs) const {
     return predictable_.row(static_cast<std::size_t>(lhs));
+  }
+  // The same rules grouped by their first symbol (the rule-start table prediction reads, so that
+  // the look-ahead is tested once per first symbol and no rule is read to test it): group g of
+  // Y is (first symbol, the rules [begin, end) of predictionGroupRules()), groups in the order
+  // their first rule comes in predictableRules(Y), rules in it in that order too.
+  struct PredictionGroup {
+    SymbolId first;
+    bool terminal;  // `first` is a terminal (a multi-terminal or fragment rule)
+    std::int32_t begin;
+    std::int32_t end;
+  };
+  ConstSpan<PredictionGroup> predictionGroups(SymbolId lhs) const {
+    return predictionGroups_.row(static_cast<std::size_t>(lhs));
+  }
+  const std::vector<std::int32_t>& predictionGroupRules() const { return predictionGroupRules_; }
+  // Whether a group's rules can start with `terminal` (not kEndOfInput).
+  bool groupCanStartWith(const PredictionGroup& group, SymbolId terminal) const {
+    return group.terminal ? group.first == terminal : canStartWith(group.first, terminal);
   }
   // Lexical rules X → w for a terminal w.
   ConstSpan<LexicalEntry> lexicalRules(SymbolId terminal) const {
@@ -280,6 +306,9 @@ class CompiledGrammar {
   // thread writing its own data would evict them from the caches of threads reading them.
   RuleTable rules_;
   Rows<std::int32_t> predictable_;
+  std::vector<RuleShape> shapes_;
+  Rows<PredictionGroup> predictionGroups_;
+  std::vector<std::int32_t> predictionGroupRules_;
   Rows<LexicalEntry> lexicon_;
   Rows<ClosureEntry> leftCorner_;
   Rows<UnitEntry> unitInto_;

@@ -15,7 +15,9 @@
 // being written, one ParseEvent per operation.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,6 +46,45 @@ struct EarleyItem {
 };
 
 // A reference to an item: state set and index in it.
+// The items of the state set under construction, in place in chart storage (the storage's open
+// region, chart_storage.h): a vector's interface for the parser, without a copy when the set is
+// finished. Like a vector's, references to the items are invalidated when it grows.
+// NOLINTBEGIN(cppcoreguidelines-pro-bounds-pointer-arithmetic): a container over raw storage
+class OpenItems {
+ public:
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  EarleyItem* data() { return data_; }
+  const EarleyItem* data() const { return data_; }
+  EarleyItem& operator[](std::size_t i) { return data_[i]; }
+  const EarleyItem& operator[](std::size_t i) const { return data_[i]; }
+  EarleyItem* begin() { return data_; }
+  EarleyItem* end() { return data_ + size_; }
+  const EarleyItem* begin() const { return data_; }
+  const EarleyItem* end() const { return data_ + size_; }
+  EarleyItem& emplace_back() {  // NOLINT(readability-identifier-naming): as std::vector's
+    if (size_ == capacity_) grow();
+    return *new (data_ + size_++) EarleyItem();
+  }
+  void push_back(const EarleyItem& item) {  // NOLINT(readability-identifier-naming)
+    emplace_back() = item;
+  }
+
+  // Opens a region of `storage` for a new set (empty).
+  void open(ChartStorage& storage);
+  // Trims the region to the items and returns them; the set is then closed (empty).
+  const EarleyItem* close();
+
+ private:
+  void grow();
+
+  ChartStorage* storage_ = nullptr;
+  EarleyItem* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+// NOLINTEND(cppcoreguidelines-pro-bounds-pointer-arithmetic)
+
 struct ItemRef {
   std::int32_t set = -1;
   std::int32_t index = -1;
@@ -88,9 +129,10 @@ class ParseObserver {
   virtual bool stopRequested() const { return false; }
 };
 
-// The state sets of one parse. Finished sets live in the chart's ChartStorage; the set the
-// parser is building lives in growable buffers until it is finished, and is visible through
-// set() and item() meanwhile (an observer sees it grow). Parsing into a chart again reuses its
+// The state sets of one parse. Finished sets live in the chart's ChartStorage; the items of the
+// set the parser is building grow in place there (OpenItems), its waiting lists in growable
+// buffers until it is finished, and it is visible through set() and item() meanwhile (an
+// observer sees it grow). Parsing into a chart again reuses its
 // memory. Copies are deep.
 class EarleyChart {
  public:
@@ -105,7 +147,7 @@ class EarleyChart {
   NumericMode mode() const { return mode_; }
   std::size_t setCount() const { return sets_.size(); }
   ConstSpan<EarleyItem> set(std::size_t r) const {
-    if (r == open_) return ConstSpan<EarleyItem>(openItems_);
+    if (r == open_) return {openItems_.data(), openItems_.size()};
     const StateSet& s = sets_[r];
     return {s.items, s.itemCount};
   }
@@ -155,7 +197,7 @@ class EarleyChart {
   std::vector<std::string> words_;
   ChartStorage storage_;
   std::size_t open_ = kNoOpenSet;
-  std::vector<EarleyItem> openItems_;
+  OpenItems openItems_;
   std::vector<WaitingEntry> openWaiting_;
   std::vector<std::int32_t> openTerminalWaiting_;    // items of the open set before a terminal
   std::vector<std::int32_t> closedTerminalWaiting_;  // the same, of the set closed last
