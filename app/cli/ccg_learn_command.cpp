@@ -89,6 +89,7 @@ struct TrainSettings {
   double coolingRate = 1e-5;
   int partFacMinCount = 3;
   int trainBeam = 50;
+  bool prune = false;
   bool noPrune = false;
   bool unconstrained = false;
   bool quiet = false;
@@ -150,7 +151,7 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
   options.parser.beam = s.beam;
   options.partFacMinCount = s.partFacMinCount;
   options.trainBeam = s.trainBeam;
-  options.pruneUnused = !s.noPrune;
+  options.pruneUnused = s.prune && !s.noPrune;
   options.constrainCorrectParse = !s.unconstrained;
   out.learner = std::make_unique<ccg::FublLearner>(*out.types, options);
   out.learner->initialise(train.examples, fixed);
@@ -170,9 +171,11 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
           << 100.0 * summary.correctBeforeUpdate / std::max(1, summary.examples) << "% ("
           << summary.correctBeforeUpdate << "/" << summary.examples << "), " << summary.parsable
           << " with a correct parse, log-likelihood " << std::setprecision(2)
-          << summary.logLikelihood << ", splits " << summary.splitsAdded << " kept / "
-          << summary.splitsRejected << " rejected, " << summary.restored
-          << " whole-sentence items restored, " << summary.partFacTemplates
+          << summary.logLikelihood << " (" << summary.zOutsideFullChart
+          << " with z only in the chart of z, " << summary.wholeSentenceBest
+          << " right by a whole-sentence item, update L1 " << summary.updateL1 << "), splits "
+          << summary.splitsAdded << " kept / " << summary.splitsRejected << " rejected, "
+          << summary.restored << " whole-sentence items restored, " << summary.partFacTemplates
           << " PART-FAC templates; pruned " << summary.lexemesPruned << " lexemes, "
           << summary.templatesPruned << " templates; lexicon " << summary.lexemes << " lexemes, "
           << summary.templates << " templates, " << summary.entries << " entries; "
@@ -378,8 +381,11 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
       .add_option("--train-beam", s.trainBeam,
                   "entries per cell in the training parse of the full chart (0: --beam)")
       ->check(CLI::Range(0, 1000000));
+  command.add_flag("--prune", s.prune,
+                   "after each pass, drop the lexemes and templates that no best correct parse of "
+                   "it used (not in the paper; it takes z's other derivations out of the charts)");
   command.add_flag("--no-prune", s.noPrune,
-                   "keep lexemes and templates that no best correct parse of a pass used");
+                   "keep every lexeme and template (the default, as Figure 1 of the paper)");
   command.add_flag("--unconstrained", s.unconstrained,
                    "find the best correct parse in the full chart, not one restricted to the "
                    "logical form's constants");

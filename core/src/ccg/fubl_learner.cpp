@@ -333,6 +333,7 @@ PassSummary FublLearner::runPass(const FublControl& control) {
       const std::vector<Derivation> top = chart->kBest(1);
       if (!top.empty() && exactMatch(top.front().logicalForm, example.logicalForm)) {
         ++summary.correctBeforeUpdate;
+        if (top.front().root.children.empty()) ++summary.wholeSentenceBest;
       }
     }
     // The derivations of z_i: in a chart of the entries with z_i's constants.
@@ -358,6 +359,7 @@ PassSummary FublLearner::runPass(const FublControl& control) {
     if (parsable) {
       ++summary.parsable;
       const double fullLogProbability = chart->logProbability(example.logicalForm);
+      if (!std::isfinite(fullLogProbability)) ++summary.zOutsideFullChart;
       summary.logLikelihood += std::isfinite(fullLogProbability)
                                    ? fullLogProbability
                                    : correct->logProbability(example.logicalForm);
@@ -385,6 +387,7 @@ PassSummary FublLearner::runPass(const FublControl& control) {
             options_.learningRate / (1.0 + options_.coolingRate * static_cast<double>(updates_));
         for (const auto& [feature, value] : delta) {
           if (value != 0.0) lexicon_.setWeight(feature, lexicon_.weight(feature) + rate * value);
+          summary.updateL1 += std::abs(rate * value);
         }
       }
     }
