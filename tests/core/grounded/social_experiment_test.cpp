@@ -257,9 +257,9 @@ TEST(SocialExperimentTest, ResumedFromEveryCheckpointEndsAsTheUninterruptedRun) 
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i) {
       const auto bits = [](double x) {
-        std::uint64_t b = 0;
-        std::memcpy(&b, &x, sizeof b);
-        return b;
+        std::uint64_t pattern = 0;
+        std::memcpy(&pattern, &x, sizeof pattern);
+        return pattern;
       };
       if (a[i].iteration != b[i].iteration || bits(a[i].objective) != bits(b[i].objective) ||
           bits(a[i].negLogLikelihood) != bits(b[i].negLogLikelihood) ||
