@@ -137,10 +137,11 @@ std::vector<CcgOracleDerivation> enumerateCcgDerivations(const std::vector<std::
           for (const Partial& r : table[k][j]) {
             const OracleCat& a = l.category;
             const OracleCat& b = r.category;
-            const bool aRight = a->slash == '/' || a->slash == '|';
-            const bool aLeft = a->slash == '\\' || a->slash == '|';
-            const bool bRight = b->slash == '/' || b->slash == '|';
-            const bool bLeft = b->slash == '\\' || b->slash == '|';
+            // A functor has a direction; '|' only matches inside an argument.
+            const bool aRight = a->slash == '/';
+            const bool aLeft = a->slash == '\\';
+            const bool bRight = b->slash == '/';
+            const bool bLeft = b->slash == '\\';
             if (aRight && unify(a->argument, b)) {
               if (auto s = applyTerm(l.semantics, r.semantics)) {
                 here.push_back(joined(l, r, a->result, s, ">"));

@@ -203,13 +203,14 @@ const char* combinatorSymbol(Combinator combinator) {
 
 namespace {
 
+// A functor needs a direction: a vertical slash only matches as part of an argument (as UBL's
+// and SPF's combinators do), so `states ⊢ S|NP` is an argument of `what ⊢ S/(S|NP)` but never
+// applies to an NP itself.
 bool takesRight(const Category& category) {
-  return !category->isAtomic() &&
-         (category->slash == Slash::Forward || category->slash == Slash::Vertical);
+  return !category->isAtomic() && category->slash == Slash::Forward;
 }
 bool takesLeft(const Category& category) {
-  return !category->isAtomic() &&
-         (category->slash == Slash::Backward || category->slash == Slash::Vertical);
+  return !category->isAtomic() && category->slash == Slash::Backward;
 }
 
 Term apply(const Term& function, const Term& argument, int maxSteps) {

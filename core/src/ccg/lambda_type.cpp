@@ -131,6 +131,29 @@ bool TypeSystem::compatible(const TypePtr& a, const TypePtr& b) const {
   return isSubtype(a, b) || isSubtype(b, a);
 }
 
+TypePtr TypeSystem::meet(const TypePtr& a, const TypePtr& b) const {
+  if (!a || !b || a->isFunction() || b->isFunction()) return nullptr;
+  if (isSubtype(a, b)) return a;
+  if (isSubtype(b, a)) return b;
+  return nullptr;
+}
+
+TypePtr TypeSystem::join(const TypePtr& a, const TypePtr& b) const {
+  if (!a || !b || a->isFunction() || b->isFunction()) return nullptr;
+  if (isSubtype(a, b)) return b;
+  if (isSubtype(b, a)) return a;
+  // Walk up from a until an ancestor is above b (the hierarchy is a tree, so it is the nearest).
+  std::string current = a->atom;
+  for (int guard = 0; guard < 1000; ++guard) {
+    auto it = parent_.find(current);
+    if (it == parent_.end() || it->second.empty()) return nullptr;
+    current = it->second;
+    TypePtr ancestor = atomicType(current);
+    if (isSubtype(b, ancestor)) return ancestor;
+  }
+  return nullptr;
+}
+
 void TypeSystem::addSignature(const std::string& constant, Signature signature) {
   signatures_[constant].push_back(std::move(signature));
 }

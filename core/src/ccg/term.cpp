@@ -849,6 +849,25 @@ class TypeChecker {
         diagnostics_(diagnostics),
         positions_(positions) {}
 
+  // The term's type once every bound variable has the type its uses require. Narrowing only
+  // makes variables more specific, so the passes reach a fixed point: at most one per step down
+  // the type tree of each variable, and one more that narrows nothing.
+  TypePtr check(const Term& term) {
+    for (;;) {
+      std::vector<TypePtr> before;
+      for (const Binding& binding : bindings_) before.push_back(binding.type);
+      TypePtr type = infer(term);
+      if (!type) return nullptr;
+      bool narrowed = false;
+      for (std::size_t b = 0; b < bindings_.size() && !narrowed; ++b) {
+        const TypePtr& start = b < before.size() ? before[b] : bindings_[b].declared;
+        narrowed = !sameType(start, bindings_[b].type);
+      }
+      if (!narrowed) return type;
+    }
+  }
+
+ private:
   TypePtr infer(const Term& term) {
     switch (term->kind) {
       case TermKind::Constant: {
@@ -859,21 +878,25 @@ class TypeChecker {
         }
         return type;
       }
-      case TermKind::Variable:
-        for (auto it = scope_.rbegin(); it != scope_.rend(); ++it) {
-          if (it->first == term->variable) return it->second;
+      case TermKind::Variable: {
+        const int binding = bindingOf(term);
+        if (binding < 0) {
+          return fail(term, "free variable $" + std::to_string(term->variable) +
+                                ": no lambda or quantifier binds it");
         }
-        return fail(term, "free variable $" + std::to_string(term->variable) +
-                              ": no lambda or quantifier binds it");
+        return bindings_[binding].type;
+      }
       case TermKind::Application: return inferApplication(term);
       case TermKind::Lambda: {
-        scope_.emplace_back(term->variable, term->variableType);
+        // The function takes what its variable is declared as (narrowing checks the uses; the
+        // declared type is what a split or a template writes, so it stays as general).
+        bind(term, term->variableType);
         TypePtr body = infer(term->children.front());
         scope_.pop_back();
         return body ? functionType(term->variableType, body) : nullptr;
       }
+      case TermKind::Or: return inferDisjunction(term);
       case TermKind::And:
-      case TermKind::Or:
       case TermKind::Not:
         for (const Term& child : term->children) {
           if (!expect(child, truth(),
@@ -889,6 +912,10 @@ class TypeChecker {
         if (!right) return nullptr;
         if (!types_.compatible(left, right)) {
           return fail(term, "'=' compares a " + toString(left) + " with a " + toString(right));
+        }
+        if (TypePtr both = types_.meet(left, right)) {
+          narrow(term->children[0], both);
+          narrow(term->children[1], both);
         }
         return truth();
       }
@@ -907,7 +934,7 @@ class TypeChecker {
       case TermKind::Argmax:
       case TermKind::Argmin:
       case TermKind::Sum: {
-        scope_.emplace_back(term->variable, atomicType("e"));
+        const int binding = bind(term, entity());
         const std::string what = std::string("the body of '") + termKeyword(term->kind) + "'";
         bool ok = expect(term->children[0], truth(), what);
         // (exists $v b1 b2 ...) conjoins its bodies (two Geo880 forms are written so).
@@ -925,14 +952,13 @@ class TypeChecker {
           case TermKind::Exists: return truth();
           case TermKind::Count:
           case TermKind::Sum: return number();
-          default: return atomicType("e");
+          default: return bindings_[binding].type;  // argmax, argmin, the: one of its entities
         }
       }
     }
     return nullptr;
   }
 
- private:
   static TypePtr truth() {
     static const TypePtr kTruth = atomicType("t");
     return kTruth;
@@ -940,6 +966,67 @@ class TypeChecker {
   static TypePtr number() {
     static const TypePtr kNumber = atomicType("i");
     return kNumber;
+  }
+  static TypePtr entity() {
+    static const TypePtr kEntity = atomicType("e");
+    return kEntity;
+  }
+
+  // Enters the scope of a lambda or quantifier node; its variable starts at `declared`, or at
+  // what an earlier pass narrowed it to. Returns the binding's index.
+  int bind(const Term& binder, const TypePtr& declared) {
+    int index = -1;
+    for (std::size_t b = 0; b < bindings_.size(); ++b) {
+      if (bindings_[b].binder == binder.get()) index = static_cast<int>(b);
+    }
+    if (index < 0) {
+      bindings_.push_back({binder.get(), declared, declared});
+      index = static_cast<int>(bindings_.size()) - 1;
+    }
+    scope_.emplace_back(binder->variable, index);
+    return index;
+  }
+  int bindingOf(const Term& variable) const {
+    for (auto it = scope_.rbegin(); it != scope_.rend(); ++it) {
+      if (it->first == variable->variable) return it->second;
+    }
+    return -1;
+  }
+  // A bare bound variable used where `required` is expected takes the more specific of the two
+  // as its type; the next pass re-checks every use with it.
+  void narrow(const Term& argument, const TypePtr& required) {
+    if (argument->kind != TermKind::Variable || !required || required->isFunction()) return;
+    const int binding = bindingOf(argument);
+    if (binding < 0) return;
+    TypePtr& type = bindings_[binding].type;
+    if (type->isFunction()) return;
+    if (TypePtr narrower = types_.meet(type, required)) type = narrower;
+  }
+
+  // Each disjunct narrows the variables bound outside it on its own; afterwards such a variable
+  // has the nearest common supertype of what the disjuncts required: in
+  // `(or (town:t $1) (city:t $1))` $1 is a town or a city, a location.
+  TypePtr inferDisjunction(const Term& term) {
+    std::vector<TypePtr> start;
+    for (const Binding& binding : bindings_) start.push_back(binding.type);
+    std::vector<TypePtr> joined(start.size());
+    for (const Term& child : term->children) {
+      for (std::size_t b = 0; b < start.size(); ++b) bindings_[b].type = start[b];
+      if (!expect(child, truth(), "an argument of 'or'")) return nullptr;
+      for (std::size_t b = 0; b < start.size(); ++b) {
+        const TypePtr& type = bindings_[b].type;
+        if (!joined[b]) {
+          joined[b] = type;
+        } else if (!sameType(joined[b], type)) {
+          TypePtr both = types_.join(joined[b], type);
+          joined[b] = both ? both : start[b];
+        }
+      }
+    }
+    for (std::size_t b = 0; b < start.size(); ++b) {
+      if (joined[b]) bindings_[b].type = joined[b];
+    }
+    return truth();
   }
 
   bool expect(const Term& term, const TypePtr& expected, const std::string& what) {
@@ -950,6 +1037,7 @@ class TypeChecker {
                      "' has type " + toString(type));
       return false;
     }
+    narrow(term, expected);
     return true;
   }
 
@@ -963,13 +1051,27 @@ class TypeChecker {
     }
     if (head->kind == TermKind::Constant) {
       if (const auto* signatures = types_.signatures(head->name)) {
+        const Signature* first = nullptr;
+        // Per argument, the join of what the fitting signatures take there (null: no narrowing).
+        std::vector<TypePtr> required(arguments.size());
         for (const Signature& signature : *signatures) {
           if (signature.arguments.size() != arguments.size()) continue;
           bool fits = true;
           for (std::size_t i = 0; i < arguments.size() && fits; ++i) {
             fits = types_.compatible(arguments[i], signature.arguments[i]);
           }
-          if (fits) return signature.result;
+          if (!fits) continue;
+          for (std::size_t i = 0; i < arguments.size(); ++i) {
+            required[i] = first == nullptr ? signature.arguments[i]
+                                           : types_.join(required[i], signature.arguments[i]);
+          }
+          if (first == nullptr) first = &signature;
+        }
+        if (first != nullptr) {
+          for (std::size_t i = 0; i < arguments.size(); ++i) {
+            narrow(term->children[i + 1], required[i]);
+          }
+          return first->result;
         }
         std::string given;
         for (const TypePtr& type : arguments) given += (given.empty() ? "" : ", ") + toString(type);
@@ -1001,6 +1103,7 @@ class TypeChecker {
                                                toString(type->from) + ", found " +
                                                toString(arguments[i]));
       }
+      narrow(term->children[i + 1], type->from);
       type = type->to;
     }
     return type;
@@ -1027,7 +1130,13 @@ class TypeChecker {
   int column_;
   Diagnostics* diagnostics_;
   const TermPositions* positions_;
-  std::vector<std::pair<int, TypePtr>> scope_;
+  struct Binding {
+    const void* binder;  // the lambda or quantifier node
+    TypePtr declared;    // its variable's declared type (e for quantifiers)
+    TypePtr type;        // narrowed by the uses seen so far
+  };
+  std::vector<Binding> bindings_;
+  std::vector<std::pair<int, int>> scope_;  // variable number -> index into bindings_
   bool failed_ = false;
 };
 
@@ -1036,7 +1145,7 @@ class TypeChecker {
 TypePtr typeCheck(const Term& term, const TypeSystem& types, const std::string& file, int line,
                   int column, Diagnostics* diagnostics, const TermPositions* positions) {
   TypeChecker checker(types, file, line, column, diagnostics, positions);
-  return checker.infer(term);
+  return checker.check(term);
 }
 
 }  // namespace gwb::ccg

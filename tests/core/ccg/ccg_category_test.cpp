@@ -110,16 +110,25 @@ TEST(CcgCategoryTest, CombinatorsComposeSemantics) {
        "(lambda $0 t (not $0))",
        true,
        {"<B S\\NP : (lambda $0 e (not (state:t $0)))"}},
-      // The vertical slash applies in both directions.
-      {"NP", "texas:s", "S|NP", "(lambda $0 e (state:t $0))", true, {"<  S : (state:t texas:s)"}},
-      {"S|NP", "(lambda $0 e (state:t $0))", "NP", "texas:s", true, {">  S : (state:t texas:s)"}},
-      // Two vertical slashes: both compositions are possible.
-      {"S|S",
-       "(lambda $0 t (not $0))",
-       "S|S",
-       "(lambda $0 t (a:t $0))",
+      // A vertical slash is no functor (as in UBL and SPF): it only matches inside an argument,
+      // in either direction.
+      {"NP", "texas:s", "S|NP", "(lambda $0 e (state:t $0))", true, {}},
+      {"S|NP", "(lambda $0 e (state:t $0))", "NP", "texas:s", true, {}},
+      {"S|S", "(lambda $0 t (not $0))", "S|S", "(lambda $0 t (a:t $0))", true, {}},
+      {"S/(S|NP)",
+       "(lambda $0 <e,t> $0)",
+       "S|NP",
+       "(lambda $0 e (state:t $0))",
        true,
-       {">B S|S : (lambda $0 t (not (a:t $0)))", "<B S|S : (lambda $0 t (a:t (not $0)))"}},
+       {">  S : (lambda $0 e (state:t $0))"}},
+      {"S|NP",
+       "(lambda $0 e (state:t $0))",
+       "S\\(S|NP)",
+       "(lambda $0 <e,t> $0)",
+       true,
+       {"<  S : (lambda $0 e (state:t $0))"}},
+      // Nor is it a secondary functor in composition.
+      {"S/S", "(lambda $0 t (not $0))", "S|NP", "(lambda $0 e (state:t $0))", true, {}},
       // No match.
       {"S/NP", "(lambda $0 e (state:t $0))", "N", "(lambda $0 e (city:t $0))", true, {}},
       // Capture: the argument's variables are renamed apart.

@@ -95,7 +95,7 @@ TEST(CcgParserTest, NonRootEntriesOfTheSentenceCellDoNotFillTheBeam) {
       "lexeme 0 states :- state:t\n"
       "lexeme 0 texas :- texas:s\n"
       "lexeme 5 states texas :- texas:s\n"
-      "template 0 S|NP : (lambda $0 e (#0 $0))\n"
+      "template 0 S/NP : (lambda $0 e (#0 $0))\n"
       "template 0 NP : #0\n",
       "roots");
   ASSERT_TRUE(load.diagnostics.empty());

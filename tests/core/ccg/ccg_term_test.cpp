@@ -20,10 +20,10 @@ Term term(const std::string& text) {
 
 // A small type system like GeoQuery's: s, c, r ≤ lo ≤ e; a few signatures.
 TypeSystem geoTypes() {
-  const char* types = "( n lo (s lo) (c lo) (r lo) // comment\n)";
+  const char* types = "( n lo (s lo) (c lo) (r lo) (to lo) // comment\n)";
   const char* lang =
-      "((state:t s t) (city:t c t) (river:t r t) (loc:t r s t) (loc:t c s t)\n"
-      " (next_to:t s s t) (capital:c s c) (population:i lo i) (len:i r i))";
+      "((state:t s t) (city:t c t) (river:t r t) (town:t to t) (loc:t r s t) (loc:t c s t)\n"
+      " (next_to:t s s t) (capital:c s c) (population:i lo i) (len:i r i) (size:i lo i))";
   TypeSystemLoad load = readTypeSystem(types, "t.types", lang, "t.lang");
   EXPECT_FALSE(load.diagnostics.hasErrors());
   return load.types;
@@ -196,7 +196,7 @@ TEST(CcgTermTest, TypeCheckingNamesTheOffendingSubterm) {
       {"(lambda $0 e (and (state:t $0) (next_to:t $0 texas:s)))", "<e,t>", ""},
       {"(capital:c texas:s)", "c", ""},
       {"(count $0 (state:t $0))", "i", ""},
-      {"(argmax $0 (river:t $0) (len:i $0))", "e", ""},
+      {"(argmax $0 (river:t $0) (len:i $0))", "r", ""},  // a river: its variable's type
       {"(loc:t mississippi_river:r texas:s)", "t", ""},
       {"(lambda $0 e (= (population:i texas:s) $0))", "<e,t>", ""},
       {"(lambda $0 <e,t> ($0 texas:s))", "<<e,t>,t>", ""},
@@ -215,6 +215,22 @@ TEST(CcgTermTest, TypeCheckingNamesTheOffendingSubterm) {
        "f:2:28: error: an argument of '>' must be of type i, but 'texas:s' has type s"},
       {"(state:t texas:s austin:c)", "",
        "f:2:1: error: no signature of 'state:t' takes (s, c); its signatures: s -> t"},
+      // A variable has one type, narrowed by its uses: no entity is a state and a city, and the
+      // second pass names the use that conflicts with the first.
+      {"(lambda $0 e (and (state:t $0) (city:t $0)))", "",
+       "f:2:32: error: no signature of 'city:t' takes (s); its signatures: c -> t"},
+      {"(count $0 (and (river:t $0) (next_to:t $0 texas:s)))", "",
+       "f:2:29: error: no signature of 'next_to:t' takes (r, s); its signatures: s s -> t"},
+      {"(len:i (argmax $0 (state:t $0) (size:i $0)))", "",
+       "f:2:1: error: no signature of 'len:i' takes (s); its signatures: r -> i"},
+      {"(lambda $0 e (= (population:i $0) $0))", "", "f:2:14: error: '=' compares a i with a lo"},
+      // A use that fits several signatures narrows to what they have in common: loc:t's first
+      // place is a river or a city here, a location; city:t then makes it a city.
+      {"(lambda $0 e (lambda $1 e (and (loc:t $0 $1) (city:t $0) (state:t $1))))", "<e,<e,t>>", ""},
+      // Each disjunct narrows on its own: a town or a city is a location.
+      {"(count $0 (and (or (town:t $0) (city:t $0)) (loc:t $0 texas:s)))", "i", ""},
+      {"(count $0 (and (or (town:t $0) (city:t $0)) (river:t $0)))", "",
+       "f:2:20: error: no signature of 'town:t' takes (r); its signatures: to -> t"},
   };
   for (const Case& c : cases) {
     Diagnostics read;
@@ -327,8 +343,13 @@ TEST(CcgTermTest, SharedGeoQueryFormsRoundTripAndTypeCheck) {
   }
   EXPECT_EQ(forms, 880 + 4 * 10 * 250);  // each fold's train and test hold all 250
   // The annotation errors of Geo880 (the geo250 folds have none): free variables where the
-  // annotator wrote `(capital:c $0 texas:s)`, an untyped `loc`, `equals:t` over a truth value,
-  // and a one-place `capital:t`.
+  // annotator wrote `(capital:c $0 texas:s)`, an untyped `loc`, a one-place `capital:t` on a
+  // state (858 and 1349 also put it under `equals:t`), and three that only a variable's one type
+  // shows: a state located in a city (977) and in a place (2383), a variable equal to its own
+  // density (1431).
+  const std::string loc =
+      "its signatures: r c -> t; r s -> t; l s -> t; p s -> t; c s -> t; m s -> t; to s -> t; lo "
+      "co -> t; p c -> t; r p -> t";
   const std::vector<std::string> expected = {
       "geosents880-typed.ccg:186:12: error: free variable $0: no lambda or quantifier binds it",
       "geosents880-typed.ccg:362:12: error: free variable $0: no lambda or quantifier binds it",
@@ -336,13 +357,16 @@ TEST(CcgTermTest, SharedGeoQueryFormsRoundTripAndTypeCheck) {
       "geosents880-typed.ccg:634:152: error: unknown constant 'loc': no signature in the lang file "
       "and no known type after ':'",
       "geosents880-typed.ccg:827:68: error: free variable $0: no lambda or quantifier binds it",
-      "geosents880-typed.ccg:858:32: error: no signature of 'equals:t' takes (t, c); its "
-      "signatures: e e -> t",
-      "geosents880-typed.ccg:1349:32: error: no signature of 'equals:t' takes (t, c); its "
-      "signatures: e e -> t",
+      "geosents880-typed.ccg:858:42: error: no signature of 'capital:t' takes (s); its signatures: "
+      "c -> t; s c -> t",
+      "geosents880-typed.ccg:977:98: error: no signature of 'loc:t' takes (s, c); " + loc,
+      "geosents880-typed.ccg:1349:42: error: no signature of 'capital:t' takes (s); its "
+      "signatures: c -> t; s c -> t",
+      "geosents880-typed.ccg:1431:70: error: '=' compares a i with a lo",
       "geosents880-typed.ccg:1615:1: error: no signature of 'capital:t' takes (s); its signatures: "
       "c -> t; s c -> t",
       "geosents880-typed.ccg:1931:12: error: free variable $0: no lambda or quantifier binds it",
+      "geosents880-typed.ccg:2383:74: error: no signature of 'loc:t' takes (s, p); " + loc,
   };
   EXPECT_EQ(typeErrors, expected);
 }

@@ -10,6 +10,9 @@
 // when one is a subtype of the other (function types component by component): a variable of
 // type `e` may stand where a state is expected, as in `(lambda $0 e (state:t $0))`. A predicate
 // may have several signatures (loc:t has ten); an application checks when any of them fits.
+// A variable has one type: the type checker (term.h, `typeCheck`) narrows a bound variable to
+// what its uses require, so `(and (state:t $0) (city:t $0))` is ill-typed although `$0` is
+// declared `e`.
 //
 // Types are immutable and shared (TypePtr); two types are equal when their printed forms are.
 #pragma once
@@ -61,6 +64,11 @@ class TypeSystem {
   // subtypes (enough for the data, whose function types only appear as lambda variables).
   bool isSubtype(const TypePtr& a, const TypePtr& b) const;
   bool compatible(const TypePtr& a, const TypePtr& b) const;
+  // Atomic types only (null otherwise). `meet`: the more specific of two compatible types, null
+  // when neither is below the other (the atomic types form a tree: s and c have no common
+  // subtype). `join`: their nearest common supertype, null when they have none (t and e).
+  TypePtr meet(const TypePtr& a, const TypePtr& b) const;
+  TypePtr join(const TypePtr& a, const TypePtr& b) const;
 
   void addSignature(const std::string& constant, Signature signature);
   const std::vector<Signature>* signatures(const std::string& constant) const;

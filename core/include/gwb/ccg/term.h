@@ -161,6 +161,12 @@ Term constantsAsOperators(const Term& term);
 // when the node is there, else from line/column) when it is ill-typed: an unknown constant, a
 // free variable, an argument whose type fits no signature, a non-function applied, a connective
 // over a non-truth value.
+// A bound variable has one type: it starts at its declared type (`e` for quantifiers) and is
+// narrowed to what each use requires (for a predicate with several signatures, the nearest
+// common supertype of what the fitting ones take), until no use narrows it further. So
+// `(lambda $0 e (and (state:t $0) (city:t $0)))` is ill-typed ($0 would be a state and a city)
+// and `(argmax $0 (state:t $0) (size:i $0))` is an s. A lambda keeps its declared parameter type
+// (`(lambda $0 e (state:t $0))` is an <e,t>), as splits and templates write it.
 TypePtr typeCheck(const Term& term, const TypeSystem& types, const std::string& file, int line,
                   int column, Diagnostics* diagnostics, const TermPositions* positions = nullptr);
 
