@@ -1012,7 +1012,7 @@ class EarleyRun {
       current[i].forward = Numeric::mul(current[i].forward, current[i].inner);
   }
 
-  // Makes the advance of `waiting` at index `slot` of the open set (advance() does the same).
+  // Makes the advance of `waiting` at index `slot` of the open set (the end of the open set).
   void makeAdvanced(const WaitingRecord& waiting, std::int32_t slot, double forward, double inner,
                     double viterbi, std::int32_t child, SymbolId via) {
     // Made in place in the set (see forEachWaitingOn on copies of stack temporaries).
@@ -1047,25 +1047,7 @@ class EarleyRun {
     const auto [slot, inserted] =
         index_.tryEmplace(waiting.key, hash, static_cast<std::int32_t>(current.size()));
     if (inserted) {
-      // Made in place in the set (see forEachWaitingOn on copies of stack temporaries).
-      EarleyItem& item = current.emplace_back();
-      item.rule = waiting.rule;
-      item.dot = static_cast<std::int16_t>(waiting.dot + 1);
-      item.origin = keyOrigin(waiting.key);
-      item.forward = forward;
-      item.inner = inner;
-      item.viterbi = viterbi;
-      item.bestPredecessor = waiting.index;
-      item.bestChild = child;
-      item.bestVia = via;
-      // addItem's bookkeeping, from the record instead of the rule.
-      switch (waiting.advance) {
-        case AdvanceKind::Nonterminal: chart_.openWaiting_.push_back({waiting.after, slot}); break;
-        case AdvanceKind::Terminal: chart_.openTerminalWaiting_.push_back(slot); break;
-        case AdvanceKind::Finished: agenda_.push(item.origin, slot, waiting.after); break;
-        case AdvanceKind::Goal:  // the goal rule is a unit rule: nothing completes with it
-        case AdvanceKind::Unit: break;
-      }
+      makeAdvanced(waiting, slot, forward, inner, viterbi, child, via);
     } else {
       EarleyItem& item = current[static_cast<std::size_t>(slot)];
       if (before != nullptr) *before = item;
