@@ -996,12 +996,18 @@ class EarleyRun {
     } else {
       EarleyItem& item = current[static_cast<std::size_t>(slot)];
       item.inner = Numeric::add(item.inner, inner);
-      if (viterbi > item.viterbi) {
-        item.viterbi = viterbi;
-        item.bestPredecessor = waiting.index;
-        item.bestChild = child;
-        item.bestVia = via;
-      }
+      keepBetterDerivation(&item, waiting, viterbi, child, via);
+    }
+  }
+
+  // An advance into an existing item: its best derivation becomes this one if this one is better.
+  static void keepBetterDerivation(EarleyItem* item, const WaitingRecord& waiting, double viterbi,
+                                   std::int32_t child, SymbolId via) {
+    if (viterbi > item->viterbi) {
+      item->viterbi = viterbi;
+      item->bestPredecessor = waiting.index;
+      item->bestChild = child;
+      item->bestVia = via;
     }
   }
 
@@ -1053,12 +1059,7 @@ class EarleyRun {
       if (before != nullptr) *before = item;
       item.forward = Numeric::add(item.forward, forward);
       item.inner = Numeric::add(item.inner, inner);
-      if (viterbi > item.viterbi) {
-        item.viterbi = viterbi;
-        item.bestPredecessor = waiting.index;
-        item.bestChild = child;
-        item.bestVia = via;
-      }
+      keepBetterDerivation(&item, waiting, viterbi, child, via);
     }
     return {slot, inserted};
   }
