@@ -200,6 +200,7 @@ std::string substituteParameters(const std::string& text, const std::vector<std:
     if (!wordChar(text[i]) || i == 0 || !wordChar(text[i - 1])) {
       for (std::size_t p = 0; p < params.size() && p < values.size(); ++p) {
         const std::string& name = params[p];
+        if (name.empty()) continue;  // matches everywhere; readers reject it
         if (text.compare(i, name.size(), name) == 0 &&
             (i + name.size() == text.size() || !wordChar(text[i + name.size()]))) {
           out += values[p];
@@ -766,6 +767,20 @@ std::map<std::string, Template> readTemplates(const DsGrammarText& text, Diagnos
         splitTopLevel(std::string_view(header).substr(open + 1, header.size() - open - 2), ',');
     t.lines.assign(block.begin() + 1, block.end());
     t.line = block[0].number;
+    // A parameter is a word the body's text is searched for: an empty one (`name(,X)`,
+    // `name()`) would match everywhere.
+    const auto notAWord = std::find_if(t.parameters.begin(), t.parameters.end(), [](const auto& p) {
+      return p.empty() || !std::all_of(p.begin(), p.end(), [](char c) {
+               return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+             });
+    });
+    if (notAWord != t.parameters.end()) {
+      diagnostics.error(file, t.line, static_cast<int>(block[0].begin + open) + 2,
+                        "expected template parameters such as 'name(PRED,TENSE)': each a word of "
+                        "letters, digits or '_', found '" +
+                            *notAWord + "' in '" + header + "'");
+      continue;
+    }
     if (t.lines.empty()) {
       diagnostics.error(file, t.line, 0,
                         "expected IF/THEN/ELSE lines after template '" + header + "'");
