@@ -24,7 +24,9 @@
 # campaign within its own session. Start it in a session of its own and lower that session's
 # autogroup instead, so that it only takes the CPU nothing else wants:
 #   setsid bash -c 'echo 19 > /proc/$$/autogroup; exec nice -n 19 bash scripts/fuzz.sh long' &
-# (or pause it with kill -STOP / kill -CONT while something else needs the cores).
+# Do not pause it with kill -STOP: libFuzzer's timeout clock keeps running while the process is
+# stopped, so the input being run is reported as a timeout that is none. Stop it with
+# kill -INT (the executions so far are kept) and start it again later.
 #
 # Builds build-fuzz/ with Clang first if needed (GWB_BUILD_FUZZ: only the core and the fuzz
 # targets); GWB_FUZZ_BUILD names another build folder with GWB_BUILD_FUZZ on (CI uses its
