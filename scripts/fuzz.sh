@@ -41,6 +41,10 @@
 # libFuzzer's random seed: with a number of runs as the budget, a run is then the same on any
 # machine, however fast or loaded (CI uses that, with a GWB_FUZZ_TIMEOUT in seconds far above the
 # default 10 s a slow input is reported after, so that no CI result hangs on the machine's speed).
+# libFuzzer's timeout is wall-clock time: on a loaded machine, or at a low priority, a quick input
+# can be starved past it. So a timeout is run again alone, limited to the timeout in CPU time: an
+# input that then finishes is a timeout that is none (moved to findings/false-timeouts/, the run
+# goes on); one that does not is a finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -182,6 +186,27 @@ seedsFor() {
 
 mkdir -p "$build/findings"
 
+# The timeout that ended the run logged in $1, run again alone with the timeout as its limit of
+# CPU seconds (and twenty times that of wall time): if it finishes, the timeout was the machine's
+# load, not the input; `code` becomes 0 and the input is kept in findings/false-timeouts/.
+recheckTimeout() {
+  local log=$1 unit limit="${GWB_FUZZ_TIMEOUT:-10}" status
+  unit=$(grep -oE 'Test unit written to .*' "$log" | tail -n 1 | sed 's/^Test unit written to //')
+  [ -n "$unit" ] && [ -f "$unit" ] || return 0
+  set +e
+  ( ulimit -t "$limit"; timeout $(( limit * 20 )) "$build/fuzz/fuzz_$target" "$unit" ) \
+    > "$log.recheck" 2>&1
+  status=$?
+  set -e
+  if [ $status -eq 0 ]; then
+    mkdir -p "$build/findings/false-timeouts"
+    mv -f "$unit" "$build/findings/false-timeouts/"
+    echo "fuzz: $target: the timeout was the machine's load, not the input (alone it runs in" \
+      "under $limit s of CPU; kept in findings/false-timeouts/); going on" | tee -a "$log"
+    code=0
+  fi
+}
+
 # Fuzzes $target once with seed $1 into the corpus folder $2, its log in $3, with the budget
 # flags that follow (-runs=N, -max_total_time=S). Sets `code` (exit status), `execs` and `secs`.
 fuzzOnce() {
@@ -200,6 +225,7 @@ fuzzOnce() {
   set -e
   secs=$(( $(date +%s) - began ))
   execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
+  if [ $code -ne 0 ] && grep -q '^SUMMARY: libFuzzer: timeout' "$log"; then recheckTimeout "$log"; fi
   if [ $code -eq 72 ] && grep -q 'libFuzzer: run interrupted' "$log"; then
     echo "fuzz: $target interrupted after $execs executions"
   elif [ $code -ne 0 ]; then
