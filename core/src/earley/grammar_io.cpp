@@ -583,6 +583,9 @@ bool symbolHasSpace(const std::string& name) {
 std::string earleyxNameProblem(const std::string& name, bool terminal) {
   if (name.empty()) return "an empty symbol name";
   if (symbolHasSpace(name)) return "symbol '" + name + "' holds white space";
+  // On a file's first line it would be read back as the file's byte-order mark, and skipped.
+  if (name.rfind(text::kByteOrderMark, 0) == 0)
+    return "symbol '" + name + "' begins with a byte-order mark (U+FEFF)";
   if (!terminal && name.front() == '_')
     return "nonterminal '" + name + "' starts with `_`, which marks terminals";
   if (name.find("->[") != std::string::npos || name.find("] : ") != std::string::npos)
