@@ -758,6 +758,7 @@ class CompiledGrammarBuilder {
     for (const CompiledRule& r : rules) {
       cg.shapes_.push_back({r.lhs, static_cast<std::int16_t>(r.rhs.size()), r.unit});
     }
+    numberCompletionTargets(cg);
     // The rule-start table: each nonterminal's predictable rules grouped by first symbol.
     std::vector<std::vector<CompiledGrammar::PredictionGroup>> groups(n);
     cg.predictionGroupRules_.clear();
@@ -786,6 +787,30 @@ class CompiledGrammarBuilder {
       }
     }
     cg.predictionGroups_ = CompiledGrammar::Rows<CompiledGrammar::PredictionGroup>::pack(groups);
+  }
+
+  // The completion targets (CompiledGrammar::completionTarget): a counting sort of the dotted
+  // rules (rule, dot ≥ 1) with a nonterminal or GOAL before the dot by that symbol, rules in id
+  // order within it.
+  void numberCompletionTargets(CompiledGrammar& cg) {
+    const std::vector<CompiledRule>& rules = cg.rules_.rules;
+    const std::size_t n = cg.symbolCount_;
+    std::vector<std::int32_t> count(n + 1, 0);
+    for (const CompiledRule& r : rules)
+      for (const SymbolId s : r.rhs)
+        if (isNtOrGoal(cg, s)) ++count[static_cast<std::size_t>(s) + 1];
+    for (std::size_t k = 0; k < n; ++k) count[k + 1] += count[k];
+    cg.completionTargetCount_ = static_cast<std::size_t>(count[n]);
+    cg.completionTargets_.assign(cg.rules_.symbols.size() + rules.size(), -1);
+    for (std::int32_t id = 0; id < static_cast<std::int32_t>(rules.size()); ++id) {
+      const CompiledRule& r = rules[static_cast<std::size_t>(id)];
+      const std::size_t dotted = cg.rhsOffset(id) + static_cast<std::size_t>(id);
+      for (std::size_t dot = 1; dot <= r.rhs.size(); ++dot) {
+        const SymbolId before = r.rhs[dot - 1];
+        if (isNtOrGoal(cg, before))
+          cg.completionTargets_[dotted + dot] = count[static_cast<std::size_t>(before)]++;
+      }
+    }
   }
 
   bool computeClosures(CompiledGrammar& cg) {

@@ -204,6 +204,15 @@ class CompiledGrammar {
     bool unit;
   };
   const RuleShape& shape(std::int32_t id) const { return shapes_[static_cast<std::size_t>(id)]; }
+  // The dotted rules that completion makes, (rule, dot) with dot ≥ 1 and a nonterminal (or GOAL)
+  // before the dot, numbered densely from 0 to completionTargetCount() − 1, those after the same
+  // symbol together (so that the targets of one completion lie close); −1 for the other dotted
+  // rules. The parser's dense item index is keyed by (origin, this number).
+  std::int32_t completionTarget(std::int32_t id, std::int32_t dot) const {
+    return completionTargets_[rhsOffset(id) + static_cast<std::size_t>(id) +
+                              static_cast<std::size_t>(dot)];
+  }
+  std::size_t completionTargetCount() const { return completionTargetCount_; }
   // Non-lexical compiled rules of a nonterminal (these are the ones predicted as items).
   ConstSpan<std::int32_t> predictableRules(SymbolId lhs) const {
     return predictable_.row(static_cast<std::size_t>(lhs));
@@ -307,6 +316,8 @@ class CompiledGrammar {
   RuleTable rules_;
   Rows<std::int32_t> predictable_;
   std::vector<RuleShape> shapes_;
+  std::vector<std::int32_t> completionTargets_;  // by dotted rule (rhsOffset(id) + id + dot)
+  std::size_t completionTargetCount_ = 0;
   Rows<PredictionGroup> predictionGroups_;
   std::vector<std::int32_t> predictionGroupRules_;
   Rows<LexicalEntry> lexicon_;
