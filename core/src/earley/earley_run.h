@@ -15,6 +15,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -116,15 +117,27 @@ class ItemIndex {
   }
   // Where a key's search starts: its hash, or in dense mode its slot.
   std::size_t position(std::uint64_t key) const {
-    return dense_ ? static_cast<std::size_t>(key >> 32) : hash(key);
+    return dense_ ? position<true>(key) : position<false>(key);
+  }
+  // The same for a mode known at compile time (Dense == dense()), as completion's loops use it.
+  template <bool Dense>
+  static std::size_t position(std::uint64_t key) {
+    if constexpr (Dense) {
+      return static_cast<std::size_t>(key >> 32);
+    } else {
+      return hash(key);
+    }
   }
   // Returns (slot value, inserted); on insertion the value is `value`.
   std::pair<std::int32_t, bool> tryEmplace(std::uint64_t key, std::int32_t value) {
-    return tryEmplace(key, position(key), value);
+    return dense_ ? tryEmplace<true>(key, position<true>(key), value)
+                  : tryEmplace<false>(key, position<false>(key), value);
   }
   // The same, with `p` = position(key) known.
+  template <bool Dense>
   std::pair<std::int32_t, bool> tryEmplace(std::uint64_t key, std::size_t p, std::int32_t value) {
-    if (dense_) {
+    assert(Dense == dense_);
+    if constexpr (Dense) {
       DenseSlot& slot = denseSlots_[p];
       if (slot.generation == generation_) return {slot.value, false};
       slot = DenseSlot{value, generation_};
@@ -139,9 +152,10 @@ class ItemIndex {
   }
   // Asks the memory system for the slot a key at position `p` would probe first (completion does
   // so a few records ahead of the one it advances, so that the probe finds its slot in the cache).
+  template <bool Dense>
   void prefetch(std::size_t p) const {
 #if defined(__GNUC__) || defined(__clang__)
-    if (dense_) {
+    if constexpr (Dense) {
       __builtin_prefetch(&denseSlots_[p]);
     } else {
       __builtin_prefetch(&slots_[p & (slots_.size() - 1)]);
@@ -945,18 +959,18 @@ class EarleyRun {
       for (SymbolId zSymbol : touchedGathered_) {
         const Constituent z = gathered_[static_cast<std::size_t>(zSymbol)];
         gathered_[static_cast<std::size_t>(zSymbol)] = Constituent{};
-        forEachWaitingOn(origin, zSymbol, next, everyPrefix,
-                         [&](const WaitingRecord& waiting, std::size_t position) {
-                           if constexpr (kDeferForward) {
-                             advanceDeferred(waiting, position,
-                                             Numeric::mul(waiting.inner, z.inner),
-                                             waiting.viterbi + z.viterbi, z.best, zSymbol);
-                           } else {
-                             advance(waiting, position, Numeric::mul(waiting.forward, z.inner),
-                                     Numeric::mul(waiting.inner, z.inner),
-                                     waiting.viterbi + z.viterbi, z.best, zSymbol);
-                           }
-                         });
+        forEachWaitingOn(
+            origin, zSymbol, next, everyPrefix,
+            [&](const WaitingRecord& waiting, std::size_t position, auto dense) {
+              if constexpr (kDeferForward) {
+                advanceDeferred<dense()>(waiting, position, Numeric::mul(waiting.inner, z.inner),
+                                         waiting.viterbi + z.viterbi, z.best, zSymbol);
+              } else {
+                advance<dense()>(waiting, position, Numeric::mul(waiting.forward, z.inner),
+                                 Numeric::mul(waiting.inner, z.inner), waiting.viterbi + z.viterbi,
+                                 z.best, zSymbol);
+              }
+            });
       }
     }
     if (kDeferForward && observer_ == nullptr) finishForward(firstMade);
@@ -977,12 +991,12 @@ class EarleyRun {
         const double childMass = Numeric::mul(unitSum, c.inner);
         const double childViterbi = unit.logBest + c.viterbi;
         forEachWaitingOn(origin, unit.from, next, everyPrefix,
-                         [&](const WaitingRecord& waiting, std::size_t position) {
+                         [&](const WaitingRecord& waiting, std::size_t position, auto dense) {
                            EarleyItem before;
-                           const auto [slot, created] =
-                               advance(waiting, position, Numeric::mul(waiting.forward, childMass),
-                                       Numeric::mul(waiting.inner, childMass),
-                                       waiting.viterbi + childViterbi, c.best, unit.from, &before);
+                           const auto [slot, created] = advance<dense()>(
+                               waiting, position, Numeric::mul(waiting.forward, childMass),
+                               Numeric::mul(waiting.inner, childMass),
+                               waiting.viterbi + childViterbi, c.best, unit.from, &before);
                            emit(OperationKind::Complete, {static_cast<std::int32_t>(r), slot},
                                 {k, waiting.index}, {static_cast<std::int32_t>(r), c.best},
                                 kNoSymbol, unit.from, created, before);
@@ -994,11 +1008,11 @@ class EarleyRun {
   // How many passing records ahead completion prefetches the item index's slot.
   static constexpr std::size_t kPrefetchAhead = 4;
 
-  // Calls `advanceOne(record, its key's index position)` for each of origin's waiting records that
-  // wait for `symbol` (one run of the grouped records) and pass the look-ahead test, in record
-  // order. The run is filtered first (on a dense grammar most of its records fail the test), so
-  // that the item-index slot of the passing record kPrefetchAhead places on is asked for in time,
-  // and only for records that will probe it.
+  // Calls `advanceOne(record, its key's index position, the index mode)` for each of origin's
+  // waiting records that wait for `symbol` (one run of the grouped records) and pass the look-ahead
+  // test, in record order. The run is filtered first (on a dense grammar most of its records fail
+  // the test), so that the item-index slot of the passing record kPrefetchAhead places on is asked
+  // for in time, and only for records that will probe it.
   template <typename AdvanceOne>
   void forEachWaitingOn(const OriginWaiting& origin, SymbolId symbol, std::optional<SymbolId> next,
                         bool everyPrefix, AdvanceOne&& advanceOne) {
@@ -1009,6 +1023,18 @@ class EarleyRun {
     if (run == runsEnd || run->symbol != symbol) return;
     const WaitingRecord* const first = runRecords(origin.set, run);
     const WaitingRecord* const last = first + ((run + 1)->begin - run->begin);
+    // The index's mode, known to the loops below at compile time.
+    if (index_.dense()) {
+      advanceRun<true>(first, last, next, everyPrefix, advanceOne);
+    } else {
+      advanceRun<false>(first, last, next, everyPrefix, advanceOne);
+    }
+  }
+
+  // forEachWaitingOn's loops over one run's records [first, last), the index mode Dense.
+  template <bool Dense, typename AdvanceOne>
+  void advanceRun(const WaitingRecord* first, const WaitingRecord* last,
+                  std::optional<SymbolId> next, bool everyPrefix, AdvanceOne&& advanceOne) {
     // Written in place (never built on the stack and copied: the copy's wide load of two
     // narrow stores just made stalls store forwarding, which cost a fifth of completion).
     if (passing_.size() < static_cast<std::size_t>(last - first))
@@ -1018,13 +1044,13 @@ class EarleyRun {
       if (options_.lookahead && !worthAdvancing(g_, advanceOf(*w), next, everyPrefix)) continue;
       Passing& passing = passing_[count++];
       passing.record = w;
-      passing.position = index_.position(w->key);
+      passing.position = ItemIndex::position<Dense>(w->key);
     }
     for (std::size_t i = 0; i < std::min(count, kPrefetchAhead); ++i)
-      index_.prefetch(passing_[i].position);
+      index_.prefetch<Dense>(passing_[i].position);
     for (std::size_t i = 0; i < count; ++i) {
-      if (i + kPrefetchAhead < count) index_.prefetch(passing_[i + kPrefetchAhead].position);
-      advanceOne(*passing_[i].record, passing_[i].position);
+      if (i + kPrefetchAhead < count) index_.prefetch<Dense>(passing_[i + kPrefetchAhead].position);
+      advanceOne(*passing_[i].record, passing_[i].position, std::bool_constant<Dense>{});
     }
   }
 
@@ -1041,11 +1067,12 @@ class EarleyRun {
   // log-sum-exp; in scaled mode an addition, which costs less than the ratio's division, so
   // only log mode defers: kDeferForward).
   static constexpr bool kDeferForward = Numeric::kMode == NumericMode::Log;
+  template <bool Dense>
   void advanceDeferred(const WaitingRecord& waiting, std::size_t position, double inner,
                        double viterbi, std::int32_t child, SymbolId via) {
     OpenItems& current = openItems();
     const auto [slot, inserted] =
-        index_.tryEmplace(waiting.key, position, static_cast<std::int32_t>(current.size()));
+        index_.tryEmplace<Dense>(waiting.key, position, static_cast<std::int32_t>(current.size()));
     if (inserted) {
       const double ratio = Numeric::isZero(waiting.inner)
                                ? Numeric::zero()
@@ -1103,13 +1130,14 @@ class EarleyRun {
   // Adds mass to [k, r] X → α Z . β, the advance of `waiting` (in set k) over a constituent;
   // `position` is index_.position(waiting.key). Returns the item's index in the open set and
   // whether it was made; an item that was there already is copied first into `before`, when given.
+  template <bool Dense>
   std::pair<std::int32_t, bool> advance(const WaitingRecord& waiting, std::size_t position,
                                         double forward, double inner, double viterbi,
                                         std::int32_t child, SymbolId via,
                                         EarleyItem* before = nullptr) {
     OpenItems& current = openItems();
     const auto [slot, inserted] =
-        index_.tryEmplace(waiting.key, position, static_cast<std::int32_t>(current.size()));
+        index_.tryEmplace<Dense>(waiting.key, position, static_cast<std::int32_t>(current.size()));
     if (inserted) {
       makeAdvanced(waiting, slot, forward, inner, viterbi, child, via);
     } else {
