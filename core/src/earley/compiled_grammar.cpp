@@ -759,6 +759,7 @@ class CompiledGrammarBuilder {
       cg.shapes_.push_back({r.lhs, static_cast<std::int16_t>(r.rhs.size()), r.unit});
     }
     numberCompletionTargets(cg);
+    tabulateAdvances(cg);
     // The rule-start table: each nonterminal's predictable rules grouped by first symbol.
     std::vector<std::vector<CompiledGrammar::PredictionGroup>> groups(n);
     cg.predictionGroupRules_.clear();
@@ -809,6 +810,32 @@ class CompiledGrammarBuilder {
         const SymbolId before = r.rhs[dot - 1];
         if (isNtOrGoal(cg, before))
           cg.completionTargets_[dotted + dot] = count[static_cast<std::size_t>(before)]++;
+      }
+    }
+  }
+
+  // CompiledGrammar::dottedIndex's and dottedAdvance's tables (after numberCompletionTargets).
+  void tabulateAdvances(CompiledGrammar& cg) {
+    const std::vector<CompiledRule>& rules = cg.rules_.rules;
+    cg.dottedBase_.resize(rules.size());
+    cg.dottedAdvances_.assign(cg.rules_.symbols.size() + rules.size(),
+                              CompiledGrammar::DottedAdvance{kNoSymbol, -1, AdvanceKind::Terminal});
+    for (std::int32_t id = 0; id < static_cast<std::int32_t>(rules.size()); ++id) {
+      const CompiledRule& r = rules[static_cast<std::size_t>(id)];
+      const std::size_t base = cg.rhsOffset(id) + static_cast<std::size_t>(id);
+      cg.dottedBase_[static_cast<std::size_t>(id)] = static_cast<std::uint32_t>(base);
+      for (std::size_t dot = 0; dot < r.rhs.size(); ++dot) {
+        CompiledGrammar::DottedAdvance& a = cg.dottedAdvances_[base + dot];
+        a.target = cg.completionTargets_[base + dot + 1];
+        if (dot + 1 < r.rhs.size()) {
+          a.after = r.rhs[dot + 1];
+          a.kind = isNtOrGoal(cg, a.after) ? AdvanceKind::Nonterminal : AdvanceKind::Terminal;
+        } else {
+          a.after = r.lhs;
+          a.kind = r.lhs == cg.goal_ ? AdvanceKind::Goal
+                   : r.unit          ? AdvanceKind::Unit
+                                     : AdvanceKind::Finished;
+        }
       }
     }
   }

@@ -70,8 +70,7 @@ struct LogNumeric {
 // would let a dot past 255 run into the rule's bits).
 inline std::uint64_t itemKey(const CompiledGrammar& grammar, std::int32_t rule, std::int32_t dot,
                              std::int32_t origin) {
-  const std::size_t dotted =
-      grammar.rhsOffset(rule) + static_cast<std::size_t>(rule) + static_cast<std::size_t>(dot);
+  const std::size_t dotted = grammar.dottedIndex(rule, dot);
   return (static_cast<std::uint64_t>(dotted) << 32) |
          static_cast<std::uint64_t>(static_cast<std::uint32_t>(origin));
 }
@@ -628,10 +627,11 @@ class EarleyRun {
       record.forward = item.forward;
       record.inner = item.inner;
       record.viterbi = item.viterbi;
-      record.key = targetKey(item.rule, item.dot + 1, item.origin);
+      const CompiledGrammar::DottedAdvance& advance = g_.dottedAdvance(item.rule, item.dot);
+      record.key = index_.dense() ? denseTargetKey(advance.target, item.origin)
+                                  : itemKey(g_, item.rule, item.dot + 1, item.origin);
       record.rule = item.rule;
       record.index = index;
-      const Advance advance = classifyAdvance(g_, item.rule, item.dot);
       record.after = advance.after;
       record.dot = item.dot;
       record.advance = advance.kind;
@@ -642,7 +642,10 @@ class EarleyRun {
   // or in dense mode the slot of (origin, completion target).
   std::uint64_t targetKey(std::int32_t rule, std::int32_t dot, std::int32_t origin) const {
     if (!index_.dense()) return itemKey(g_, rule, dot, origin);
-    const std::int32_t target = g_.completionTarget(rule, dot);
+    return denseTargetKey(g_.completionTarget(rule, dot), origin);
+  }
+  // The dense index's key of completion target `target` with origin `origin`.
+  std::uint64_t denseTargetKey(std::int32_t target, std::int32_t origin) const {
     assert(target >= 0);
     return ItemIndex::denseKey(static_cast<std::size_t>(origin) * g_.completionTargetCount() +
                                    static_cast<std::size_t>(target),
