@@ -89,7 +89,7 @@ inline std::int32_t keyOrigin(std::uint64_t key) {
 // load of its slot, without a hash, a key to compare or a probe sequence, and the targets of one
 // completion lie close in the table (CompiledGrammar::completionTarget). Completion uses it for
 // short sentences, where (origins × targets) slots are few: a dense grammar's sentence of 26
-// words has 27 × 3,700 of them, 0.8 MiB. Keys of both modes keep the origin in their low half.
+// words has 27 × 3,906 of them, 0.8 MiB. Keys of both modes keep the origin in their low half.
 class ItemIndex {
  public:
   static std::size_t hash(std::uint64_t key) {
