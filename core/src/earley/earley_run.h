@@ -1009,7 +1009,7 @@ class EarleyRun {
   }
 
   // How many passing records ahead completion prefetches the item index's slot.
-  static constexpr std::size_t kPrefetchAhead = 4;
+  static constexpr std::size_t kPrefetchAhead = 8;
 
   // Calls `advanceOne(record, its key's index position, the index mode)` for each of origin's
   // waiting records that wait for `symbol` (one run of the grouped records) and pass the look-ahead
