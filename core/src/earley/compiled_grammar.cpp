@@ -758,6 +758,7 @@ class CompiledGrammarBuilder {
     for (const CompiledRule& r : rules) {
       cg.shapes_.push_back({r.lhs, static_cast<std::int16_t>(r.rhs.size()), r.unit});
     }
+    tabulateDottedRules(cg);
     // The rule-start table: each nonterminal's predictable rules grouped by first symbol.
     std::vector<std::vector<CompiledGrammar::PredictionGroup>> groups(n);
     cg.predictionGroupRules_.clear();
@@ -786,6 +787,49 @@ class CompiledGrammarBuilder {
       }
     }
     cg.predictionGroups_ = CompiledGrammar::Rows<CompiledGrammar::PredictionGroup>::pack(groups);
+  }
+
+  // The dotted-rule tables: CompiledGrammar::dottedIndex's base per rule, the completion targets
+  // (completionTarget: a counting sort of the dotted rules (rule, dot ≥ 1) with a nonterminal or
+  // GOAL before the dot by that symbol, rules in id order within it) and what advancing each
+  // dotted rule makes (dottedAdvance). One pass over the rules (a big grammar's are megabytes),
+  // after counting over the right-hand sides stored back to back.
+  void tabulateDottedRules(CompiledGrammar& cg) {
+    const std::vector<CompiledRule>& rules = cg.rules_.rules;
+    const std::size_t n = cg.symbolCount_;
+    std::vector<std::int32_t> count(n + 1, 0);
+    for (const SymbolId s : cg.rules_.symbols)
+      if (isNtOrGoal(cg, s)) ++count[static_cast<std::size_t>(s) + 1];
+    for (std::size_t k = 0; k < n; ++k) count[k + 1] += count[k];
+    cg.completionTargetCount_ = static_cast<std::size_t>(count[n]);
+    const std::size_t dottedRules = cg.rules_.symbols.size() + rules.size();
+    cg.completionTargets_.assign(dottedRules, -1);
+    cg.dottedBase_.resize(rules.size());
+    cg.dottedAdvances_.assign(dottedRules,
+                              CompiledGrammar::DottedAdvance{kNoSymbol, -1, AdvanceKind::Terminal});
+    for (std::int32_t id = 0; id < static_cast<std::int32_t>(rules.size()); ++id) {
+      const CompiledRule& r = rules[static_cast<std::size_t>(id)];
+      const std::size_t base = cg.rhsOffset(id) + static_cast<std::size_t>(id);
+      cg.dottedBase_[static_cast<std::size_t>(id)] = static_cast<std::uint32_t>(base);
+      for (std::size_t dot = 1; dot <= r.rhs.size(); ++dot) {
+        const SymbolId before = r.rhs[dot - 1];
+        if (isNtOrGoal(cg, before))
+          cg.completionTargets_[base + dot] = count[static_cast<std::size_t>(before)]++;
+      }
+      for (std::size_t dot = 0; dot < r.rhs.size(); ++dot) {
+        CompiledGrammar::DottedAdvance& a = cg.dottedAdvances_[base + dot];
+        a.target = cg.completionTargets_[base + dot + 1];
+        if (dot + 1 < r.rhs.size()) {
+          a.after = r.rhs[dot + 1];
+          a.kind = isNtOrGoal(cg, a.after) ? AdvanceKind::Nonterminal : AdvanceKind::Terminal;
+        } else {
+          a.after = r.lhs;
+          a.kind = r.lhs == cg.goal_ ? AdvanceKind::Goal
+                   : r.unit          ? AdvanceKind::Unit
+                                     : AdvanceKind::Finished;
+        }
+      }
+    }
   }
 
   bool computeClosures(CompiledGrammar& cg) {

@@ -15,6 +15,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -69,8 +70,7 @@ struct LogNumeric {
 // would let a dot past 255 run into the rule's bits).
 inline std::uint64_t itemKey(const CompiledGrammar& grammar, std::int32_t rule, std::int32_t dot,
                              std::int32_t origin) {
-  const std::size_t dotted =
-      grammar.rhsOffset(rule) + static_cast<std::size_t>(rule) + static_cast<std::size_t>(dot);
+  const std::size_t dotted = grammar.dottedIndex(rule, dot);
   return (static_cast<std::uint64_t>(dotted) << 32) |
          static_cast<std::uint64_t>(static_cast<std::uint32_t>(origin));
 }
@@ -83,6 +83,13 @@ inline std::int32_t keyOrigin(std::uint64_t key) {
 // Items of the set being built, by (rule, dot, origin): open addressing with linear probing.
 // clear() is O(1) (a generation stamp marks the live slots), which matters because it runs
 // once per word on inputs of 50,000 words.
+//
+// Or, in dense mode (useDense), a table with one 8-byte slot per (origin, completion target):
+// keys are then denseKey()s, whose high half is the slot itself, so that finding an item is one
+// load of its slot, without a hash, a key to compare or a probe sequence, and the targets of one
+// completion lie close in the table (CompiledGrammar::completionTarget). Completion uses it for
+// short sentences, where (origins × targets) slots are few: a dense grammar's sentence of 26
+// words has 27 × 3,906 of them, 0.8 MiB. Keys of both modes keep the origin in their low half.
 class ItemIndex {
  public:
   static std::size_t hash(std::uint64_t key) {
@@ -92,33 +99,76 @@ class ItemIndex {
     return static_cast<std::size_t>(key);
   }
   ItemIndex() { slots_.resize(1024); }
+  // Dense mode with `slots` slots (0: hashed mode, for itemKey()s). Empty until clear().
+  void useDense(std::size_t slots) {
+    dense_ = slots > 0;
+    if (denseSlots_.size() < slots) denseSlots_.resize(slots);
+  }
+  bool dense() const { return dense_; }
+  // The key of slot `slot` for an item of origin `origin` (dense mode).
+  static std::uint64_t denseKey(std::size_t slot, std::int32_t origin) {
+    return (static_cast<std::uint64_t>(slot) << 32) |
+           static_cast<std::uint64_t>(static_cast<std::uint32_t>(origin));
+  }
   void clear() {
     ++generation_;
     size_ = 0;
   }
+  // Where a key's search starts: its hash, or in dense mode its slot.
+  std::size_t position(std::uint64_t key) const {
+    return dense_ ? position<true>(key) : position<false>(key);
+  }
+  // The same for a mode known at compile time (Dense == dense()), as completion's loops use it.
+  template <bool Dense>
+  static std::size_t position(std::uint64_t key) {
+    if constexpr (Dense) {
+      return static_cast<std::size_t>(key >> 32);
+    } else {
+      return hash(key);
+    }
+  }
   // Returns (slot value, inserted); on insertion the value is `value`.
   std::pair<std::int32_t, bool> tryEmplace(std::uint64_t key, std::int32_t value) {
-    return tryEmplace(key, hash(key), value);
+    return dense_ ? tryEmplace<true>(key, position<true>(key), value)
+                  : tryEmplace<false>(key, position<false>(key), value);
   }
-  // The same, with `h` = hash(key) known.
-  std::pair<std::int32_t, bool> tryEmplace(std::uint64_t key, std::size_t h, std::int32_t value) {
+  // The same, with `p` = position(key) known.
+  template <bool Dense>
+  std::pair<std::int32_t, bool> tryEmplace(std::uint64_t key, std::size_t p, std::int32_t value) {
+    assert(Dense == dense_);
+    if constexpr (Dense) {
+      DenseSlot& slot = denseSlots_[p];
+      if (slot.generation == generation_) return {slot.value, false};
+      slot = DenseSlot{value, generation_};
+      return {value, true};
+    }
     if ((size_ + 1) * 2 > slots_.size()) grow();
-    Slot& slot = probe(key, h);
+    Slot& slot = probe(key, p);
     if (slot.generation == generation_) return {slot.value, false};
     slot = Slot{key, value, generation_};
     ++size_;
     return {value, true};
   }
-  // Asks the memory system for the slot a key of hash `h` would probe first (completion does so
-  // a few records ahead of the one it advances, so that the probe finds its slot in the cache).
-  void prefetchHash(std::size_t h) const {
+  // Asks the memory system for the slot a key at position `p` would probe first (completion does
+  // so a few records ahead of the one it advances, so that the probe finds its slot in the cache).
+  template <bool Dense>
+  void prefetch(std::size_t p) const {
 #if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(&slots_[h & (slots_.size() - 1)]);
+    if constexpr (Dense) {
+      __builtin_prefetch(&denseSlots_[p]);
+    } else {
+      __builtin_prefetch(&slots_[p & (slots_.size() - 1)]);
+    }
 #else
-    static_cast<void>(h);
+    static_cast<void>(p);
 #endif
   }
   std::optional<std::int32_t> find(std::uint64_t key) const {
+    if (dense_) {
+      const DenseSlot& slot = denseSlots_[static_cast<std::size_t>(key >> 32)];
+      if (slot.generation != generation_) return std::nullopt;
+      return slot.value;
+    }
     std::size_t mask = slots_.size() - 1;
     for (std::size_t i = hash(key) & mask;; i = (i + 1) & mask) {
       const Slot& slot = slots_[i];
@@ -130,6 +180,10 @@ class ItemIndex {
  private:
   struct Slot {
     std::uint64_t key = 0;
+    std::int32_t value = 0;
+    std::uint32_t generation = 0;
+  };
+  struct DenseSlot {
     std::int32_t value = 0;
     std::uint32_t generation = 0;
   };
@@ -147,8 +201,10 @@ class ItemIndex {
       if (slot.generation == generation_) probe(slot.key, hash(slot.key)) = slot;
   }
   std::vector<Slot> slots_;
+  std::vector<DenseSlot> denseSlots_;  // by (origin, completion target), in dense mode
   std::uint32_t generation_ = 1;
   std::size_t size_ = 0;
+  bool dense_ = false;
 };
 
 // What completion reads of an item waiting in a closed set k, kept beside k's sorted waiting list
@@ -165,7 +221,7 @@ struct WaitingRecord {
   double forward = 0.0;
   double inner = 0.0;
   double viterbi = 0.0;
-  std::uint64_t key = 0;  // of the advanced item (rule, dot + 1, origin)
+  std::uint64_t key = 0;  // of the advanced item (rule, dot + 1, origin): EarleyRun::targetKey
   std::int32_t rule = -1;
   std::int32_t index = -1;     // the item in its set
   SymbolId after = kNoSymbol;  // the advanced item's next symbol, or its LHS when finished
@@ -235,10 +291,11 @@ class CompletionAgenda {
   std::int32_t taken_ = -1;
 };
 
-// A waiting record that passes the look-ahead test, with the hash of its key (completion).
+// A waiting record that passes the look-ahead test, with its key's position in the item index
+// (completion).
 struct PassingRecord {
   const WaitingRecord* record;
-  std::size_t hash;  // of record->key
+  std::size_t position;  // ItemIndex::position(record->key)
 };
 
 // The constituents of one origin during completion, indexed by LHS symbol.
@@ -421,6 +478,9 @@ class EarleyRun {
     records_.clear();
     runs_.clear();
     recordSpans_.assign(n + 1, RecordSpan{});
+    // Completion's item index: dense for a short sentence (see ItemIndex).
+    const std::size_t denseSlots = (n + 1) * g_.completionTargetCount();
+    index_.useDense(denseSlots <= kDenseIndexSlots ? denseSlots : 0);
     terminals_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
       const auto t = g_.symbols().findTerminal(words[i]);
@@ -567,15 +627,29 @@ class EarleyRun {
       record.forward = item.forward;
       record.inner = item.inner;
       record.viterbi = item.viterbi;
-      record.key = itemKey(g_, item.rule, item.dot + 1, item.origin);
+      const CompiledGrammar::DottedAdvance& advance = g_.dottedAdvance(item.rule, item.dot);
+      record.key = index_.dense() ? denseTargetKey(advance.target, item.origin)
+                                  : itemKey(g_, item.rule, item.dot + 1, item.origin);
       record.rule = item.rule;
       record.index = index;
-      const Advance advance = classifyAdvance(g_, item.rule, item.dot);
       record.after = advance.after;
       record.dot = item.dot;
       record.advance = advance.kind;
     }
     return records_.data() + run->records;
+  }
+  // The key in completion's item index of the item [origin, r] (rule, dot) it makes: an itemKey,
+  // or in dense mode the slot of (origin, completion target).
+  std::uint64_t targetKey(std::int32_t rule, std::int32_t dot, std::int32_t origin) const {
+    if (!index_.dense()) return itemKey(g_, rule, dot, origin);
+    return denseTargetKey(g_.completionTarget(rule, dot), origin);
+  }
+  // The dense index's key of completion target `target` with origin `origin`.
+  std::uint64_t denseTargetKey(std::int32_t target, std::int32_t origin) const {
+    assert(target >= 0);
+    return ItemIndex::denseKey(static_cast<std::size_t>(origin) * g_.completionTargetCount() +
+                                   static_cast<std::size_t>(target),
+                               origin);
   }
   OpenItems& openItems() { return chart_.openItems_; }
   ConstSpan<EarleyItem> items(std::size_t r) const { return chart_.set(r); }
@@ -888,17 +962,18 @@ class EarleyRun {
       for (SymbolId zSymbol : touchedGathered_) {
         const Constituent z = gathered_[static_cast<std::size_t>(zSymbol)];
         gathered_[static_cast<std::size_t>(zSymbol)] = Constituent{};
-        forEachWaitingOn(origin, zSymbol, next, everyPrefix,
-                         [&](const WaitingRecord& waiting, std::size_t hash) {
-                           if constexpr (kDeferForward) {
-                             advanceDeferred(waiting, hash, Numeric::mul(waiting.inner, z.inner),
-                                             waiting.viterbi + z.viterbi, z.best, zSymbol);
-                           } else {
-                             advance(waiting, hash, Numeric::mul(waiting.forward, z.inner),
-                                     Numeric::mul(waiting.inner, z.inner),
-                                     waiting.viterbi + z.viterbi, z.best, zSymbol);
-                           }
-                         });
+        forEachWaitingOn(
+            origin, zSymbol, next, everyPrefix,
+            [&](const WaitingRecord& waiting, std::size_t position, auto dense) {
+              if constexpr (kDeferForward) {
+                advanceDeferred<dense()>(waiting, position, Numeric::mul(waiting.inner, z.inner),
+                                         waiting.viterbi + z.viterbi, z.best, zSymbol);
+              } else {
+                advance<dense()>(waiting, position, Numeric::mul(waiting.forward, z.inner),
+                                 Numeric::mul(waiting.inner, z.inner), waiting.viterbi + z.viterbi,
+                                 z.best, zSymbol);
+              }
+            });
       }
     }
     if (kDeferForward && observer_ == nullptr) finishForward(firstMade);
@@ -919,12 +994,12 @@ class EarleyRun {
         const double childMass = Numeric::mul(unitSum, c.inner);
         const double childViterbi = unit.logBest + c.viterbi;
         forEachWaitingOn(origin, unit.from, next, everyPrefix,
-                         [&](const WaitingRecord& waiting, std::size_t hash) {
+                         [&](const WaitingRecord& waiting, std::size_t position, auto dense) {
                            EarleyItem before;
-                           const auto [slot, created] =
-                               advance(waiting, hash, Numeric::mul(waiting.forward, childMass),
-                                       Numeric::mul(waiting.inner, childMass),
-                                       waiting.viterbi + childViterbi, c.best, unit.from, &before);
+                           const auto [slot, created] = advance<dense()>(
+                               waiting, position, Numeric::mul(waiting.forward, childMass),
+                               Numeric::mul(waiting.inner, childMass),
+                               waiting.viterbi + childViterbi, c.best, unit.from, &before);
                            emit(OperationKind::Complete, {static_cast<std::int32_t>(r), slot},
                                 {k, waiting.index}, {static_cast<std::int32_t>(r), c.best},
                                 kNoSymbol, unit.from, created, before);
@@ -934,13 +1009,13 @@ class EarleyRun {
   }
 
   // How many passing records ahead completion prefetches the item index's slot.
-  static constexpr std::size_t kPrefetchAhead = 4;
+  static constexpr std::size_t kPrefetchAhead = 8;
 
-  // Calls `advanceOne(record, hash of its key)` for each of origin's waiting records that wait
-  // for `symbol` (one run of the grouped records) and pass the look-ahead test, in record order.
-  // The run is filtered first (on a dense grammar most of its records fail the test), so that the
-  // item-index slot of the passing record kPrefetchAhead places on is asked for in time, and only
-  // for records that will probe it.
+  // Calls `advanceOne(record, its key's index position, the index mode)` for each of origin's
+  // waiting records that wait for `symbol` (one run of the grouped records) and pass the look-ahead
+  // test, in record order. The run is filtered first (on a dense grammar most of its records fail
+  // the test), so that the item-index slot of the passing record kPrefetchAhead places on is asked
+  // for in time, and only for records that will probe it.
   template <typename AdvanceOne>
   void forEachWaitingOn(const OriginWaiting& origin, SymbolId symbol, std::optional<SymbolId> next,
                         bool everyPrefix, AdvanceOne&& advanceOne) {
@@ -951,6 +1026,18 @@ class EarleyRun {
     if (run == runsEnd || run->symbol != symbol) return;
     const WaitingRecord* const first = runRecords(origin.set, run);
     const WaitingRecord* const last = first + ((run + 1)->begin - run->begin);
+    // The index's mode, known to the loops below at compile time.
+    if (index_.dense()) {
+      advanceRun<true>(first, last, next, everyPrefix, advanceOne);
+    } else {
+      advanceRun<false>(first, last, next, everyPrefix, advanceOne);
+    }
+  }
+
+  // forEachWaitingOn's loops over one run's records [first, last), the index mode Dense.
+  template <bool Dense, typename AdvanceOne>
+  void advanceRun(const WaitingRecord* first, const WaitingRecord* last,
+                  std::optional<SymbolId> next, bool everyPrefix, AdvanceOne&& advanceOne) {
     // Written in place (never built on the stack and copied: the copy's wide load of two
     // narrow stores just made stalls store forwarding, which cost a fifth of completion).
     if (passing_.size() < static_cast<std::size_t>(last - first))
@@ -960,13 +1047,13 @@ class EarleyRun {
       if (options_.lookahead && !worthAdvancing(g_, advanceOf(*w), next, everyPrefix)) continue;
       Passing& passing = passing_[count++];
       passing.record = w;
-      passing.hash = ItemIndex::hash(w->key);
+      passing.position = ItemIndex::position<Dense>(w->key);
     }
     for (std::size_t i = 0; i < std::min(count, kPrefetchAhead); ++i)
-      index_.prefetchHash(passing_[i].hash);
+      index_.prefetch<Dense>(passing_[i].position);
     for (std::size_t i = 0; i < count; ++i) {
-      if (i + kPrefetchAhead < count) index_.prefetchHash(passing_[i + kPrefetchAhead].hash);
-      advanceOne(*passing_[i].record, passing_[i].hash);
+      if (i + kPrefetchAhead < count) index_.prefetch<Dense>(passing_[i + kPrefetchAhead].position);
+      advanceOne(*passing_[i].record, passing_[i].position, std::bool_constant<Dense>{});
     }
   }
 
@@ -983,11 +1070,12 @@ class EarleyRun {
   // log-sum-exp; in scaled mode an addition, which costs less than the ratio's division, so
   // only log mode defers: kDeferForward).
   static constexpr bool kDeferForward = Numeric::kMode == NumericMode::Log;
-  void advanceDeferred(const WaitingRecord& waiting, std::size_t hash, double inner, double viterbi,
-                       std::int32_t child, SymbolId via) {
+  template <bool Dense>
+  void advanceDeferred(const WaitingRecord& waiting, std::size_t position, double inner,
+                       double viterbi, std::int32_t child, SymbolId via) {
     OpenItems& current = openItems();
     const auto [slot, inserted] =
-        index_.tryEmplace(waiting.key, hash, static_cast<std::int32_t>(current.size()));
+        index_.tryEmplace<Dense>(waiting.key, position, static_cast<std::int32_t>(current.size()));
     if (inserted) {
       const double ratio = Numeric::isZero(waiting.inner)
                                ? Numeric::zero()
@@ -1043,15 +1131,16 @@ class EarleyRun {
   }
 
   // Adds mass to [k, r] X → α Z . β, the advance of `waiting` (in set k) over a constituent;
-  // `hash` is the hash of waiting.key. Returns the item's index in the open set and whether it
-  // was made; an item that was there already is copied first into `before`, when given.
-  std::pair<std::int32_t, bool> advance(const WaitingRecord& waiting, std::size_t hash,
+  // `position` is index_.position(waiting.key). Returns the item's index in the open set and
+  // whether it was made; an item that was there already is copied first into `before`, when given.
+  template <bool Dense>
+  std::pair<std::int32_t, bool> advance(const WaitingRecord& waiting, std::size_t position,
                                         double forward, double inner, double viterbi,
                                         std::int32_t child, SymbolId via,
                                         EarleyItem* before = nullptr) {
     OpenItems& current = openItems();
     const auto [slot, inserted] =
-        index_.tryEmplace(waiting.key, hash, static_cast<std::int32_t>(current.size()));
+        index_.tryEmplace<Dense>(waiting.key, position, static_cast<std::int32_t>(current.size()));
     if (inserted) {
       makeAdvanced(waiting, slot, forward, inner, viterbi, child, via);
     } else {
@@ -1072,7 +1161,7 @@ class EarleyRun {
       result.logStringProbability[r] = stringProbabilityFromEndWeights(r, scannedCount);
       return;
     }
-    const auto goal = index_.find(itemKey(g_, g_.goalRule(), 1, 0));
+    const auto goal = index_.find(targetKey(g_.goalRule(), 1, 0));
     if (!goal) return;
     result.logStringProbability[r] = chart_.logInner({static_cast<std::int32_t>(r), *goal});
     if (r == words_->size()) goalIndex_ = *goal;
@@ -1223,6 +1312,8 @@ class EarleyRun {
   // The same by (set, symbol), when (n + 1)·symbols ≤ kDenseEndWeightCells; else empty.
   std::vector<double> endWeightDense_;
   static constexpr std::size_t kDenseEndWeightCells = std::size_t{1} << 18;  // 2 MiB
+  // Completion's item index is dense when (n + 1)·targets ≤ this (8 bytes a slot).
+  static constexpr std::size_t kDenseIndexSlots = std::size_t{1} << 18;  // 2 MiB
   std::vector<SymbolId> touchedEnd_;
   double prefixLog_ = 0.0;
   std::int32_t goalIndex_ = -1;

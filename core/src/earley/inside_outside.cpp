@@ -50,6 +50,7 @@ void EarleyRun<Numeric>::accumulateCounts(std::vector<double>& counts) {
     const ConstSpan<EarleyItem> setItems = items(r);
     std::vector<double>& out = outer[r];
     // The set's items by key, to find what each completion advanced into.
+    index_.useDense(0);  // hashed: scanned items are keyed too
     index_.clear();
     for (std::int32_t k = 0; k < static_cast<std::int32_t>(setItems.size()); ++k) {
       const EarleyItem& item = setItems[static_cast<std::size_t>(k)];

@@ -40,8 +40,8 @@ inline bool mayCompleteBefore(const CompiledGrammar& g, SymbolId y, std::optiona
 // What advancing an item of `rule` with its dot at `dot` over a constituent makes, as far as
 // the look-ahead test cares: an item waiting on a nonterminal or on a terminal (`after` is that
 // symbol), or a finished item (`after` is its LHS) of the goal rule, of a unit rule, or of any
-// other rule. Completion keeps this per waiting item (EarleyChart::WaitingRecord).
-enum class AdvanceKind : std::uint8_t { Nonterminal, Terminal, Finished, Goal, Unit };
+// other rule (AdvanceKind, compiled_grammar.h). Completion keeps this per waiting item
+// (WaitingRecord), from CompiledGrammar::dottedAdvance, which holds classifyAdvance's answers.
 
 struct Advance {
   AdvanceKind kind;

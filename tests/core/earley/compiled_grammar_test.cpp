@@ -2,6 +2,7 @@
 // unknown-word signatures.
 #include "gwb/earley/compiled_grammar.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <sstream>
@@ -47,6 +48,68 @@ TEST(CompiledGrammarTest, LeftCornerClosureSumsTheGeometricSeries) {
   ASSERT_EQ(chain.size(), 2u);
   EXPECT_EQ(cg->ruleText(chain[0]), "S -> A");
   EXPECT_EQ(cg->ruleText(chain[1]), "A -> B");
+}
+
+TEST(CompiledGrammarTest, CompletionTargetsNumberTheDottedRulesAfterANonterminalDensely) {
+  // Fragment rules mix terminals and nonterminals: only a dot right after a nonterminal (or
+  // GOAL) is a place completion reaches, and those are numbered 0..count−1, grouped by that
+  // nonterminal (the parser's dense item index is keyed by them). Each dotted rule also knows
+  // what advancing it makes (dottedAdvance, read for completion's records).
+  const Grammar g = testing::grammarFromText(
+      "S -> NP VP 0.6 | VP 0.4\nNP -> 'the' N 0.5 | N 0.5\nVP -> V NP 'x' 0.7 | V 0.3\n"
+      "N -> 'dog' 1.0\nV -> 'saw' 1.0\n");
+  Diagnostics d;
+  const auto cg = compile(g, d);
+  ASSERT_TRUE(cg);
+  std::vector<std::pair<SymbolId, std::int32_t>> targets;  // (symbol before the dot, number)
+  for (std::int32_t id = 0; id < static_cast<std::int32_t>(cg->rules().size()); ++id) {
+    const CompiledRule& rule = cg->rule(id);
+    EXPECT_EQ(cg->completionTarget(id, 0), -1) << cg->ruleText(id);
+    for (std::int32_t dot = 1; dot <= static_cast<std::int32_t>(rule.rhs.size()); ++dot) {
+      const SymbolId before = rule.rhs[static_cast<std::size_t>(dot - 1)];
+      const bool afterNonterminal = before == cg->goal() || cg->symbols().isNonterminal(before);
+      const std::int32_t target = cg->completionTarget(id, dot);
+      if (!afterNonterminal) {
+        EXPECT_EQ(target, -1) << cg->ruleText(id) << " dot " << dot;
+        continue;
+      }
+      ASSERT_GE(target, 0) << cg->ruleText(id) << " dot " << dot;
+      targets.emplace_back(before, target);
+    }
+    // What advancing (rule, dot) makes, and its dotted rules' numbers.
+    for (std::int32_t dot = 0; dot < static_cast<std::int32_t>(rule.rhs.size()); ++dot) {
+      EXPECT_EQ(cg->dottedIndex(id, dot),
+                cg->rhsOffset(id) + static_cast<std::size_t>(id) + static_cast<std::size_t>(dot));
+      const CompiledGrammar::DottedAdvance& advance = cg->dottedAdvance(id, dot);
+      EXPECT_EQ(advance.target, cg->completionTarget(id, dot + 1)) << cg->ruleText(id);
+      const auto next = static_cast<std::size_t>(dot) + 1;
+      if (next < rule.rhs.size()) {
+        EXPECT_EQ(advance.after, rule.rhs[next]);
+        const bool nonterminal =
+            rule.rhs[next] == cg->goal() || cg->symbols().isNonterminal(rule.rhs[next]);
+        EXPECT_EQ(advance.kind, nonterminal ? AdvanceKind::Nonterminal : AdvanceKind::Terminal)
+            << cg->ruleText(id) << " dot " << dot;
+      } else {
+        EXPECT_EQ(advance.after, rule.lhs);
+        const AdvanceKind finished = rule.lhs == cg->goal() ? AdvanceKind::Goal
+                                     : rule.unit            ? AdvanceKind::Unit
+                                                            : AdvanceKind::Finished;
+        EXPECT_EQ(advance.kind, finished) << cg->ruleText(id);
+      }
+    }
+  }
+  // S→NP VP: 2, S→VP: 1, NP→'the' N: 1, NP→N: 1, VP→V NP 'x': 2, VP→V: 1, GOAL→S: 1.
+  ASSERT_EQ(targets.size(), 9u);
+  EXPECT_EQ(cg->completionTargetCount(), targets.size());
+  std::sort(targets.begin(), targets.end(),
+            [](const auto& a, const auto& b) { return a.second < b.second; });
+  for (std::size_t k = 0; k < targets.size(); ++k) {
+    EXPECT_EQ(targets[k].second, static_cast<std::int32_t>(k));  // each number once
+    // Grouped: a symbol's targets are consecutive numbers.
+    if (k > 0 && targets[k].first != targets[k - 1].first) {
+      for (std::size_t j = 0; j < k; ++j) EXPECT_NE(targets[j].first, targets[k].first);
+    }
+  }
 }
 
 TEST(CompiledGrammarTest, DivergentClosuresAreClearErrors) {

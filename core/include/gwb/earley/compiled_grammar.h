@@ -81,6 +81,11 @@ struct ClosureEntry {
   double logValue = 0.0;
 };
 
+// What advancing an item over the symbol after its dot makes, as far as the parser's look-ahead
+// test cares (earley/lookahead.h): an item waiting on a nonterminal or on a terminal, or a
+// finished item of the goal rule, of a unit rule, or of any other rule.
+enum class AdvanceKind : std::uint8_t { Nonterminal, Terminal, Finished, Goal, Unit };
+
 struct LexicalEntry {
   SymbolId preterminal;
   std::int32_t rule;  // compiled rule id
@@ -204,6 +209,32 @@ class CompiledGrammar {
     bool unit;
   };
   const RuleShape& shape(std::int32_t id) const { return shapes_[static_cast<std::size_t>(id)]; }
+  // The dotted rules (rule, dot) numbered densely: rhsOffset(id) + id + dot, from a 4-byte table
+  // rather than the 88-byte CompiledRule.
+  std::size_t dottedIndex(std::int32_t id, std::int32_t dot) const {
+    return static_cast<std::size_t>(dottedBase_[static_cast<std::size_t>(id)]) +
+           static_cast<std::size_t>(dot);
+  }
+  // What advancing an item (rule, dot) over the symbol after its dot makes (earley/lookahead.h's
+  // classifyAdvance: the kind, and the symbol after the new dot or, when it finishes the rule, the
+  // LHS) and the new dotted rule's completionTarget(); for dot < the rule's length. Completion
+  // reads it for every waiting item it keeps a record of.
+  struct DottedAdvance {
+    SymbolId after;
+    std::int32_t target;
+    AdvanceKind kind;
+  };
+  const DottedAdvance& dottedAdvance(std::int32_t id, std::int32_t dot) const {
+    return dottedAdvances_[dottedIndex(id, dot)];
+  }
+  // The dotted rules that completion makes, (rule, dot) with dot ≥ 1 and a nonterminal (or GOAL)
+  // before the dot, numbered densely from 0 to completionTargetCount() − 1, those after the same
+  // symbol together (so that the targets of one completion lie close); −1 for the other dotted
+  // rules. The parser's dense item index is keyed by (origin, this number).
+  std::int32_t completionTarget(std::int32_t id, std::int32_t dot) const {
+    return completionTargets_[dottedIndex(id, dot)];
+  }
+  std::size_t completionTargetCount() const { return completionTargetCount_; }
   // Non-lexical compiled rules of a nonterminal (these are the ones predicted as items).
   ConstSpan<std::int32_t> predictableRules(SymbolId lhs) const {
     return predictable_.row(static_cast<std::size_t>(lhs));
@@ -307,6 +338,10 @@ class CompiledGrammar {
   RuleTable rules_;
   Rows<std::int32_t> predictable_;
   std::vector<RuleShape> shapes_;
+  std::vector<std::uint32_t> dottedBase_;        // by rule: rhsOffset(id) + id
+  std::vector<DottedAdvance> dottedAdvances_;    // by dotted rule
+  std::vector<std::int32_t> completionTargets_;  // by dotted rule
+  std::size_t completionTargetCount_ = 0;
   Rows<PredictionGroup> predictionGroups_;
   std::vector<std::int32_t> predictionGroupRules_;
   Rows<LexicalEntry> lexicon_;
