@@ -104,14 +104,17 @@ EvaluationResult evaluateSemanticParser(const FactoredLexicon& lexicon, const Ck
       const auto start = std::chrono::steady_clock::now();
       SentenceResult& sentence = result.sentences[i];
       CkyChart chart(lexicon, test[i].words, parserOptions);
-      std::vector<Derivation> best = chart.kBest(1);
+      sentence.tied = options.abstainOnTies && chart.bestLogicalFormCount() > 1;
+      std::vector<Derivation> best = sentence.tied ? std::vector<Derivation>{} : chart.kBest(1);
       if (!best.empty()) sentence.answer = best.front().logicalForm;
       sentence.answerWithSkipping = sentence.answer;
-      if (!sentence.answer && options.wordSkipping) {
+      sentence.tiedWithSkipping = sentence.tied;
+      if (!sentence.answer && !sentence.tied && options.wordSkipping) {
         CkyOptions skipping = parserOptions;
         skipping.skipWords = true;
         CkyChart skipped(lexicon, test[i].words, skipping);
-        best = skipped.kBest(1);
+        sentence.tiedWithSkipping = options.abstainOnTies && skipped.bestLogicalFormCount() > 1;
+        if (!sentence.tiedWithSkipping) best = skipped.kBest(1);
         if (!best.empty()) sentence.answerWithSkipping = best.front().logicalForm;
       }
       sentence.correct = sentence.answer && exactMatch(sentence.answer, test[i].logicalForm);
@@ -127,6 +130,8 @@ EvaluationResult evaluateSemanticParser(const FactoredLexicon& lexicon, const Ck
     if (sentence.answer) ++result.plain.answered;
     if (sentence.correct) ++result.plain.correct;
     if (sentence.answerWithSkipping) ++result.withSkipping.answered;
+    if (sentence.tied) ++result.plain.tied;
+    if (sentence.tiedWithSkipping) ++result.withSkipping.tied;
     if (sentence.correctWithSkipping) ++result.withSkipping.correct;
   }
   return result;

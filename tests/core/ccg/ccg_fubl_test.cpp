@@ -330,6 +330,54 @@ TEST(CcgFublTest, CancelStopsBetweenExamples) {
   EXPECT_EQ(learner.passesDone(), 1);
 }
 
+// Two distinct logical forms share the best score: the evaluation abstains (no answer: against
+// recall, not precision), as UBL's Train.isCorrect does; one weight apart, the better answers.
+TEST(CcgFublTest, EvaluationAbstainsWhenLogicalFormsTieForTheBest) {
+  LexiconLoad load = readFactoredLexicon(
+      "lexeme 0.5 texas :- texas:s\n"
+      "lexeme 0.5 texas :- austin:c\n"
+      "template 0 S : (loc:t #0 usa:co)\n",
+      "tie");
+  ASSERT_FALSE(load.diagnostics.hasErrors());
+  load.lexicon.buildEntries();
+  SemanticExamplesLoad test = readSemanticExamples(
+      "texas\n(loc:t texas:s usa:co)\n\ntexas texas\n(loc:t texas:s usa:co)\n", "test");
+  ASSERT_FALSE(test.diagnostics.hasErrors());
+  ASSERT_EQ(test.examples.size(), 2u);
+  CkyOptions parser;
+  parser.logicalFormFeatures = false;
+  EXPECT_EQ(CkyChart(load.lexicon, test.examples[0].words, parser).bestLogicalFormCount(), 2);
+
+  const EvaluationResult abstained = evaluateSemanticParser(load.lexicon, parser, test.examples);
+  EXPECT_TRUE(abstained.sentences[0].tied);
+  EXPECT_FALSE(abstained.sentences[0].answer);
+  EXPECT_FALSE(abstained.sentences[0].answerWithSkipping) << "a tie is no reason to skip words";
+  EXPECT_EQ(abstained.plain.answered, 0);
+  EXPECT_EQ(abstained.plain.tied, 1);
+  EXPECT_EQ(abstained.plain.correct, 0);
+  EXPECT_FALSE(abstained.sentences[1].tied) << "two words of one lexeme: no parse";
+  EXPECT_EQ(abstained.withSkipping.tied, 2) << "skipping one 'texas' ties again";
+  EXPECT_EQ(abstained.withSkipping.answered, 0);
+
+  EvaluationOptions answerTies;
+  answerTies.abstainOnTies = false;
+  const EvaluationResult answered =
+      evaluateSemanticParser(load.lexicon, parser, test.examples, answerTies);
+  EXPECT_FALSE(answered.sentences[0].tied);
+  EXPECT_TRUE(answered.sentences[0].answer);
+  EXPECT_EQ(answered.plain.answered, 1);
+  EXPECT_EQ(answered.plain.tied, 0);
+
+  ASSERT_EQ(lexemeFeature(load.lexicon.lexemes()[0]), "lexeme:texas :- texas:s");
+  load.lexicon.setWeight(lexemeFeature(load.lexicon.lexemes()[0]), 0.6);
+  EXPECT_EQ(CkyChart(load.lexicon, test.examples[0].words, parser).bestLogicalFormCount(), 1);
+  const EvaluationResult better = evaluateSemanticParser(load.lexicon, parser, test.examples);
+  EXPECT_FALSE(better.sentences[0].tied);
+  EXPECT_TRUE(better.sentences[0].correct);
+  EXPECT_EQ(better.plain.answered, 1);
+  EXPECT_EQ(better.plain.correct, 1);
+}
+
 TEST(CcgFublTest, ModelFileRoundTripsAndRefusesOtherVersions) {
   const Language language = makeLanguage();
   FublOptions options;
