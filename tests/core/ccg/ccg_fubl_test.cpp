@@ -47,11 +47,20 @@ TEST(CcgFublTest, InitialisationFollowsSectionEight) {
   learner.initialise(language.train, language.fixed);
   const FactoredLexicon& lexicon = learner.lexicon();
   EXPECT_EQ(lexicon.lexemes().size(), 9u + 4u);  // one per training pair, one per entity
-  // Fixed-lexicon lexemes weigh 10; sentence lexemes 10 × their mean Model 1 probability.
+  // Fixed-lexicon lexemes weigh 10; sentence lexemes 10 × Σ t(c | w) / (|w| · (|c| + 1)), UBL's.
   EXPECT_EQ(lexicon.weight("lexeme:texas :- texas:s"), 10.0);
   const Lexeme& first = lexicon.lexemes().front();
   EXPECT_DOUBLE_EQ(lexicon.weight(lexemeFeature(first)),
                    10.0 * learner.cooccurrence().lexemeScore(first.words, first.constants));
+  double sum = 0;
+  for (const std::string& word : first.words) {
+    for (const std::string& constant : first.constants) {
+      sum += learner.cooccurrence().probability(constant, word);
+    }
+  }
+  EXPECT_DOUBLE_EQ(
+      lexicon.weight(lexemeFeature(first)),
+      10.0 * sum / static_cast<double>(first.words.size() * (first.constants.size() + 1)));
   EXPECT_GT(lexicon.weight(lexemeFeature(first)), 0.0);
   // Templates: -0.1 a slash, -2 with constants of their own.
   LexicalTemplate content;

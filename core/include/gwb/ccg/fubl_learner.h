@@ -3,10 +3,11 @@
 //
 // Initialisation. Each training pair (x, z) gives the lexical item x ⊢ S : z, maximally factored
 // (MAX-FAC, lexical_splitting.h); the fixed entity lexicon (np-fixedlex.geo) is added. Weights:
-// a lexeme's is `lexemeInitScale` × the mean IBM Model 1 probability t(c | w) over its (word,
-// constant) pairs (ibm_model1.h; UBL's drivers use the multiplier 10), a fixed-lexicon lexeme's is
-// `fixedLexemeWeight` (10, as UBL's drivers); a template's is −0.1 per slash and −2 when it holds
-// constants of its own; pair and logical-form features start at 0.
+// a lexeme's is `lexemeInitScale` × Σ t(c | w) / (|w| · (|c| + 1)) over its words and constants
+// with IBM Model 1's t (ibm_model1.h; UBL's co-occurrence init and its drivers' multiplier 10:
+// the + 1 keeps small split items from scoring nearly as high as big ones), a fixed-lexicon
+// lexeme's is `fixedLexemeWeight` (10, as UBL's drivers); a template's is −0.1 per slash and −2
+// when it holds constants of its own; pair and logical-form features start at 0.
 //
 // Per example (x_i, z_i), pass t (examples in the order given, or shuffled once per pass by a
 // generator seeded with `seed` and the pass number):
