@@ -339,6 +339,36 @@ TEST(CcgFublTest, CancelStopsBetweenExamples) {
   EXPECT_EQ(learner.passesDone(), 1);
 }
 
+// NEW-LEX keeps a split that leaves y*'s score as it is (gain 0), as UBL's splitAndMergeLex
+// (improvement >= a maximum starting at 0) and SPF's UnificationGenlex do. Here the new lexemes
+// start at 0 (scale 0), the best split's templates cost 0.1 × (S/NP −0.1 + NP 0) = −0.01, and the
+// whole-sentence item is given exactly that: gain 0. A strict rise would reject it.
+TEST(CcgFublTest, NewLexKeepsASplitThatTiesTheBestParse) {
+  const Language language = makeLanguage();
+  SemanticExamplesLoad one = readSemanticExamples("capital texas\n(capital:c texas:s)\n", "one");
+  ASSERT_FALSE(one.diagnostics.hasErrors());
+  FublOptions options;
+  options.lexemeInitScale = 0.0;
+  options.partFac = false;
+  FublLearner learner(language.types, options);
+  learner.initialise(one.examples, FactoredLexicon());
+  ASSERT_EQ(learner.lexicon().lexemes().size(), 1u);
+  const std::string whole = lexemeFeature(learner.lexicon().lexemes().front());
+  learner.lexicon().setWeight(whole, kTemplateFeatureValue * -0.1);
+  const PassSummary tie = learner.runPass();
+  EXPECT_EQ(tie.splitsAdded, 1);
+  EXPECT_EQ(tie.splitsRejected, 0);
+  EXPECT_EQ(learner.lexicon().lexemes().size(), 3u);  // capital, texas
+
+  FublLearner worse(language.types, options);
+  worse.initialise(one.examples, FactoredLexicon());
+  worse.lexicon().setWeight(whole, kTemplateFeatureValue * -0.1 + 0.001);
+  const PassSummary loss = worse.runPass();
+  EXPECT_EQ(loss.splitsAdded, 0);
+  EXPECT_EQ(loss.splitsRejected, 1);
+  EXPECT_EQ(worse.lexicon().lexemes().size(), 1u);
+}
+
 // Two distinct logical forms share the best score: the evaluation abstains (no answer: against
 // recall, not precision), as UBL's Train.isCorrect does; one weight apart, the better answers.
 TEST(CcgFublTest, EvaluationAbstainsWhenLogicalFormsTieForTheBest) {
