@@ -223,6 +223,7 @@ struct EvaluateSettings {
   int threads = 1;
   bool noSkipping = false;
   bool answerTies = false;
+  bool bestDerivation = false;
 };
 
 bool writeErrors(const std::string& path, const std::vector<ccg::SemanticExample>& test,
@@ -270,6 +271,7 @@ int runEvaluate(const EvaluateSettings& s) {
   options.threads = s.threads;
   options.wordSkipping = !s.noSkipping;
   options.abstainOnTies = !s.answerTies;
+  options.mostProbableLogicalForm = !s.bestDerivation;
   const auto start = std::chrono::steady_clock::now();
   const ccg::EvaluationResult result =
       ccg::evaluateSemanticParser(model.lexicon, model.parser, test.examples, options);
@@ -436,6 +438,9 @@ void addCcgLearnCommands(CLI::App& ccg, int& exitStatus) {
   evaluate->add_flag("--answer-ties", e->answerTies,
                      "answer with the first of several logical forms tied for the best score "
                      "(default: abstain, as UBL and SPF)");
+  evaluate->add_flag("--best-derivation", e->bestDerivation,
+                     "answer with the best derivation's logical form (UBL's Viterbi answer) "
+                     "rather than the most probable logical form (the paper's eq. 2)");
   evaluate->callback([e, &exitStatus] { exitStatus = runEvaluate(*e); });
 
   auto c = std::make_shared<CrossvalSettings>();

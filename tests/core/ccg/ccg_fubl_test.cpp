@@ -369,6 +369,36 @@ TEST(CcgFublTest, NewLexKeepsASplitThatTiesTheBestParse) {
   EXPECT_EQ(worse.lexicon().lexemes().size(), 1u);
 }
 
+// The answer is the paper's arg max_z p(z | x), summed over derivations (eq. 2, 3): here
+// (loc:t austin:c usa:co) has two derivations (0.8 and 0.7) and beats the single best derivation
+// (1.0) of (loc:t texas:s usa:co); UBL's Viterbi answer (mostProbableLogicalForm off) is that one.
+TEST(CcgFublTest, EvaluationAnswersTheMostProbableLogicalForm) {
+  LexiconLoad load = readFactoredLexicon(
+      "lexeme 1.0 texas :- texas:s\n"
+      "lexeme 0.8 texas :- austin:c\n"
+      "lexeme 0.8 texas :- usa:co\n"
+      "template 0 S : (loc:t #0 usa:co)\n"
+      "template -1 S : (loc:t austin:c #0)\n",
+      "sum");
+  ASSERT_FALSE(load.diagnostics.hasErrors());
+  load.lexicon.buildEntries();
+  SemanticExamplesLoad test = readSemanticExamples("texas\n(loc:t austin:c usa:co)\n", "test");
+  ASSERT_FALSE(test.diagnostics.hasErrors());
+  CkyOptions parser;
+  parser.logicalFormFeatures = false;
+  const EvaluationResult summed = evaluateSemanticParser(load.lexicon, parser, test.examples);
+  ASSERT_TRUE(summed.sentences[0].answer);
+  EXPECT_EQ(toString(summed.sentences[0].answer), "(loc:t austin:c usa:co)");
+  EXPECT_TRUE(summed.sentences[0].correct);
+  EvaluationOptions viterbi;
+  viterbi.mostProbableLogicalForm = false;
+  const EvaluationResult best =
+      evaluateSemanticParser(load.lexicon, parser, test.examples, viterbi);
+  ASSERT_TRUE(best.sentences[0].answer);
+  EXPECT_EQ(toString(best.sentences[0].answer), "(loc:t texas:s usa:co)");
+  EXPECT_FALSE(best.sentences[0].correct);
+}
+
 // Two distinct logical forms share the best score: the evaluation abstains (no answer: against
 // recall, not precision), as UBL's Train.isCorrect does; one weight apart, the better answers.
 TEST(CcgFublTest, EvaluationAbstainsWhenLogicalFormsTieForTheBest) {
@@ -398,6 +428,11 @@ TEST(CcgFublTest, EvaluationAbstainsWhenLogicalFormsTieForTheBest) {
   EXPECT_EQ(abstained.withSkipping.tied, 2) << "skipping one 'texas' ties again";
   EXPECT_EQ(abstained.withSkipping.answered, 0);
 
+  EvaluationOptions viterbiOnly;
+  viterbiOnly.mostProbableLogicalForm = false;
+  EXPECT_TRUE(
+      evaluateSemanticParser(load.lexicon, parser, test.examples, viterbiOnly).sentences[0].tied)
+      << "a tie of the best derivations too";
   EvaluationOptions answerTies;
   answerTies.abstainOnTies = false;
   const EvaluationResult answered =
