@@ -193,7 +193,8 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
 void printScores(const char* label, const ccg::ExactMatchScores& scores, std::ostream& out) {
   out << label << "R " << std::fixed << std::setprecision(1) << 100 * scores.recall() << "  P "
       << 100 * scores.precision() << "  F1 " << 100 * scores.f1() << "  (" << scores.correct
-      << " correct, " << scores.answered << " answered, " << scores.sentences << " sentences)\n"
+      << " correct, " << scores.answered << " answered, " << scores.tied << " tied, "
+      << scores.sentences << " sentences)\n"
       << std::defaultfloat;
 }
 
@@ -221,6 +222,8 @@ struct EvaluateSettings {
   TypeInput types;
   int threads = 1;
   bool noSkipping = false;
+  bool answerTies = false;
+  bool bestDerivation = false;
 };
 
 bool writeErrors(const std::string& path, const std::vector<ccg::SemanticExample>& test,
@@ -231,8 +234,10 @@ bool writeErrors(const std::string& path, const std::vector<ccg::SemanticExample
     if (sentence.correctWithSkipping && sentence.correct) continue;
     for (const std::string& word : test[i].words) text << word << ' ';
     text << "\n  line " << test[i].sentenceLine
-         << "\n  gold:      " << toString(test[i].logicalForm)
-         << "\n  predicted: " << (sentence.answer ? toString(sentence.answer) : "(no parse)");
+         << "\n  gold:      " << toString(test[i].logicalForm) << "\n  predicted: "
+         << (sentence.answer ? toString(sentence.answer)
+             : sentence.tied ? "(abstained: logical forms tied for the best score)"
+                             : "(no parse)");
     if (sentence.answerWithSkipping && !sentence.answer) {
       text << "\n  skipping:  " << toString(sentence.answerWithSkipping)
            << (sentence.correctWithSkipping ? "  (correct)" : "");
@@ -265,6 +270,8 @@ int runEvaluate(const EvaluateSettings& s) {
   ccg::EvaluationOptions options;
   options.threads = s.threads;
   options.wordSkipping = !s.noSkipping;
+  options.abstainOnTies = !s.answerTies;
+  options.mostProbableLogicalForm = !s.bestDerivation;
   const auto start = std::chrono::steady_clock::now();
   const ccg::EvaluationResult result =
       ccg::evaluateSemanticParser(model.lexicon, model.parser, test.examples, options);
@@ -346,6 +353,7 @@ int runCrossval(const CrossvalSettings& s) {
       sum->sentences += add.sentences;
       sum->answered += add.answered;
       sum->correct += add.correct;
+      sum->tied += add.tied;
     }
     f1Plain += result.plain.f1();
     f1Skip += result.withSkipping.f1();
@@ -427,6 +435,12 @@ void addCcgLearnCommands(CLI::App& ccg, int& exitStatus) {
   addTypeOptions(*evaluate, e->types);
   evaluate->add_option("--threads,-t", e->threads, "threads")->check(CLI::Range(1, 256));
   evaluate->add_flag("--no-skipping", e->noSkipping, "no word-skipping re-parse");
+  evaluate->add_flag("--answer-ties", e->answerTies,
+                     "answer with the first of several logical forms tied for the best score "
+                     "(default: abstain, as UBL and SPF)");
+  evaluate->add_flag("--best-derivation", e->bestDerivation,
+                     "answer with the best derivation's logical form (UBL's Viterbi answer) "
+                     "rather than the most probable logical form (the paper's eq. 2)");
   evaluate->callback([e, &exitStatus] { exitStatus = runEvaluate(*e); });
 
   auto c = std::make_shared<CrossvalSettings>();

@@ -1,5 +1,6 @@
 #include "gwb/ccg/ccg_model.h"
 
+#include <algorithm>
 #include <chrono>
 #include <sstream>
 
@@ -9,6 +10,24 @@
 namespace gwb::ccg {
 
 namespace {
+
+// The answer of a filled chart (null: none), and whether it abstained on a tie.
+Term answerOf(const CkyChart& chart, const EvaluationOptions& options, bool* tied) {
+  *tied = false;
+  if (!chart.hasParse()) return nullptr;
+  if (options.mostProbableLogicalForm) {
+    const std::vector<std::pair<Term, double>> forms = chart.logicalForms();  // best first
+    if (forms.empty()) return nullptr;
+    const double tolerance = CkyChart::kTieTolerance * std::max(1e-300, forms[0].second);
+    *tied =
+        options.abstainOnTies && forms.size() > 1 && forms[1].second >= forms[0].second - tolerance;
+    return *tied ? nullptr : forms[0].first;
+  }
+  *tied = options.abstainOnTies && chart.bestLogicalFormCount() > 1;
+  if (*tied) return nullptr;
+  const std::vector<Derivation> best = chart.kBest(1);
+  return best.empty() ? nullptr : best.front().logicalForm;
+}
 
 std::string_view lineAt(std::string_view text, std::size_t* offset) {
   const std::size_t end = text.find('\n', *offset);
@@ -104,15 +123,14 @@ EvaluationResult evaluateSemanticParser(const FactoredLexicon& lexicon, const Ck
       const auto start = std::chrono::steady_clock::now();
       SentenceResult& sentence = result.sentences[i];
       CkyChart chart(lexicon, test[i].words, parserOptions);
-      std::vector<Derivation> best = chart.kBest(1);
-      if (!best.empty()) sentence.answer = best.front().logicalForm;
+      sentence.answer = answerOf(chart, options, &sentence.tied);
       sentence.answerWithSkipping = sentence.answer;
-      if (!sentence.answer && options.wordSkipping) {
+      sentence.tiedWithSkipping = sentence.tied;
+      if (!sentence.answer && !sentence.tied && options.wordSkipping) {
         CkyOptions skipping = parserOptions;
         skipping.skipWords = true;
         CkyChart skipped(lexicon, test[i].words, skipping);
-        best = skipped.kBest(1);
-        if (!best.empty()) sentence.answerWithSkipping = best.front().logicalForm;
+        sentence.answerWithSkipping = answerOf(skipped, options, &sentence.tiedWithSkipping);
       }
       sentence.correct = sentence.answer && exactMatch(sentence.answer, test[i].logicalForm);
       sentence.correctWithSkipping = sentence.answerWithSkipping &&
@@ -127,6 +145,8 @@ EvaluationResult evaluateSemanticParser(const FactoredLexicon& lexicon, const Ck
     if (sentence.answer) ++result.plain.answered;
     if (sentence.correct) ++result.plain.correct;
     if (sentence.answerWithSkipping) ++result.withSkipping.answered;
+    if (sentence.tied) ++result.plain.tied;
+    if (sentence.tiedWithSkipping) ++result.withSkipping.tied;
     if (sentence.correctWithSkipping) ++result.withSkipping.correct;
   }
   return result;

@@ -712,6 +712,29 @@ std::vector<Derivation> CkyChart::kBest(int k) const {
   return out;
 }
 
+int CkyChart::bestLogicalFormCount() const {
+  if (roots_.empty()) return 0;
+  const int topIdx = cellIndex(0, length());
+  std::vector<double> scores(roots_.size());
+  double best = -std::numeric_limits<double>::infinity();
+  for (std::size_t r = 0; r < roots_.size(); ++r) {
+    const ChartEntry& entry = cells_[topIdx].entries[roots_[r].first];
+    scores[r] = entry.viterbi + (roots_[r].second - entry.inside);
+    best = std::max(best, scores[r]);
+  }
+  const double tolerance = kTieTolerance * std::max(1.0, std::fabs(best));
+  std::vector<const Term*> keys;
+  for (std::size_t r = 0; r < roots_.size(); ++r) {
+    if (scores[r] < best - tolerance) continue;
+    const Term& key = cells_[topIdx].entries[roots_[r].first].key;
+    const bool seen = std::any_of(keys.begin(), keys.end(), [&](const Term* other) {
+      return structurallyEqual(*other, key);
+    });
+    if (!seen) keys.push_back(&key);
+  }
+  return static_cast<int>(keys.size());
+}
+
 bool CkyChart::bestDerivation(const Term& logicalForm, Derivation* out) const {
   const Term key = exactMatchKey(logicalForm);
   const int topIdx = cellIndex(0, length());

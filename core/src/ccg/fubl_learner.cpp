@@ -154,9 +154,11 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best)
     }
   }
   if (!found) return false;
-  // UBL's test (Kwiatkowski et al. 2010, section 6): the split is kept only when the best correct
-  // parse with it, y', beats y*: p(y' | x, z) > p(y* | x, z).
-  if (bestDelta <= kLikelihoodTolerance) {
+  // UBL's test (Kwiatkowski et al. 2010, section 6; Chart.splitAndMergeLex keeps the best split
+  // when its improvement is >= a running maximum that starts at 0): the split is kept when the
+  // best correct parse with it, y', scores at least as high as y*. Ties at 0 are kept, as UBL and
+  // SPF (UnificationGenlex) do: a split whose items start at the weight of the item they replace.
+  if (bestDelta < -kLikelihoodTolerance) {
     ++splitsRejected_;
     return false;
   }
@@ -168,7 +170,7 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best)
     CkyChart chart(lexicon_, example.words, correctParseOptions(example));
     Derivation after;
     if (chart.bestDerivation(example.logicalForm, &after) &&
-        after.score > best.score + kLikelihoodTolerance) {
+        after.score >= best.score - kLikelihoodTolerance) {
       ++splitsAdded_;
       return true;
     }

@@ -92,7 +92,7 @@ double WordConstantModel::lexemeScore(const std::vector<std::string>& words,
   for (const std::string& constant : constants) {
     for (const std::string& word : words) sum += probability(constant, word);
   }
-  return sum / static_cast<double>(constants.size() * words.size());
+  return sum / static_cast<double>((constants.size() + 1) * words.size());
 }
 
 std::string WordConstantModel::toTable(double threshold) const {

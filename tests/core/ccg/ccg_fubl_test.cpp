@@ -47,11 +47,20 @@ TEST(CcgFublTest, InitialisationFollowsSectionEight) {
   learner.initialise(language.train, language.fixed);
   const FactoredLexicon& lexicon = learner.lexicon();
   EXPECT_EQ(lexicon.lexemes().size(), 9u + 4u);  // one per training pair, one per entity
-  // Fixed-lexicon lexemes weigh 10; sentence lexemes 10 × their mean Model 1 probability.
+  // Fixed-lexicon lexemes weigh 10; sentence lexemes 10 × Σ t(c | w) / (|w| · (|c| + 1)), UBL's.
   EXPECT_EQ(lexicon.weight("lexeme:texas :- texas:s"), 10.0);
   const Lexeme& first = lexicon.lexemes().front();
   EXPECT_DOUBLE_EQ(lexicon.weight(lexemeFeature(first)),
                    10.0 * learner.cooccurrence().lexemeScore(first.words, first.constants));
+  double sum = 0;
+  for (const std::string& word : first.words) {
+    for (const std::string& constant : first.constants) {
+      sum += learner.cooccurrence().probability(constant, word);
+    }
+  }
+  EXPECT_DOUBLE_EQ(
+      lexicon.weight(lexemeFeature(first)),
+      10.0 * sum / static_cast<double>(first.words.size() * (first.constants.size() + 1)));
   EXPECT_GT(lexicon.weight(lexemeFeature(first)), 0.0);
   // Templates: -0.1 a slash, -2 with constants of their own.
   LexicalTemplate content;
@@ -328,6 +337,119 @@ TEST(CcgFublTest, CancelStopsBetweenExamples) {
   const PassSummary none = learner.runPass(FublControl{nullptr, &cancel});
   EXPECT_TRUE(none.cancelled);
   EXPECT_EQ(learner.passesDone(), 1);
+}
+
+// NEW-LEX keeps a split that leaves y*'s score as it is (gain 0), as UBL's splitAndMergeLex
+// (improvement >= a maximum starting at 0) and SPF's UnificationGenlex do. Here the new lexemes
+// start at 0 (scale 0), the best split's templates cost 0.1 × (S/NP −0.1 + NP 0) = −0.01, and the
+// whole-sentence item is given exactly that: gain 0. A strict rise would reject it.
+TEST(CcgFublTest, NewLexKeepsASplitThatTiesTheBestParse) {
+  const Language language = makeLanguage();
+  SemanticExamplesLoad one = readSemanticExamples("capital texas\n(capital:c texas:s)\n", "one");
+  ASSERT_FALSE(one.diagnostics.hasErrors());
+  FublOptions options;
+  options.lexemeInitScale = 0.0;
+  options.partFac = false;
+  FublLearner learner(language.types, options);
+  learner.initialise(one.examples, FactoredLexicon());
+  ASSERT_EQ(learner.lexicon().lexemes().size(), 1u);
+  const std::string whole = lexemeFeature(learner.lexicon().lexemes().front());
+  learner.lexicon().setWeight(whole, kTemplateFeatureValue * -0.1);
+  const PassSummary tie = learner.runPass();
+  EXPECT_EQ(tie.splitsAdded, 1);
+  EXPECT_EQ(tie.splitsRejected, 0);
+  EXPECT_EQ(learner.lexicon().lexemes().size(), 3u);  // capital, texas
+
+  FublLearner worse(language.types, options);
+  worse.initialise(one.examples, FactoredLexicon());
+  worse.lexicon().setWeight(whole, kTemplateFeatureValue * -0.1 + 0.001);
+  const PassSummary loss = worse.runPass();
+  EXPECT_EQ(loss.splitsAdded, 0);
+  EXPECT_EQ(loss.splitsRejected, 1);
+  EXPECT_EQ(worse.lexicon().lexemes().size(), 1u);
+}
+
+// The answer is the paper's arg max_z p(z | x), summed over derivations (eq. 2, 3): here
+// (loc:t austin:c usa:co) has two derivations (0.8 and 0.7) and beats the single best derivation
+// (1.0) of (loc:t texas:s usa:co); UBL's Viterbi answer (mostProbableLogicalForm off) is that one.
+TEST(CcgFublTest, EvaluationAnswersTheMostProbableLogicalForm) {
+  LexiconLoad load = readFactoredLexicon(
+      "lexeme 1.0 texas :- texas:s\n"
+      "lexeme 0.8 texas :- austin:c\n"
+      "lexeme 0.8 texas :- usa:co\n"
+      "template 0 S : (loc:t #0 usa:co)\n"
+      "template -1 S : (loc:t austin:c #0)\n",
+      "sum");
+  ASSERT_FALSE(load.diagnostics.hasErrors());
+  load.lexicon.buildEntries();
+  SemanticExamplesLoad test = readSemanticExamples("texas\n(loc:t austin:c usa:co)\n", "test");
+  ASSERT_FALSE(test.diagnostics.hasErrors());
+  CkyOptions parser;
+  parser.logicalFormFeatures = false;
+  const EvaluationResult summed = evaluateSemanticParser(load.lexicon, parser, test.examples);
+  ASSERT_TRUE(summed.sentences[0].answer);
+  EXPECT_EQ(toString(summed.sentences[0].answer), "(loc:t austin:c usa:co)");
+  EXPECT_TRUE(summed.sentences[0].correct);
+  EvaluationOptions viterbi;
+  viterbi.mostProbableLogicalForm = false;
+  const EvaluationResult best =
+      evaluateSemanticParser(load.lexicon, parser, test.examples, viterbi);
+  ASSERT_TRUE(best.sentences[0].answer);
+  EXPECT_EQ(toString(best.sentences[0].answer), "(loc:t texas:s usa:co)");
+  EXPECT_FALSE(best.sentences[0].correct);
+}
+
+// Two distinct logical forms share the best score: the evaluation abstains (no answer: against
+// recall, not precision), as UBL's Train.isCorrect does; one weight apart, the better answers.
+TEST(CcgFublTest, EvaluationAbstainsWhenLogicalFormsTieForTheBest) {
+  LexiconLoad load = readFactoredLexicon(
+      "lexeme 0.5 texas :- texas:s\n"
+      "lexeme 0.5 texas :- austin:c\n"
+      "template 0 S : (loc:t #0 usa:co)\n",
+      "tie");
+  ASSERT_FALSE(load.diagnostics.hasErrors());
+  load.lexicon.buildEntries();
+  SemanticExamplesLoad test = readSemanticExamples(
+      "texas\n(loc:t texas:s usa:co)\n\ntexas texas\n(loc:t texas:s usa:co)\n", "test");
+  ASSERT_FALSE(test.diagnostics.hasErrors());
+  ASSERT_EQ(test.examples.size(), 2u);
+  CkyOptions parser;
+  parser.logicalFormFeatures = false;
+  EXPECT_EQ(CkyChart(load.lexicon, test.examples[0].words, parser).bestLogicalFormCount(), 2);
+
+  const EvaluationResult abstained = evaluateSemanticParser(load.lexicon, parser, test.examples);
+  EXPECT_TRUE(abstained.sentences[0].tied);
+  EXPECT_FALSE(abstained.sentences[0].answer);
+  EXPECT_FALSE(abstained.sentences[0].answerWithSkipping) << "a tie is no reason to skip words";
+  EXPECT_EQ(abstained.plain.answered, 0);
+  EXPECT_EQ(abstained.plain.tied, 1);
+  EXPECT_EQ(abstained.plain.correct, 0);
+  EXPECT_FALSE(abstained.sentences[1].tied) << "two words of one lexeme: no parse";
+  EXPECT_EQ(abstained.withSkipping.tied, 2) << "skipping one 'texas' ties again";
+  EXPECT_EQ(abstained.withSkipping.answered, 0);
+
+  EvaluationOptions viterbiOnly;
+  viterbiOnly.mostProbableLogicalForm = false;
+  EXPECT_TRUE(
+      evaluateSemanticParser(load.lexicon, parser, test.examples, viterbiOnly).sentences[0].tied)
+      << "a tie of the best derivations too";
+  EvaluationOptions answerTies;
+  answerTies.abstainOnTies = false;
+  const EvaluationResult answered =
+      evaluateSemanticParser(load.lexicon, parser, test.examples, answerTies);
+  EXPECT_FALSE(answered.sentences[0].tied);
+  EXPECT_TRUE(answered.sentences[0].answer);
+  EXPECT_EQ(answered.plain.answered, 1);
+  EXPECT_EQ(answered.plain.tied, 0);
+
+  ASSERT_EQ(lexemeFeature(load.lexicon.lexemes()[0]), "lexeme:texas :- texas:s");
+  load.lexicon.setWeight(lexemeFeature(load.lexicon.lexemes()[0]), 0.6);
+  EXPECT_EQ(CkyChart(load.lexicon, test.examples[0].words, parser).bestLogicalFormCount(), 1);
+  const EvaluationResult better = evaluateSemanticParser(load.lexicon, parser, test.examples);
+  EXPECT_FALSE(better.sentences[0].tied);
+  EXPECT_TRUE(better.sentences[0].correct);
+  EXPECT_EQ(better.plain.answered, 1);
+  EXPECT_EQ(better.plain.correct, 1);
 }
 
 TEST(CcgFublTest, ModelFileRoundTripsAndRefusesOtherVersions) {

@@ -39,9 +39,14 @@ TEST(CcgIbmModel1Test, LearnsTheObviousAlignment) {
     for (const std::string& constant : model.constants()) sum += model.probability(constant, word);
     EXPECT_NEAR(sum, 1.0, 1e-12) << word;
   }
+  // UBL's score: Σ t / (|words| · (|constants| + 1)).
   EXPECT_NEAR(model.lexemeScore({"big", "texas"}, {"texas:s"}),
-              (model.probability("texas:s", "big") + model.probability("texas:s", "texas")) / 2,
+              (model.probability("texas:s", "big") + model.probability("texas:s", "texas")) / 4,
               1e-15);
+  EXPECT_NEAR(model.lexemeScore({"texas"}, {"texas:s"}), model.probability("texas:s", "texas") / 2,
+              1e-15);
+  EXPECT_NEAR(model.lexemeScore({"big"}, {"big:t", "texas:s"}),
+              (model.probability("big:t", "big") + model.probability("texas:s", "big")) / 3, 1e-15);
   EXPECT_EQ(model.lexemeScore({"big"}, {}), 0.0);
 }
 

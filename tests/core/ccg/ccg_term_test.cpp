@@ -227,6 +227,15 @@ TEST(CcgTermTest, TypeCheckingNamesTheOffendingSubterm) {
       // A use that fits several signatures narrows to what they have in common: loc:t's first
       // place is a river or a city here, a location; city:t then makes it a city.
       {"(lambda $0 e (lambda $1 e (and (loc:t $0 $1) (city:t $0) (state:t $1))))", "<e,<e,t>>", ""},
+      // A variable with one use is narrowed by it and checks again with the narrowed type.
+      {"(lambda $0 e (state:t $0))", "<e,t>", ""},
+      {"(lambda $0 e (lambda $1 e (loc:t $0 $1)))", "<e,<e,t>>", ""},
+      {"(lambda $0 e (= $0 texas:s))", "<e,t>", ""},
+      {"(exists $0 (loc:t $0 texas:s))", "t", ""},
+      // The variable of `the` (argmax, argmin) is its term's type, narrowed before its term's
+      // use: a river is no state.
+      {"(capital:c (the $0 (river:t $0)))", "",
+       "f:2:1: error: no signature of 'capital:c' takes (r); its signatures: s -> c"},
       // Each disjunct narrows on its own: a town or a city is a location.
       {"(count $0 (and (or (town:t $0) (city:t $0)) (loc:t $0 texas:s)))", "i", ""},
       {"(count $0 (and (or (town:t $0) (city:t $0)) (river:t $0)))", "",

@@ -16,12 +16,19 @@
 // in their place (term.h, operatorsAsConstants); version 1 models (none) still read, unchanged.
 // Files are written atomically (gwb/common/atomic_file.h).
 //
-// Evaluation: each test sentence is parsed; the logical form of the best derivation is the
-// answer (none without a parse). With word skipping, a sentence without a parse is parsed again
-// with skipping on (UBL's test-time fallback). Recall = correct / sentences, precision = correct /
-// answered, F1 their harmonic mean; correct means exact match (term.h). Sentences are parsed on
-// `threads` threads, each result stored at its sentence's index, so the result does not depend on
-// the thread count.
+// Evaluation: each test sentence is parsed; the answer is the most probable logical form,
+// p(z | x) summed over its derivations (the paper's eq. 2 and 3; CkyChart::logicalForms), or with
+// `mostProbableLogicalForm` off the logical form of the best derivation (UBL's Viterbi answer);
+// none without a parse. When several distinct logical forms (under exact match) share the best
+// probability (or the best derivation score), the parser abstains: no answer, which counts against
+// recall but not precision — as UBL's Train.isCorrect ("more than one equally high scoring logical
+// forms ... we abstain from returning a result") and SPF's Tester do; `abstainOnTies` off answers
+// with the first of them instead. With word skipping, a sentence without a parse is parsed again
+// with skipping on (UBL's test-time fallback); a tied sentence is not (it had a parse), and a tie
+// in the skipping parse abstains too. Recall = correct / sentences, precision = correct / answered,
+// F1 their harmonic mean; correct means exact match (term.h). Sentences are parsed on `threads`
+// threads, each result stored at its sentence's index, so the result does not depend on the thread
+// count.
 #pragma once
 
 #include <string>
@@ -55,13 +62,16 @@ struct SentenceResult {
   Term answerWithSkipping;  // the same, or the skipping re-parse's answer
   bool correct = false;
   bool correctWithSkipping = false;
-  double seconds = 0;  // parse time
+  bool tied = false;              // abstained: distinct logical forms tied for the best score
+  bool tiedWithSkipping = false;  // the same for the answer with word skipping
+  double seconds = 0;             // parse time
 };
 
 struct ExactMatchScores {
   int sentences = 0;
   int answered = 0;
   int correct = 0;
+  int tied = 0;  // parsed, but abstained on a tie (not answered)
   double recall() const { return sentences ? static_cast<double>(correct) / sentences : 0.0; }
   double precision() const { return answered ? static_cast<double>(correct) / answered : 0.0; }
   double f1() const {
@@ -79,6 +89,9 @@ struct EvaluationResult {
 
 struct EvaluationOptions {
   bool wordSkipping = true;
+  bool abstainOnTies = true;  // as UBL and SPF; off: the first of the tied forms answers
+  // The paper's arg max_z p(z | x) (eq. 2); off: the best derivation's form (UBL).
+  bool mostProbableLogicalForm = true;
   int threads = 1;
 };
 

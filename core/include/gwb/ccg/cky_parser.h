@@ -198,6 +198,13 @@ class CkyChart {
   bool bestDerivation(const Term& logicalForm, Derivation* out) const;
   // The logical forms with their probabilities (summed over derivations), best first.
   std::vector<std::pair<Term, double>> logicalForms() const;
+  // How many distinct logical forms (under exact match) have a derivation of the best Viterbi
+  // score (lexical steps plus logical-form features, as kBest scores them). 0 without a parse;
+  // more than 1 is a tie, on which an evaluation abstains (ccg_model.h). Scores within
+  // kTieTolerance (relative, at least absolute) of the best tie: equal weights summed in another
+  // order may differ in the last bits.
+  int bestLogicalFormCount() const;
+  static constexpr double kTieTolerance = 1e-9;
 
  private:
   // Pools and memo tables that live while the chart is filled (cky_parser.cpp): interned

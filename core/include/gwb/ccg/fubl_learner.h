@@ -3,10 +3,11 @@
 //
 // Initialisation. Each training pair (x, z) gives the lexical item x ⊢ S : z, maximally factored
 // (MAX-FAC, lexical_splitting.h); the fixed entity lexicon (np-fixedlex.geo) is added. Weights:
-// a lexeme's is `lexemeInitScale` × the mean IBM Model 1 probability t(c | w) over its (word,
-// constant) pairs (ibm_model1.h; UBL's drivers use the multiplier 10), a fixed-lexicon lexeme's is
-// `fixedLexemeWeight` (10, as UBL's drivers); a template's is −0.1 per slash and −2 when it holds
-// constants of its own; pair and logical-form features start at 0.
+// a lexeme's is `lexemeInitScale` × Σ t(c | w) / (|w| · (|c| + 1)) over its words and constants
+// with IBM Model 1's t (ibm_model1.h; UBL's co-occurrence init and its drivers' multiplier 10:
+// the + 1 keeps small split items from scoring nearly as high as big ones), a fixed-lexicon
+// lexeme's is `fixedLexemeWeight` (10, as UBL's drivers); a template's is −0.1 per slash and −2
+// when it holds constants of its own; pair and logical-form features start at 0.
 //
 // Per example (x_i, z_i), pass t (examples in the order given, or shuffled once per pass by a
 // generator seeded with `seed` and the pass number):
@@ -14,9 +15,9 @@
 //   every lexical item of y* (splitLexicalItem) is scored by the change it makes to y*'s score —
 //   the two new items' weights (their maximal factorings' lexeme, 0.1 × template and pair weights,
 //   initialised as above when new) less the split item's — and the best one (the first in a fixed
-//   order on ties) is added, maximally factored, and kept unless re-parsing with it lowers
-//   log P(z_i | x_i) (a strict rise could never happen while z_i has a single derivation, as it
-//   has at the start); otherwise it is taken out again. PART-FAC: the templates of the partial
+//   order on ties) is added, maximally factored, when that change is ≥ 0 and re-parsing with it
+//   gives a best parse of z_i scoring at least y*'s (UBL's Chart.splitAndMergeLex and SPF's
+//   UnificationGenlex keep ties at 0 too); otherwise it is taken out again. PART-FAC: the templates of the partial
 //   factorings with one constant in the lexeme of y*'s internal nodes over two words (section 6.2).
 //   Step 2. θ += γ (E_{p(y|x,z)}[φ] − E_{p(y,z|x)}[φ]) with γ = α0 / (1 + c·k), k = i + t·n
 //   (section 7; UBL's drivers: α0 = 1, c = 10^-5). No update when the chart holds no parse of z_i.

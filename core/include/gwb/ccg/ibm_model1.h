@@ -35,7 +35,12 @@ class WordConstantModel {
 
   // t(constant | word); 0 for an unseen pair. `word` may be kNullWord.
   double probability(const std::string& constant, const std::string& word) const;
-  // The mean of t(c | w) over the lexeme's (word, constant) pairs, 0 without constants.
+  // Σ_w Σ_c t(c | w) / (|words| · (|constants| + 1)), 0 without constants: UBL's co-occurrence
+  // score of a new entry (LexiconFeatSet.initialWeight, Train.CoocInit). The + 1 makes it the
+  // mean of t over the (word, constant) pairs times |c| / (|c| + 1): a one-constant lexeme gets
+  // half its mean, a four-constant one 4/5, so a derivation from many small items gains less
+  // than with the plain mean. (UBL scores constant-free entries against the constant "null",
+  // which the Geo880 Giza++ table never gives: 0, as here.)
   double lexemeScore(const std::vector<std::string>& words,
                      const std::vector<std::string>& constants) const;
 
