@@ -17,10 +17,11 @@
 //   initialised as above when new) less the split item's — and the best one (the first in a fixed
 //   order on ties) is added, maximally factored, when that change is ≥ 0 and re-parsing with it
 //   gives a best parse of z_i scoring at least y*'s (UBL's Chart.splitAndMergeLex and SPF's
-//   UnificationGenlex keep ties at 0 too); otherwise it is taken out again. PART-FAC: the templates of the partial
-//   factorings with one constant in the lexeme of y*'s internal nodes over two words (section 6.2).
-//   Step 2. θ += γ (E_{p(y|x,z)}[φ] − E_{p(y,z|x)}[φ]) with γ = α0 / (1 + c·k), k = i + t·n
-//   (section 7; UBL's drivers: α0 = 1, c = 10^-5). No update when the chart holds no parse of z_i.
+//   UnificationGenlex keep ties at 0 too); otherwise it is taken out again. PART-FAC: the templates
+//   of the partial factorings with one constant in the lexeme of y*'s internal nodes over two words
+//   (section 6.2). Step 2. θ += γ (E_{p(y|x,z)}[φ] − E_{p(y,z|x)}[φ]) with γ = α0 / (1 + c·k), k =
+//   i + t·n (section 7; UBL's drivers: α0 = 1, c = 10^-5). No update when the chart holds no parse
+//   of z_i.
 //
 // Everything is deterministic for given data, options and seed: ties go to the first candidate
 // in enumeration order, sums run in a fixed order, and the online loop itself is sequential (each
