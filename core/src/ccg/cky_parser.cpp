@@ -377,8 +377,7 @@ bool CkyChart::constantsAllowed(const Term& semantics) const {
 }
 
 bool CkyChart::wellTyped(const Category& category, const Term& semantics) const {
-  Diagnostics ignored;
-  const TypePtr type = typeCheck(semantics, *options_.types, "", 0, 0, &ignored);
+  const TypePtr type = typeCheck(semantics, *options_.types, "", 0, 0, nullptr);
   return type != nullptr && typeFitsCategory(type, category, *options_.types);
 }
 

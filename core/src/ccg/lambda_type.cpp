@@ -1,5 +1,6 @@
 #include "gwb/ccg/lambda_type.h"
 
+#include <atomic>
 #include <utility>
 
 #include "ccg/sexpr_tokens.h"
@@ -95,14 +96,111 @@ TypePtr parseType(std::string_view text, std::string* error) {
 }
 
 TypeSystem::TypeSystem() {
-  parent_["e"] = "";
-  parent_["t"] = "";
-  parent_["i"] = "e";
+  const int e = addAtom("e", -1);
+  addAtom("t", -1);
+  addAtom("i", e);
+}
+
+std::uint64_t TypeSystem::newId() {
+  static std::atomic<std::uint64_t> next{1};
+  return next++;
+}
+
+TypeSystem::TypeSystem(const TypeSystem& other)
+    : atoms_(other.atoms_), atomIndex_(other.atomIndex_), predicates_(other.predicates_) {
+  reintern();
+}
+
+TypeSystem& TypeSystem::operator=(const TypeSystem& other) {
+  if (this != &other) {
+    atoms_ = other.atoms_;
+    atomIndex_ = other.atomIndex_;
+    predicates_ = other.predicates_;
+    id_ = newId();
+    reintern();
+  }
+  return *this;
+}
+
+TypeSystem::TypeSystem(TypeSystem&& other) noexcept
+    : id_(other.id_),
+      atoms_(std::move(other.atoms_)),
+      atomIndex_(std::move(other.atomIndex_)),
+      predicates_(std::move(other.predicates_)) {
+  other.id_ = newId();
+  other.atoms_.clear();
+  other.atomIndex_.clear();
+  other.predicates_.clear();
+}
+
+TypeSystem& TypeSystem::operator=(TypeSystem&& other) noexcept {
+  if (this != &other) {
+    id_ = other.id_;
+    atoms_ = std::move(other.atoms_);
+    atomIndex_ = std::move(other.atomIndex_);
+    predicates_ = std::move(other.predicates_);
+    other.id_ = newId();
+    other.atoms_.clear();
+    other.atomIndex_.clear();
+    other.predicates_.clear();
+  }
+  return *this;
+}
+
+void TypeSystem::reintern() {
+  for (std::size_t index = 0; index < atoms_.size(); ++index) {
+    auto type = std::make_shared<Type>();
+    type->atom = atoms_[index].type->atom;
+    type->system = id_;
+    type->atomIndex = static_cast<int>(index);
+    atoms_[index].type = std::move(type);
+  }
+  for (auto& [name, predicate] : predicates_) {
+    for (Signature& signature : predicate.signatures) {
+      for (TypePtr& argument : signature.arguments) argument = intern(argument);
+      signature.result = intern(signature.result);
+    }
+    predicate.type = intern(predicate.type);
+  }
+}
+
+int TypeSystem::addAtom(const std::string& name, int parent) {
+  const auto index = static_cast<int>(atoms_.size());
+  auto type = std::make_shared<Type>();
+  type->atom = name;
+  type->system = id_;
+  type->atomIndex = index;
+  atoms_.push_back({parent, std::move(type)});
+  atomIndex_.emplace(name, index);
+  return index;
+}
+
+int TypeSystem::atomIndex(const std::string& name) const {
+  auto it = atomIndex_.find(name);
+  return it == atomIndex_.end() ? -1 : it->second;
+}
+
+int TypeSystem::atomIndex(const Type& atomic) const {
+  return atomic.system == id_ ? atomic.atomIndex : atomIndex(atomic.atom);
+}
+
+TypePtr TypeSystem::intern(const TypePtr& type) const {
+  if (!type) return type;
+  if (!type->isFunction()) {
+    if (type->system == id_) return type;
+    const int index = atomIndex(type->atom);
+    return index < 0 ? type : atoms_[index].type;
+  }
+  TypePtr from = intern(type->from);
+  TypePtr to = intern(type->to);
+  if (from == type->from && to == type->to) return type;
+  return functionType(std::move(from), std::move(to));
 }
 
 bool TypeSystem::addAtomic(const std::string& name, const std::string& parent) {
-  if (parent_.count(name) > 0 || parent_.count(parent) == 0) return false;
-  parent_[name] = parent;
+  const int parentIndex = atomIndex(parent);
+  if (atomIndex(name) >= 0 || parentIndex < 0) return false;
+  addAtom(name, parentIndex);
   return true;
 }
 
@@ -112,12 +210,12 @@ bool TypeSystem::isSubtype(const TypePtr& a, const TypePtr& b) const {
     if (a->isFunction() != b->isFunction()) return false;
     return isSubtype(a->from, b->from) && isSubtype(a->to, b->to);
   }
-  std::string current = a->atom;
-  for (int guard = 0; guard < 1000; ++guard) {
-    if (current == b->atom) return true;
-    auto it = parent_.find(current);
-    if (it == parent_.end() || it->second.empty()) return false;
-    current = it->second;
+  if (a == b) return true;
+  const int target = atomIndex(*b);
+  if (target < 0) return a->atom == b->atom;
+  // The hierarchy is a tree (a type is declared after its parent), so the walk ends.
+  for (int current = atomIndex(*a); current >= 0; current = atoms_[current].parent) {
+    if (current == target) return true;
   }
   return false;
 }
@@ -143,40 +241,41 @@ TypePtr TypeSystem::join(const TypePtr& a, const TypePtr& b) const {
   if (isSubtype(a, b)) return b;
   if (isSubtype(b, a)) return a;
   // Walk up from a until an ancestor is above b (the hierarchy is a tree, so it is the nearest).
-  std::string current = a->atom;
-  for (int guard = 0; guard < 1000; ++guard) {
-    auto it = parent_.find(current);
-    if (it == parent_.end() || it->second.empty()) return nullptr;
-    current = it->second;
-    TypePtr ancestor = atomicType(current);
+  const int start = atomIndex(*a);
+  for (int current = start < 0 ? -1 : atoms_[start].parent; current >= 0;
+       current = atoms_[current].parent) {
+    const TypePtr& ancestor = atoms_[current].type;
     if (isSubtype(b, ancestor)) return ancestor;
   }
   return nullptr;
 }
 
 void TypeSystem::addSignature(const std::string& constant, Signature signature) {
-  signatures_[constant].push_back(std::move(signature));
-}
-
-const std::vector<Signature>* TypeSystem::signatures(const std::string& constant) const {
-  auto it = signatures_.find(constant);
-  return it == signatures_.end() ? nullptr : &it->second;
-}
-
-TypePtr TypeSystem::constantType(const std::string& constant) const {
-  if (const auto* list = signatures(constant); list != nullptr && !list->empty()) {
-    const Signature& signature = list->front();
+  for (TypePtr& argument : signature.arguments) argument = intern(argument);
+  signature.result = intern(signature.result);
+  Predicate& predicate = predicates_[constant];
+  if (predicate.signatures.empty()) {
     TypePtr type = signature.result;
     for (auto it = signature.arguments.rbegin(); it != signature.arguments.rend(); ++it) {
       type = functionType(*it, type);
     }
-    return type;
+    predicate.type = std::move(type);
   }
+  predicate.signatures.push_back(std::move(signature));
+}
+
+const std::vector<Signature>* TypeSystem::signatures(const std::string& constant) const {
+  auto it = predicates_.find(constant);
+  return it == predicates_.end() ? nullptr : &it->second.signatures;
+}
+
+TypePtr TypeSystem::constantType(const std::string& constant) const {
+  if (auto it = predicates_.find(constant); it != predicates_.end()) return it->second.type;
   const auto colon = constant.rfind(':');
   if (colon == std::string::npos) return nullptr;
-  const std::string suffix = constant.substr(colon + 1);
-  if (!isKnownAtomic(suffix)) return nullptr;
-  return atomicType(suffix);
+  const int atom = atomIndex(constant.substr(colon + 1));
+  if (atom < 0) return nullptr;
+  return atoms_[atom].type;
 }
 
 namespace {

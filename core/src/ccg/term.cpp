@@ -847,14 +847,20 @@ class TypeChecker {
         line_(line),
         column_(column),
         diagnostics_(diagnostics),
-        positions_(positions) {}
+        positions_(positions) {
+    // Room for the variables of a typical meaning, so that binding them allocates once.
+    bindings_.reserve(8);
+    scope_.reserve(8);
+    before_.reserve(8);
+  }
 
   // The term's type once every bound variable has the type its uses require. Narrowing only
   // makes variables more specific, so the passes reach a fixed point: at most one per step down
   // the type tree of each variable, and one more that narrows nothing.
   TypePtr check(const Term& term) {
+    std::vector<TypePtr>& before = before_;
     for (;;) {
-      std::vector<TypePtr> before;
+      before.clear();
       for (const Binding& binding : bindings_) before.push_back(binding.type);
       TypePtr type = infer(term);
       if (!type) return nullptr;
@@ -873,16 +879,20 @@ class TypeChecker {
       case TermKind::Constant: {
         TypePtr type = types_.constantType(term->name);
         if (!type) {
-          return fail(term, "unknown constant '" + term->name +
-                                "': no signature in the lang file and no known type after ':'");
+          return fail(term, [&] {
+            return "unknown constant '" + term->name +
+                   "': no signature in the lang file and no known type after ':'";
+          });
         }
         return type;
       }
       case TermKind::Variable: {
         const int binding = bindingOf(term);
         if (binding < 0) {
-          return fail(term, "free variable $" + std::to_string(term->variable) +
-                                ": no lambda or quantifier binds it");
+          return fail(term, [&] {
+            return "free variable $" + std::to_string(term->variable) +
+                   ": no lambda or quantifier binds it";
+          });
         }
         return bindings_[binding].type;
       }
@@ -899,8 +909,7 @@ class TypeChecker {
       case TermKind::And:
       case TermKind::Not:
         for (const Term& child : term->children) {
-          if (!expect(child, truth(),
-                      std::string("an argument of '") + termKeyword(term->kind) + "'")) {
+          if (!expect(child, truth(), {"an argument", term->kind})) {
             return nullptr;
           }
         }
@@ -911,7 +920,9 @@ class TypeChecker {
         TypePtr right = infer(term->children[1]);
         if (!right) return nullptr;
         if (!types_.compatible(left, right)) {
-          return fail(term, "'=' compares a " + toString(left) + " with a " + toString(right));
+          return fail(term, [&] {
+            return "'=' compares a " + toString(left) + " with a " + toString(right);
+          });
         }
         if (TypePtr both = types_.meet(left, right)) {
           narrow(term->children[0], both);
@@ -922,8 +933,7 @@ class TypeChecker {
       case TermKind::Less:
       case TermKind::Greater:
         for (const Term& child : term->children) {
-          if (!expect(child, number(),
-                      std::string("an argument of '") + termKeyword(term->kind) + "'")) {
+          if (!expect(child, number(), {"an argument", term->kind})) {
             return nullptr;
           }
         }
@@ -935,7 +945,7 @@ class TypeChecker {
       case TermKind::Argmin:
       case TermKind::Sum: {
         const int binding = bind(term, entity());
-        const std::string what = std::string("the body of '") + termKeyword(term->kind) + "'";
+        const Role what{"the body", term->kind};
         bool ok = expect(term->children[0], truth(), what);
         // (exists $v b1 b2 ...) conjoins its bodies (two Geo880 forms are written so).
         for (std::size_t b = 1; ok && term->kind == TermKind::Exists && b < term->children.size();
@@ -943,8 +953,7 @@ class TypeChecker {
           ok = expect(term->children[b], truth(), what);
         }
         if (ok && term->kind != TermKind::Exists && term->children.size() > 1) {
-          ok = expect(term->children[1], number(),
-                      std::string("the value of '") + termKeyword(term->kind) + "'");
+          ok = expect(term->children[1], number(), {"the value", term->kind});
         }
         scope_.pop_back();
         if (!ok) return nullptr;
@@ -959,18 +968,9 @@ class TypeChecker {
     return nullptr;
   }
 
-  static TypePtr truth() {
-    static const TypePtr kTruth = atomicType("t");
-    return kTruth;
-  }
-  static TypePtr number() {
-    static const TypePtr kNumber = atomicType("i");
-    return kNumber;
-  }
-  static TypePtr entity() {
-    static const TypePtr kEntity = atomicType("e");
-    return kEntity;
-  }
+  TypePtr truth() const { return types_.truthType(); }
+  TypePtr number() const { return types_.numberType(); }
+  TypePtr entity() const { return types_.entityType(); }
 
   // Enters the scope of a lambda or quantifier node; its variable starts at `declared`, or at
   // what an earlier pass narrowed it to. Returns the binding's index.
@@ -980,7 +980,11 @@ class TypeChecker {
       if (bindings_[b].binder == binder.get()) index = static_cast<int>(b);
     }
     if (index < 0) {
-      bindings_.push_back({binder.get(), declared, declared});
+      // An atomic type is compared by index from here on (a function type is kept: rebuilding
+      // it would cost more than its look-ups by name).
+      const TypePtr interned =
+          declared && !declared->isFunction() ? types_.intern(declared) : declared;
+      bindings_.push_back({binder.get(), interned, interned});
       index = static_cast<int>(bindings_.size()) - 1;
     }
     scope_.emplace_back(binder->variable, index);
@@ -1012,7 +1016,7 @@ class TypeChecker {
     std::vector<TypePtr> joined(start.size());
     for (const Term& child : term->children) {
       for (std::size_t b = 0; b < start.size(); ++b) bindings_[b].type = start[b];
-      if (!expect(child, truth(), "an argument of 'or'")) return nullptr;
+      if (!expect(child, truth(), {"an argument", TermKind::Or})) return nullptr;
       for (std::size_t b = 0; b < start.size(); ++b) {
         const TypePtr& type = bindings_[b].type;
         if (!joined[b]) {
@@ -1029,12 +1033,21 @@ class TypeChecker {
     return truth();
   }
 
-  bool expect(const Term& term, const TypePtr& expected, const std::string& what) {
+  // What a term is to its parent, for a message: "the body of 'count'".
+  struct Role {
+    const char* role;
+    TermKind parent;
+    std::string text() const { return std::string(role) + " of '" + termKeyword(parent) + "'"; }
+  };
+
+  bool expect(const Term& term, const TypePtr& expected, const Role& what) {
     TypePtr type = infer(term);
     if (!type) return false;
     if (!types_.compatible(type, expected)) {
-      fail(term, what + " must be of type " + toString(expected) + ", but '" + toString(term) +
-                     "' has type " + toString(type));
+      fail(term, [&] {
+        return what.text() + " must be of type " + toString(expected) + ", but '" + toString(term) +
+               "' has type " + toString(type);
+      });
       return false;
     }
     narrow(term, expected);
@@ -1073,35 +1086,42 @@ class TypeChecker {
           }
           return first->result;
         }
-        std::string given;
-        for (const TypePtr& type : arguments) given += (given.empty() ? "" : ", ") + toString(type);
-        std::string known;
-        for (const Signature& signature : *signatures) {
-          std::string one;
-          for (const TypePtr& type : signature.arguments) one += toString(type) + " ";
-          known += (known.empty() ? "" : "; ") + one + "-> " + toString(signature.result);
-        }
-        return fail(term, "no signature of '" + head->name + "' takes (" + given +
-                              "); its signatures: " + known);
+        return fail(term, [&] {
+          std::string given;
+          for (const TypePtr& type : arguments)
+            given += (given.empty() ? "" : ", ") + toString(type);
+          std::string known;
+          for (const Signature& signature : *signatures) {
+            std::string one;
+            for (const TypePtr& type : signature.arguments) one += toString(type) + " ";
+            known += (known.empty() ? "" : "; ") + one + "-> " + toString(signature.result);
+          }
+          return "no signature of '" + head->name + "' takes (" + given +
+                 "); its signatures: " + known;
+        });
       }
       TypePtr type = types_.constantType(head->name);
       if (type && !type->isFunction()) {
-        return fail(term, "'" + head->name + "' is a constant of type " + toString(type) +
-                              ", not a function; it cannot take arguments");
+        return fail(term, [&] {
+          return "'" + head->name + "' is a constant of type " + toString(type) +
+                 ", not a function; it cannot take arguments";
+        });
       }
     }
     TypePtr type = infer(head);
     if (!type) return nullptr;
     for (std::size_t i = 0; i < arguments.size(); ++i) {
       if (!type->isFunction()) {
-        return fail(term, "'" + toString(head) + "' of type " + toString(type) +
-                              " is applied to more arguments than it takes");
+        return fail(term, [&] {
+          return "'" + toString(head) + "' of type " + toString(type) +
+                 " is applied to more arguments than it takes";
+        });
       }
       if (!types_.compatible(arguments[i], type->from)) {
-        return fail(term->children[i + 1], "argument " + std::to_string(i + 1) + " of '" +
-                                               toString(head) + "' must be of type " +
-                                               toString(type->from) + ", found " +
-                                               toString(arguments[i]));
+        return fail(term->children[i + 1], [&] {
+          return "argument " + std::to_string(i + 1) + " of '" + toString(head) +
+                 "' must be of type " + toString(type->from) + ", found " + toString(arguments[i]);
+        });
       }
       narrow(term->children[i + 1], type->from);
       type = type->to;
@@ -1109,7 +1129,14 @@ class TypeChecker {
     return type;
   }
 
-  TypePtr fail(const Term& term, std::string message) {
+  // Fails the check; the message is made only when it is reported (a check without diagnostics,
+  // as the chart runs on every meaning, only asks whether the term is well typed).
+  template <typename MakeMessage>
+  TypePtr fail(const Term& term, MakeMessage&& makeMessage) {
+    if (failed_ || diagnostics_ == nullptr) {
+      failed_ = true;
+      return nullptr;
+    }
     int line = line_;
     int column = column_;
     if (positions_) {
@@ -1119,7 +1146,7 @@ class TypeChecker {
         column = it->second.second;
       }
     }
-    if (!failed_) diagnostics_->error(file_, line, column, std::move(message));
+    diagnostics_->error(file_, line, column, makeMessage());
     failed_ = true;
     return nullptr;
   }
@@ -1137,6 +1164,7 @@ class TypeChecker {
   };
   std::vector<Binding> bindings_;
   std::vector<std::pair<int, int>> scope_;  // variable number -> index into bindings_
+  std::vector<TypePtr> before_;             // check(): the bindings' types before a pass
   bool failed_ = false;
 };
 

@@ -248,6 +248,9 @@ TEST(CcgTermTest, TypeCheckingNamesTheOffendingSubterm) {
     ASSERT_TRUE(parsed) << c.text;
     Diagnostics diagnostics;
     TypePtr type = typeCheck(parsed, types, "f", 2, 1, &diagnostics, &positions);
+    // Without diagnostics (as the chart checks) the answer is the same, with no message made.
+    const TypePtr quiet = typeCheck(parsed, types, "f", 2, 1, nullptr, &positions);
+    EXPECT_EQ(toString(quiet), toString(type)) << c.text;
     if (std::string(c.type).empty()) {
       EXPECT_EQ(type, nullptr) << c.text;
       ASSERT_EQ(diagnostics.size(), 1u) << c.text;
@@ -257,6 +260,31 @@ TEST(CcgTermTest, TypeCheckingNamesTheOffendingSubterm) {
       EXPECT_EQ(toString(type), c.type) << c.text;
     }
   }
+}
+
+// A type system's atomic types are interned (compared by index); a copy gets atomic types of its
+// own, so two copies that declare different types afterwards never read each other's indexes.
+TEST(CcgTermTest, CopiedTypeSystemsGrowApartSafely) {
+  TypeSystem original = geoTypes();
+  TypeSystem copy = original;
+  ASSERT_TRUE(original.addAtomic("ocean", "lo"));
+  ASSERT_TRUE(copy.addAtomic("desert", "t"));  // the same index as ocean, another parent
+  const TypePtr ocean = original.intern(atomicType("ocean"));
+  const TypePtr desert = copy.intern(atomicType("desert"));
+  EXPECT_TRUE(original.isSubtype(ocean, atomicType("e")));
+  EXPECT_FALSE(copy.isSubtype(ocean, atomicType("e")));  // unknown to the copy
+  EXPECT_TRUE(copy.isSubtype(desert, copy.truthType()));
+  EXPECT_FALSE(original.isSubtype(desert, original.truthType()));
+  EXPECT_FALSE(copy.isSubtype(copy.intern(atomicType("s")), desert));
+  // Types interned by one system still compare by name in the other.
+  EXPECT_TRUE(copy.isSubtype(original.intern(atomicType("s")), copy.intern(atomicType("lo"))));
+  EXPECT_TRUE(sameType(original.join(ocean, original.intern(atomicType("s"))), atomicType("lo")));
+  // A moved-to system keeps the interned types valid; the moved-from one is empty.
+  TypeSystem moved = std::move(original);
+  EXPECT_TRUE(moved.isSubtype(ocean, moved.entityType()));
+  EXPECT_EQ(moved.constantType("capital:c")->from, moved.intern(atomicType("s")));
+  EXPECT_FALSE(original.isKnownAtomic("ocean"));  // NOLINT(bugprone-use-after-move): specified
+  EXPECT_TRUE(original.addAtomic("e2", "e") == false);  // NOLINT(bugprone-use-after-move)
 }
 
 TEST(CcgTermTest, TypeFilesReportBadLines) {

@@ -15,12 +15,16 @@
 // declared `e`.
 //
 // Types are immutable and shared (TypePtr); two types are equal when their printed forms are.
+// A TypeSystem interns its atomic types (an index, the parent's index, one shared TypePtr) and
+// each predicate's type, so that the checks the chart runs on every meaning compare integers and
+// allocate nothing.
 #pragma once
 
-#include <map>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "gwb/common/diagnostic.h"
@@ -35,6 +39,10 @@ struct Type {
   std::string atom;
   TypePtr from;
   TypePtr to;
+  // Set on a TypeSystem's own atomic types (TypeSystem::intern): which system (its unique id,
+  // 0 for none), and the index it knows the type by, so that its checks need no look-up by name.
+  std::uint64_t system = 0;
+  int atomIndex = -1;
   bool isFunction() const { return from != nullptr; }
 };
 
@@ -56,10 +64,16 @@ struct Signature {
 class TypeSystem {
  public:
   TypeSystem();  // e, t, i with i ≤ e
+  // A copy has atomic types of its own (and an id of its own): the two may grow apart.
+  TypeSystem(const TypeSystem& other);
+  TypeSystem& operator=(const TypeSystem& other);
+  TypeSystem(TypeSystem&& other) noexcept;  // the moved-from system is left empty
+  TypeSystem& operator=(TypeSystem&& other) noexcept;
+  ~TypeSystem() = default;
 
   // Declares `name` as a subtype of `parent` (which must be known). False if `name` exists.
   bool addAtomic(const std::string& name, const std::string& parent);
-  bool isKnownAtomic(const std::string& name) const { return parent_.count(name) > 0; }
+  bool isKnownAtomic(const std::string& name) const { return atomIndex_.count(name) > 0; }
   // Reflexive, transitive; function types: contravariance is not modelled, both sides must be
   // subtypes (enough for the data, whose function types only appear as lambda variables).
   bool isSubtype(const TypePtr& a, const TypePtr& b) const;
@@ -72,17 +86,44 @@ class TypeSystem {
 
   void addSignature(const std::string& constant, Signature signature);
   const std::vector<Signature>* signatures(const std::string& constant) const;
-  std::size_t predicateCount() const { return signatures_.size(); }
-  std::size_t atomicCount() const { return parent_.size(); }
+  std::size_t predicateCount() const { return predicates_.size(); }
+  std::size_t atomicCount() const { return atoms_.size(); }
 
   // The type a constant denotes on its own: a predicate's first signature as a curried
   // function type, else the atomic type named by the suffix after the last ':' (texas:s -> s),
   // else null (an unknown constant such as `loc`).
   TypePtr constantType(const std::string& constant) const;
 
+  // The same type built from this system's shared atomic types (equal to `type`; unknown atomic
+  // types are kept as they are). Types built so compare by index, not by name.
+  TypePtr intern(const TypePtr& type) const;
+  // The shared basic types e, t and i.
+  TypePtr entityType() const { return basic(0, "e"); }
+  TypePtr truthType() const { return basic(1, "t"); }
+  TypePtr numberType() const { return basic(2, "i"); }
+
  private:
-  std::map<std::string, std::string> parent_;  // atomic type -> parent ("" for e and t)
-  std::map<std::string, std::vector<Signature>> signatures_;
+  struct Atom {
+    int parent;    // index in atoms_, -1 for e and t
+    TypePtr type;  // the one shared TypePtr of this atomic type
+  };
+  struct Predicate {
+    std::vector<Signature> signatures;
+    TypePtr type;  // constantType: the first signature as a curried function type
+  };
+  static std::uint64_t newId();
+  TypePtr basic(std::size_t index, const char* name) const {
+    return index < atoms_.size() ? atoms_[index].type : atomicType(name);  // moved-from: fresh
+  }
+  void reintern();  // after a copy: atoms_ and predicates_ rebuilt with this system's id
+  int atomIndex(const std::string& name) const;  // -1 when unknown
+  int atomIndex(const Type& atomic) const;       // by the interned index when it has one
+  int addAtom(const std::string& name, int parent);
+
+  std::uint64_t id_ = newId();
+  std::vector<Atom> atoms_;
+  std::unordered_map<std::string, int> atomIndex_;
+  std::unordered_map<std::string, Predicate> predicates_;
 };
 
 struct TypeSystemLoad {
