@@ -38,6 +38,20 @@ std::vector<std::string> slice(const std::vector<std::string>& words, int begin,
 
 }  // namespace
 
+std::vector<TypePtr> trainingRootTypes(const std::vector<SemanticExample>& examples,
+                                       const TypeSystem& types) {
+  std::map<std::string, TypePtr> byName;
+  for (const SemanticExample& example : examples) {
+    Diagnostics ignored;
+    const TypePtr type = typeCheck(example.logicalForm, types, "", 0, 0, &ignored);
+    if (type != nullptr) byName.emplace(toString(type), type);
+  }
+  std::vector<TypePtr> out;
+  out.reserve(byName.size());
+  for (const auto& [name, type] : byName) out.push_back(type);
+  return out;
+}
+
 FublLearner::FublLearner(const TypeSystem& types, FublOptions options)
     : types_(types), options_(std::move(options)) {
   // Training never shows pruned entries: drop what they hold (the numbers are the same).
@@ -83,6 +97,11 @@ void FublLearner::initialise(const std::vector<SemanticExample>& training,
     pairs.push_back({example.words, logicalFormTokens(example.logicalForm)});
   }
   model1_.train(pairs, options_.model1Iterations);
+  options_.parser.rootTypes = nullptr;
+  if (options_.restrictRootTypes) {
+    options_.parser.rootTypes =
+        std::make_shared<const std::vector<TypePtr>>(trainingRootTypes(training, types_));
+  }
   const Category sentence = makeAtomicCategory("S");
   for (const SemanticExample& example : training) {
     addFactoring(maximalFactoringOf({example.words, sentence, example.logicalForm}));

@@ -9,6 +9,14 @@
 // lexeme's is `fixedLexemeWeight` (10, as UBL's drivers); a template's is −0.1 per slash and −2
 // when it holds constants of its own; pair and logical-form features start at 0.
 //
+// Root types. With `restrictRootTypes` (the default), the learner records the types of its
+// training logical forms (trainingRootTypes: Geo880's are <e,t>, c, i, m, p, r and s) in
+// options().parser.rootTypes, so that every chart it parses — of x and of z — and the model
+// file it is saved to (ccg_model.h) take as roots only whole-sentence entries of a type
+// compatible with one of them (cky_parser.h). Each pass adds templates any lexeme of the right
+// type fills, and some of their combinations are a truth value or a two-place relation over the
+// whole sentence: no training question has such an answer.
+//
 // Per example (x_i, z_i), pass t (examples in the order given, or shuffled once per pass by a
 // generator seeded with `seed` and the pass number):
 //   Step 1. y* = the best derivation of z_i (CkyChart::bestDerivation). NEW-LEX: every split of
@@ -79,6 +87,8 @@ struct FublOptions {
   // Entries kept per cell in the training parses (both charts); 0: parser.beam, which testing
   // uses.
   int trainBeam = 50;
+  // Roots only of the training logical forms' types (see the header comment); off: any type.
+  bool restrictRootTypes = true;
   CkyOptions parser;
   SplitOptions splitting;
 };
@@ -131,6 +141,11 @@ struct FublControl {
   FublObserver* observer = nullptr;
   const std::atomic<bool>* cancel = nullptr;  // polled before each example
 };
+
+// The distinct types of the well-typed logical forms of `examples` (typeCheck, term.h), sorted by
+// their printed form; ill-typed forms add none.
+std::vector<TypePtr> trainingRootTypes(const std::vector<SemanticExample>& examples,
+                                       const TypeSystem& types);
 
 class FublLearner {
  public:
