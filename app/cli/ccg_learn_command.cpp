@@ -93,6 +93,7 @@ struct TrainSettings {
   bool noPrune = false;
   bool unconstrained = false;
   bool anyRootType = false;
+  bool keepLexicon = false;
   bool quiet = false;
 };
 
@@ -155,6 +156,7 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
   options.pruneUnused = s.prune && !s.noPrune;
   options.constrainCorrectParse = !s.unconstrained;
   options.restrictRootTypes = !s.anyRootType;
+  options.pruneAfterLastPass = !s.keepLexicon;
   out.learner = std::make_unique<ccg::FublLearner>(*out.types, options);
   out.learner->initialise(train.examples, fixed);
   if (!s.quiet) {
@@ -185,6 +187,18 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
           << summary.slowestLine << ", " << std::setprecision(2) << summary.slowestSeconds
           << " s)\n"
           << std::defaultfloat << std::flush;
+    }
+    if (afterPass && !afterPass(*out.learner)) return out;
+  }
+  if (options.pruneAfterLastPass && s.passes > 0) {
+    const ccg::FinalPruning pruning = out.learner->pruneToBestCorrectParses();
+    if (!s.quiet) {
+      log << "kept the items of the best correct parses (" << pruning.parsable << "/"
+          << pruning.examples << " examples with one): lexicon " << pruning.lexemesBefore << " -> "
+          << pruning.lexemes << " lexemes, " << pruning.templatesBefore << " -> "
+          << pruning.templates << " templates, " << pruning.entriesBefore << " -> "
+          << pruning.entries << " entries\n"
+          << std::flush;
     }
     if (afterPass && !afterPass(*out.learner)) return out;
   }
@@ -412,6 +426,9 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
   command.add_flag("--unconstrained", s.unconstrained,
                    "find the best correct parse in the full chart, not one restricted to the "
                    "logical form's constants");
+  command.add_flag("--keep-lexicon", s.keepLexicon,
+                   "keep every lexeme and template learned (default: after the last pass, only "
+                   "those of the training examples' best correct parses, as SPF)");
   command.add_flag("--any-root-type", s.anyRootType,
                    "let a parse of any type be a root (default: only the types of the training "
                    "logical forms, kept in the model)");

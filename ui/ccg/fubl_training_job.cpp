@@ -192,6 +192,17 @@ void FublTrainingJob::work(const std::shared_ptr<Run>& run, JobContext& context)
     }
     if (!run->error.isEmpty()) return;  // the model could not be written
   }
+  if (!run->cancelled && options.pruneAfterLastPass && s.passes > 0) {
+    // Only the items of the training examples' best correct parses (fubl_learner.h), saved again.
+    learner.pruneToBestCorrectParses();
+    auto pruned = std::make_shared<ccg::FactoredLexicon>(learner.lexicon());
+    std::string error;
+    if (!ccg::saveCcgModel(*pruned, fileParser, toNativePath(s.effectiveModelPath()), &error)) {
+      run->error = toQString(error);
+      return;
+    }
+    run->model = std::move(pruned);
+  }
   // The parser a model file gives (beam, combinators, root types), type-checked as in training: the
   // evaluation and the CCG tab parse with these.
   run->parser = ccg::CkyOptions();

@@ -284,6 +284,31 @@ void FublLearner::pruneUnused(PassSummary* summary) {
   lexicon_ = std::move(kept);
 }
 
+FinalPruning FublLearner::pruneToBestCorrectParses() {
+  FinalPruning out;
+  out.examples = static_cast<int>(training_.size());
+  out.lexemesBefore = lexicon_.lexemes().size();
+  out.templatesBefore = lexicon_.templates().size();
+  out.entriesBefore = lexicon_.entryCount();
+  usedLexemes_.clear();
+  usedTemplates_.clear();
+  for (const SemanticExample& example : training_) {
+    const CkyChart correct(lexicon_, example.words, correctParseOptions(example));
+    Derivation best;
+    if (!correct.bestDerivation(example.logicalForm, &best)) continue;
+    ++out.parsable;
+    noteUsed(best.root);
+  }
+  PassSummary ignored;
+  pruneUnused(&ignored);
+  usedLexemes_.clear();
+  usedTemplates_.clear();
+  out.lexemes = lexicon_.lexemes().size();
+  out.templates = lexicon_.templates().size();
+  out.entries = lexicon_.entryCount();
+  return out;
+}
+
 FeatureCounts FublLearner::gradient(const SemanticExample& example) const {
   const CkyChart chart(lexicon_, example.words, fullParseOptions());
   const CkyChart correct(lexicon_, example.words, correctParseOptions(example));
@@ -444,14 +469,16 @@ void FublLearner::train(const std::vector<SemanticExample>& training,
     const PassSummary summary = runPass(progress);
     if (onPass) onPass(summary);
   }
+  if (options_.pruneAfterLastPass && options_.passes > 0) pruneToBestCorrectParses();
 }
 
 int FublLearner::train(const std::vector<SemanticExample>& training,
                        const FactoredLexicon& fixedLexicon, const FublControl& control) {
   initialise(training, fixedLexicon);
   for (int pass = 0; pass < options_.passes; ++pass) {
-    if (runPass(control).cancelled) break;
+    if (runPass(control).cancelled) return passesDone_;
   }
+  if (options_.pruneAfterLastPass && options_.passes > 0) pruneToBestCorrectParses();
   return passesDone_;
 }
 

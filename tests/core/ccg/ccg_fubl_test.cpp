@@ -2,6 +2,7 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -222,6 +223,7 @@ TEST(CcgFublTest, ObserverReportsEachExampleAndPass) {
   const Language language = makeLanguage();
   FublOptions options;
   options.passes = 3;
+  options.pruneAfterLastPass = false;  // the lexicon as the last pass left it, which onPass shows
   struct Recorder : FublObserver {
     std::vector<FublProgress> examples;
     std::vector<PassSummary> passes;
@@ -563,6 +565,85 @@ TEST(CcgFublTest, ModelKeepsTheTrainingRootTypes) {
   EXPECT_FALSE(anyRoot.options().parser.rootTypes);
   EXPECT_EQ(writeCcgModel(anyRoot.lexicon(), anyRoot.options().parser).find("root-types"),
             std::string::npos);
+}
+
+// After the last pass only the items of the training examples' best correct parses stay (SPF's
+// pruning, once): the lexemes and templates of y* — found here by parsing each example again in
+// a chart of z's constants, as the learner's Step 1 does — and the fixed lexicon's, with exactly
+// their weights and the pair weights among them; the language is still learned perfectly.
+TEST(CcgFublTest, PruningAfterTheLastPassKeepsExactlyTheBestCorrectParsesItems) {
+  const Language language = makeLanguage();
+  FublOptions options;
+  options.passes = 2;
+  options.pruneAfterLastPass = false;
+  FublLearner learner(language.types, options);
+  learner.train(language.train, language.fixed);
+  const FactoredLexicon before = learner.lexicon();
+
+  std::set<std::string> lexemes;
+  std::set<std::string> templates;
+  for (const Lexeme& lexeme : language.fixed.lexemes()) lexemes.insert(lexemeKey(lexeme));
+  for (const LexicalTemplate& fixed : language.fixed.templates()) {
+    templates.insert(templateKey(fixed));
+  }
+  for (const SemanticExample& example : language.train) {
+    CkyOptions parser = learner.options().parser;
+    parser.beam = options.trainBeam;
+    const std::vector<std::string> constants = constantsInOrder(example.logicalForm);
+    parser.allowedConstants =
+        std::make_shared<const std::unordered_set<std::string>>(constants.begin(), constants.end());
+    const CkyChart chart(before, example.words, parser);
+    Derivation best;
+    ASSERT_TRUE(chart.bestDerivation(example.logicalForm, &best));
+    std::vector<const DerivationNode*> open = {&best.root};
+    while (!open.empty()) {
+      const DerivationNode* node = open.back();
+      open.pop_back();
+      for (const DerivationNode& child : node->children) open.push_back(&child);
+      if (!node->children.empty()) continue;
+      lexemes.insert(lexemeKey(before.lexemes()[node->lexeme]));
+      templates.insert(templateKey(before.templates()[node->lexicalTemplate]));
+    }
+  }
+
+  const FinalPruning pruning = learner.pruneToBestCorrectParses();
+  EXPECT_EQ(pruning.examples, 9);
+  EXPECT_EQ(pruning.parsable, 9);
+  EXPECT_EQ(pruning.lexemesBefore, before.lexemes().size());
+  const FactoredLexicon& after = learner.lexicon();
+  EXPECT_EQ(pruning.lexemes, after.lexemes().size());
+  EXPECT_LT(after.lexemes().size(), before.lexemes().size()) << "something is dropped";
+  std::set<std::string> keptLexemes;
+  std::set<std::string> keptTemplates;
+  for (const Lexeme& lexeme : after.lexemes()) keptLexemes.insert(lexemeKey(lexeme));
+  for (const LexicalTemplate& kept : after.templates()) keptTemplates.insert(templateKey(kept));
+  EXPECT_EQ(keptLexemes, lexemes);
+  EXPECT_EQ(keptTemplates, templates);
+  // Weights: exactly those of kept items and of pairs of kept items, with their values.
+  for (const auto& [feature, weight] : before.weights()) {
+    bool keep = true;
+    if (feature.rfind("lexeme:", 0) == 0) keep = lexemes.count(feature.substr(7)) > 0;
+    if (feature.rfind("template:", 0) == 0) keep = templates.count(feature.substr(9)) > 0;
+    if (feature.rfind("pair:", 0) == 0) {
+      const std::size_t bar = feature.find(" || ");
+      keep = lexemes.count(feature.substr(5, bar - 5)) > 0 &&
+             templates.count(feature.substr(bar + 4)) > 0;
+    }
+    EXPECT_EQ(after.hasWeight(feature), keep) << feature;
+    if (keep) {
+      EXPECT_EQ(after.weight(feature), weight) << feature;
+    }
+  }
+
+  // train() prunes so by default: the same model; and the language is still learned.
+  options.pruneAfterLastPass = true;
+  FublLearner pruned(language.types, options);
+  pruned.train(language.train, language.fixed);
+  EXPECT_EQ(writeFactoredLexicon(pruned.lexicon()), writeFactoredLexicon(after));
+  const EvaluationResult onTest =
+      evaluateSemanticParser(after, learner.options().parser, language.test, {});
+  EXPECT_EQ(onTest.plain.correct, 3);
+  EXPECT_EQ(onTest.plain.answered, 3);
 }
 
 }  // namespace

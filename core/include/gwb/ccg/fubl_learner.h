@@ -31,6 +31,16 @@
 //   i + t·n (section 7; UBL's drivers: α0 = 1, c = 10^-5). No update when the chart holds no parse
 //   of z_i.
 //
+// After the last pass (train(), or a caller's pruneToBestCorrectParses()): with
+// `pruneAfterLastPass` (the default), every training example is parsed once more with the final
+// weights, in the chart of z (as Step 1), and only the lexemes and templates of the examples'
+// best correct parses y* are kept, with the weights of their features and of the pairs among
+// them (the fixed lexicon's lexemes and templates stay, and the logical-form features); the
+// rest is dropped. This is the lexicon pruning of Artzi's SPF, done once at the end of
+// training, not after each pass (see pruneUnused): the items no y* uses are split pieces and
+// whole-sentence items that the final model does not need to parse its own training data, and
+// at test time each of them would otherwise meet every template of its type.
+//
 // Everything is deterministic for given data, options and seed: ties go to the first candidate
 // in enumeration order, sums run in a fixed order, and the online loop itself is sequential (each
 // step depends on the one before). Threads are used only in evaluation (ccg_evaluation.h).
@@ -81,6 +91,9 @@ struct FublOptions {
   // got whole-sentence items back; 14 had it only in the chart of z, not in the full one). Training
   // accuracy in passes 2-4: 85.8, 75.6, 65.3 % with it, 85.8, 83.6, 80.0 % without.
   bool pruneUnused = false;
+  // Once after the last pass, keep only what the training examples' best correct parses use (see
+  // the header comment); off: every lexeme and template learned stays in the model.
+  bool pruneAfterLastPass = true;
   // Find y* and E[φ | x, z] in a chart restricted to entries with z's constants
   // (CkyOptions::allowedConstants), so that the beam cannot push every derivation of z out.
   bool constrainCorrectParse = true;
@@ -118,6 +131,19 @@ struct PassSummary {
   double slowestSeconds = 0;  // the slowest example's Steps 1 and 2
   int slowestLine = 0;        // its sentence's line in the training file
   bool cancelled = false;     // stopped by the cancel flag before its last example
+};
+
+// What pruneToBestCorrectParses did: the lexicon before and after, and the training examples
+// whose chart of z held a parse of z (only their y* are kept).
+struct FinalPruning {
+  int examples = 0;
+  int parsable = 0;
+  std::size_t lexemesBefore = 0;
+  std::size_t templatesBefore = 0;
+  std::size_t entriesBefore = 0;
+  std::size_t lexemes = 0;
+  std::size_t templates = 0;
+  std::size_t entries = 0;
 };
 
 struct FublProgress {
@@ -160,15 +186,20 @@ class FublLearner {
   // The same, reporting to control.observer and stopping at control.cancel (then the summary
   // says `cancelled` and the pass does not count; see the header comment).
   PassSummary runPass(const FublControl& control);
-  // initialise + options.passes passes; `onPass` after each pass.
+  // initialise + options.passes passes (then the final pruning, with pruneAfterLastPass); `onPass`
+  // after each pass.
   void train(const std::vector<SemanticExample>& training, const FactoredLexicon& fixedLexicon,
              const std::function<void(const FublProgress&)>& progress = {},
              const std::function<void(const PassSummary&)>& onPass = {});
-  // initialise + up to options.passes passes, reported to and stopped by `control`. Returns the
-  // number of passes finished (options.passes unless cancelled).
+  // initialise + up to options.passes passes, reported to and stopped by `control`, then the final
+  // pruning when no pass was cancelled. Returns the number of passes finished (options.passes
+  // unless cancelled).
   int train(const std::vector<SemanticExample>& training, const FactoredLexicon& fixedLexicon,
             const FublControl& control);
   int passesDone() const { return passesDone_; }
+  // The pruning after the last pass (see the header comment), whatever options say; train()
+  // calls it when options.pruneAfterLastPass and every pass finished.
+  FinalPruning pruneToBestCorrectParses();
 
   const FactoredLexicon& lexicon() const { return lexicon_; }
   FactoredLexicon& lexicon() { return lexicon_; }
