@@ -387,15 +387,13 @@ bool CkyChart::constantsAllowed(const Term& semantics) const {
 }
 
 bool CkyChart::wellTyped(const Category& category, const Term& semantics) const {
-  Diagnostics ignored;
-  const TypePtr type = typeCheck(semantics, *options_.types, "", 0, 0, &ignored);
+  const TypePtr type = typeCheck(semantics, *options_.types, "", 0, 0, nullptr);
   return type != nullptr && typeFitsCategory(type, category, *options_.types);
 }
 
 bool CkyChart::rootTypeAllowed(const Category& category, const Term& semantics) const {
   if (!isRootCategory(category)) return true;  // in no parse anyway (finishCell)
-  Diagnostics ignored;
-  const TypePtr type = typeCheck(semantics, *options_.types, "", 0, 0, &ignored);
+  const TypePtr type = typeCheck(semantics, *options_.types, "", 0, 0, nullptr);
   if (type == nullptr) return false;
   return std::any_of(
       options_.rootTypes->begin(), options_.rootTypes->end(),

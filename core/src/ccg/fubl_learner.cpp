@@ -42,8 +42,7 @@ std::vector<TypePtr> trainingRootTypes(const std::vector<SemanticExample>& examp
                                        const TypeSystem& types) {
   std::map<std::string, TypePtr> byName;
   for (const SemanticExample& example : examples) {
-    Diagnostics ignored;
-    const TypePtr type = typeCheck(example.logicalForm, types, "", 0, 0, &ignored);
+    const TypePtr type = typeCheck(example.logicalForm, types, "", 0, 0, nullptr);
     if (type != nullptr) byName.emplace(toString(type), type);
   }
   std::vector<TypePtr> out;

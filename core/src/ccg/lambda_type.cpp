@@ -98,12 +98,25 @@ TypeSystem::TypeSystem() {
   parent_["e"] = "";
   parent_["t"] = "";
   parent_["i"] = "e";
+  for (const char* name : {"e", "t", "i"}) noteAncestors(name);
 }
 
 bool TypeSystem::addAtomic(const std::string& name, const std::string& parent) {
   if (parent_.count(name) > 0 || parent_.count(parent) == 0) return false;
   parent_[name] = parent;
+  noteAncestors(name);
   return true;
+}
+
+void TypeSystem::noteAncestors(const std::string& name) {
+  // The parent is known before its children (addAtomic), so its list is complete.
+  std::vector<std::string> line = {name};
+  const std::string& parent = parent_.at(name);
+  if (!parent.empty()) {
+    const std::vector<std::string>& above = ancestors_.at(parent);
+    line.insert(line.end(), above.begin(), above.end());
+  }
+  ancestors_[name] = std::move(line);
 }
 
 bool TypeSystem::isSubtype(const TypePtr& a, const TypePtr& b) const {
@@ -112,12 +125,11 @@ bool TypeSystem::isSubtype(const TypePtr& a, const TypePtr& b) const {
     if (a->isFunction() != b->isFunction()) return false;
     return isSubtype(a->from, b->from) && isSubtype(a->to, b->to);
   }
-  std::string current = a->atom;
-  for (int guard = 0; guard < 1000; ++guard) {
-    if (current == b->atom) return true;
-    auto it = parent_.find(current);
-    if (it == parent_.end() || it->second.empty()) return false;
-    current = it->second;
+  if (a->atom == b->atom) return true;  // reflexive, declared or not
+  const auto found = ancestors_.find(a->atom);
+  if (found == ancestors_.end()) return false;
+  for (const std::string& ancestor : found->second) {
+    if (ancestor == b->atom) return true;
   }
   return false;
 }

@@ -137,8 +137,7 @@ Category categoryForType(const TypePtr& type) {
 }
 
 TypePtr typeOfClosedTerm(const Term& term, const TypeSystem& types) {
-  Diagnostics ignored;
-  return typeCheck(term, types, "", 0, 0, &ignored);
+  return typeCheck(term, types, "", 0, 0, nullptr);
 }
 
 std::vector<SemanticSplit> splitSemantics(const Term& semantics, const TypeSystem& types,

@@ -233,8 +233,7 @@ std::size_t FactoredLexicon::addEntries(const TypeSystem* types, int firstLexeme
       const LexicalTemplate& lexicalTemplate = templates_[t];
       Term semantics = constantsAsOperators(replaceConstants(lexicalTemplate.semantics, slots));
       if (types != nullptr) {
-        Diagnostics ignored;
-        TypePtr type = typeCheck(semantics, *types, "", 0, 0, &ignored);
+        TypePtr type = typeCheck(semantics, *types, "", 0, 0, nullptr);
         if (!type) continue;
         if (!typeFitsCategory(type, lexicalTemplate.category, *types)) continue;
       }

@@ -873,16 +873,20 @@ class TypeChecker {
       case TermKind::Constant: {
         TypePtr type = types_.constantType(term->name);
         if (!type) {
-          return fail(term, "unknown constant '" + term->name +
-                                "': no signature in the lang file and no known type after ':'");
+          return fail(term, [&] {
+            return "unknown constant '" + term->name +
+                   "': no signature in the lang file and no known type after ':'";
+          });
         }
         return type;
       }
       case TermKind::Variable: {
         const int binding = bindingOf(term);
         if (binding < 0) {
-          return fail(term, "free variable $" + std::to_string(term->variable) +
-                                ": no lambda or quantifier binds it");
+          return fail(term, [&] {
+            return "free variable $" + std::to_string(term->variable) +
+                   ": no lambda or quantifier binds it";
+          });
         }
         return bindings_[binding].type;
       }
@@ -899,8 +903,7 @@ class TypeChecker {
       case TermKind::And:
       case TermKind::Not:
         for (const Term& child : term->children) {
-          if (!expect(child, truth(),
-                      std::string("an argument of '") + termKeyword(term->kind) + "'")) {
+          if (!expect(child, truth(), "an argument", termKeyword(term->kind))) {
             return nullptr;
           }
         }
@@ -911,7 +914,9 @@ class TypeChecker {
         TypePtr right = infer(term->children[1]);
         if (!right) return nullptr;
         if (!types_.compatible(left, right)) {
-          return fail(term, "'=' compares a " + toString(left) + " with a " + toString(right));
+          return fail(term, [&] {
+            return "'=' compares a " + toString(left) + " with a " + toString(right);
+          });
         }
         if (TypePtr both = types_.meet(left, right)) {
           narrow(term->children[0], both);
@@ -922,8 +927,7 @@ class TypeChecker {
       case TermKind::Less:
       case TermKind::Greater:
         for (const Term& child : term->children) {
-          if (!expect(child, number(),
-                      std::string("an argument of '") + termKeyword(term->kind) + "'")) {
+          if (!expect(child, number(), "an argument", termKeyword(term->kind))) {
             return nullptr;
           }
         }
@@ -935,16 +939,15 @@ class TypeChecker {
       case TermKind::Argmin:
       case TermKind::Sum: {
         const int binding = bind(term, entity());
-        const std::string what = std::string("the body of '") + termKeyword(term->kind) + "'";
-        bool ok = expect(term->children[0], truth(), what);
+        const char* keyword = termKeyword(term->kind);
+        bool ok = expect(term->children[0], truth(), "the body", keyword);
         // (exists $v b1 b2 ...) conjoins its bodies (two Geo880 forms are written so).
         for (std::size_t b = 1; ok && term->kind == TermKind::Exists && b < term->children.size();
              ++b) {
-          ok = expect(term->children[b], truth(), what);
+          ok = expect(term->children[b], truth(), "the body", keyword);
         }
         if (ok && term->kind != TermKind::Exists && term->children.size() > 1) {
-          ok = expect(term->children[1], number(),
-                      std::string("the value of '") + termKeyword(term->kind) + "'");
+          ok = expect(term->children[1], number(), "the value", keyword);
         }
         scope_.pop_back();
         if (!ok) return nullptr;
@@ -1012,7 +1015,7 @@ class TypeChecker {
     std::vector<TypePtr> joined(start.size());
     for (const Term& child : term->children) {
       for (std::size_t b = 0; b < start.size(); ++b) bindings_[b].type = start[b];
-      if (!expect(child, truth(), "an argument of 'or'")) return nullptr;
+      if (!expect(child, truth(), "an argument", "or")) return nullptr;
       for (std::size_t b = 0; b < start.size(); ++b) {
         const TypePtr& type = bindings_[b].type;
         if (!joined[b]) {
@@ -1029,12 +1032,15 @@ class TypeChecker {
     return truth();
   }
 
-  bool expect(const Term& term, const TypePtr& expected, const std::string& what) {
+  // `role` of `keyword` ("an argument" of "and") must have type `expected`.
+  bool expect(const Term& term, const TypePtr& expected, const char* role, const char* keyword) {
     TypePtr type = infer(term);
     if (!type) return false;
     if (!types_.compatible(type, expected)) {
-      fail(term, what + " must be of type " + toString(expected) + ", but '" + toString(term) +
-                     "' has type " + toString(type));
+      fail(term, [&] {
+        return std::string(role) + " of '" + keyword + "' must be of type " + toString(expected) +
+               ", but '" + toString(term) + "' has type " + toString(type);
+      });
       return false;
     }
     narrow(term, expected);
@@ -1073,35 +1079,43 @@ class TypeChecker {
           }
           return first->result;
         }
-        std::string given;
-        for (const TypePtr& type : arguments) given += (given.empty() ? "" : ", ") + toString(type);
-        std::string known;
-        for (const Signature& signature : *signatures) {
-          std::string one;
-          for (const TypePtr& type : signature.arguments) one += toString(type) + " ";
-          known += (known.empty() ? "" : "; ") + one + "-> " + toString(signature.result);
-        }
-        return fail(term, "no signature of '" + head->name + "' takes (" + given +
-                              "); its signatures: " + known);
+        return fail(term, [&] {
+          std::string given;
+          for (const TypePtr& type : arguments) {
+            given += (given.empty() ? "" : ", ") + toString(type);
+          }
+          std::string known;
+          for (const Signature& signature : *signatures) {
+            std::string one;
+            for (const TypePtr& type : signature.arguments) one += toString(type) + " ";
+            known += (known.empty() ? "" : "; ") + one + "-> " + toString(signature.result);
+          }
+          return "no signature of '" + head->name + "' takes (" + given +
+                 "); its signatures: " + known;
+        });
       }
       TypePtr type = types_.constantType(head->name);
       if (type && !type->isFunction()) {
-        return fail(term, "'" + head->name + "' is a constant of type " + toString(type) +
-                              ", not a function; it cannot take arguments");
+        return fail(term, [&] {
+          return "'" + head->name + "' is a constant of type " + toString(type) +
+                 ", not a function; it cannot take arguments";
+        });
       }
     }
     TypePtr type = infer(head);
     if (!type) return nullptr;
     for (std::size_t i = 0; i < arguments.size(); ++i) {
       if (!type->isFunction()) {
-        return fail(term, "'" + toString(head) + "' of type " + toString(type) +
-                              " is applied to more arguments than it takes");
+        return fail(term, [&] {
+          return "'" + toString(head) + "' of type " + toString(type) +
+                 " is applied to more arguments than it takes";
+        });
       }
       if (!types_.compatible(arguments[i], type->from)) {
-        return fail(term->children[i + 1], "argument " + std::to_string(i + 1) + " of '" +
-                                               toString(head) + "' must be of type " +
-                                               toString(type->from) + ", found " +
-                                               toString(arguments[i]));
+        return fail(term->children[i + 1], [&] {
+          return "argument " + std::to_string(i + 1) + " of '" + toString(head) +
+                 "' must be of type " + toString(type->from) + ", found " + toString(arguments[i]);
+        });
       }
       narrow(term->children[i + 1], type->from);
       type = type->to;
@@ -1109,7 +1123,14 @@ class TypeChecker {
     return type;
   }
 
-  TypePtr fail(const Term& term, std::string message) {
+  // Records the first error; `message` (a callable giving its text) is called only when there
+  // is a list to record it in: a chart's type tests ignore why a meaning is ill-typed.
+  template <class Message>
+  TypePtr fail(const Term& term, const Message& message) {
+    if (diagnostics_ == nullptr) {
+      failed_ = true;
+      return nullptr;
+    }
     int line = line_;
     int column = column_;
     if (positions_) {
@@ -1119,7 +1140,7 @@ class TypeChecker {
         column = it->second.second;
       }
     }
-    if (!failed_) diagnostics_->error(file_, line, column, std::move(message));
+    if (!failed_) diagnostics_->error(file_, line, column, message());
     failed_ = true;
     return nullptr;
   }

@@ -1,3 +1,4 @@
+#include <map>
 #include <string>
 #include <vector>
 
@@ -256,7 +257,31 @@ TEST(CcgTermTest, TypeCheckingNamesTheOffendingSubterm) {
       ASSERT_TRUE(type) << c.text << ": " << toString(diagnostics.items().at(0));
       EXPECT_EQ(toString(type), c.type) << c.text;
     }
+    // Without a diagnostics list (a chart's test): the same answer, no message made.
+    const TypePtr quiet = typeCheck(parsed, types, "f", 2, 1, nullptr, &positions);
+    EXPECT_EQ(quiet ? toString(quiet) : std::string(), c.type) << c.text;
   }
+}
+
+// isSubtype against a walk up the declared parents, on every pair of geoTypes()'s atomic types
+// (and an undeclared one, a subtype of itself only).
+TEST(CcgTermTest, SubtypesAreTheAncestorsOfTheTypeTree) {
+  const TypeSystem types = geoTypes();
+  const std::map<std::string, std::string> parent = {
+      {"e", ""},   {"t", ""},   {"i", "e"},  {"n", "e"},   {"lo", "e"},
+      {"s", "lo"}, {"c", "lo"}, {"r", "lo"}, {"to", "lo"}, {"zz", "?"}};
+  for (const auto& [a, aParent] : parent) {
+    for (const auto& [b, bParent] : parent) {
+      bool expected = false;
+      for (std::string at = a; !at.empty() && at != "?"; at = parent.at(at)) {
+        expected = expected || at == b;
+      }
+      expected = expected || a == b;
+      EXPECT_EQ(types.isSubtype(atomicType(a), atomicType(b)), expected) << a << " <= " << b;
+    }
+  }
+  EXPECT_TRUE(types.isSubtype(parseType("<s,t>", nullptr), parseType("<lo,t>", nullptr)));
+  EXPECT_FALSE(types.isSubtype(parseType("<e,t>", nullptr), parseType("<s,t>", nullptr)));
 }
 
 TEST(CcgTermTest, TypeFilesReportBadLines) {

@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "gwb/common/diagnostic.h"
@@ -81,7 +82,12 @@ class TypeSystem {
   TypePtr constantType(const std::string& constant) const;
 
  private:
+  void noteAncestors(const std::string& name);
+
   std::map<std::string, std::string> parent_;  // atomic type -> parent ("" for e and t)
+  // Atomic type -> itself and its ancestors, nearest first: isSubtype is one lookup and a
+  // comparison or three (the chart's type checks ask it millions of times).
+  std::unordered_map<std::string, std::vector<std::string>> ancestors_;
   std::map<std::string, std::vector<Signature>> signatures_;
 };
 

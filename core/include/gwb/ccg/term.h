@@ -167,6 +167,8 @@ Term constantsAsOperators(const Term& term);
 // `(lambda $0 e (and (state:t $0) (city:t $0)))` is ill-typed ($0 would be a state and a city)
 // and `(argmax $0 (state:t $0) (size:i $0))` is an s. A lambda keeps its declared parameter type
 // (`(lambda $0 e (state:t $0))` is an <e,t>), as splits and templates write it.
+// `diagnostics` may be null: then nothing says why a term is ill-typed, and no message is made
+// (a chart tests millions of meanings and wants only the answer).
 TypePtr typeCheck(const Term& term, const TypeSystem& types, const std::string& file, int line,
                   int column, Diagnostics* diagnostics, const TermPositions* positions = nullptr);
 
