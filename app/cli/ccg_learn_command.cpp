@@ -92,6 +92,8 @@ struct TrainSettings {
   bool prune = false;
   bool noPrune = false;
   bool unconstrained = false;
+  bool anyRootType = false;
+  bool keepLexicon = false;
   bool quiet = false;
 };
 
@@ -153,6 +155,8 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
   options.trainBeam = s.trainBeam;
   options.pruneUnused = s.prune && !s.noPrune;
   options.constrainCorrectParse = !s.unconstrained;
+  options.restrictRootTypes = !s.anyRootType;
+  options.pruneAfterLastPass = !s.keepLexicon;
   out.learner = std::make_unique<ccg::FublLearner>(*out.types, options);
   out.learner->initialise(train.examples, fixed);
   if (!s.quiet) {
@@ -183,6 +187,18 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
           << summary.slowestLine << ", " << std::setprecision(2) << summary.slowestSeconds
           << " s)\n"
           << std::defaultfloat << std::flush;
+    }
+    if (afterPass && !afterPass(*out.learner)) return out;
+  }
+  if (options.pruneAfterLastPass && s.passes > 0) {
+    const ccg::FinalPruning pruning = out.learner->pruneToBestCorrectParses();
+    if (!s.quiet) {
+      log << "kept the items of the best correct parses (" << pruning.parsable << "/"
+          << pruning.examples << " examples with one): lexicon " << pruning.lexemesBefore << " -> "
+          << pruning.lexemes << " lexemes, " << pruning.templatesBefore << " -> "
+          << pruning.templates << " templates, " << pruning.entriesBefore << " -> "
+          << pruning.entries << " entries\n"
+          << std::flush;
     }
     if (afterPass && !afterPass(*out.learner)) return out;
   }
@@ -224,6 +240,7 @@ struct EvaluateSettings {
   bool noSkipping = false;
   bool answerTies = false;
   bool bestDerivation = false;
+  bool anyRootType = false;
 };
 
 bool writeErrors(const std::string& path, const std::vector<ccg::SemanticExample>& test,
@@ -254,6 +271,14 @@ bool writeErrors(const std::string& path, const std::vector<ccg::SemanticExample
   return true;
 }
 
+std::string rootTypeNames(const ccg::CkyOptions& parser) {
+  std::string names;
+  for (const ccg::TypePtr& type : *parser.rootTypes) {
+    names += (names.empty() ? "" : " ") + ccg::toString(type);
+  }
+  return names;
+}
+
 int runEvaluate(const EvaluateSettings& s) {
   Diagnostics diagnostics;
   ccg::CcgModelLoad model = ccg::loadCcgModel(s.model);
@@ -267,6 +292,7 @@ int runEvaluate(const EvaluateSettings& s) {
   }
   model.lexicon.buildEntries(types.get());
   model.parser.types = types.get();  // combinations type-checked, as in training
+  if (s.anyRootType) model.parser.rootTypes = nullptr;
   ccg::EvaluationOptions options;
   options.threads = s.threads;
   options.wordSkipping = !s.noSkipping;
@@ -281,7 +307,10 @@ int runEvaluate(const EvaluateSettings& s) {
   for (const auto& sentence : result.sentences) slowest = std::max(slowest, sentence.seconds);
   std::cout << s.test << ": " << test.examples.size() << " sentences, model " << s.model << " ("
             << model.lexicon.lexemes().size() << " lexemes, " << model.lexicon.templates().size()
-            << " templates)\n";
+            << " templates; root types "
+            << (model.parser.rootTypes == nullptr ? std::string("any")
+                                                  : rootTypeNames(model.parser))
+            << ")\n";
   printScores("exact match:                 ", result.plain, std::cout);
   if (!s.noSkipping) printScores("exact match, word skipping:  ", result.withSkipping, std::cout);
   std::cout << "parse time: " << std::fixed << std::setprecision(2) << seconds << " s in all, "
@@ -397,6 +426,12 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
   command.add_flag("--unconstrained", s.unconstrained,
                    "find the best correct parse in the full chart, not one restricted to the "
                    "logical form's constants");
+  command.add_flag("--keep-lexicon", s.keepLexicon,
+                   "keep every lexeme and template learned (default: after the last pass, only "
+                   "those of the training examples' best correct parses, as SPF)");
+  command.add_flag("--any-root-type", s.anyRootType,
+                   "let a parse of any type be a root (default: only the types of the training "
+                   "logical forms, kept in the model)");
   command.add_option("--learning-rate", s.learningRate, "alpha0 of alpha0 / (1 + c k)")
       ->check(CLI::PositiveNumber);
   command.add_option("--cooling", s.coolingRate, "c of alpha0 / (1 + c k)")
@@ -441,6 +476,8 @@ void addCcgLearnCommands(CLI::App& ccg, int& exitStatus) {
   evaluate->add_flag("--best-derivation", e->bestDerivation,
                      "answer with the best derivation's logical form (UBL's Viterbi answer) "
                      "rather than the most probable logical form (the paper's eq. 2)");
+  evaluate->add_flag("--any-root-type", e->anyRootType,
+                     "let a parse of any type be a root, whatever root types the model keeps");
   evaluate->callback([e, &exitStatus] { exitStatus = runEvaluate(*e); });
 
   auto c = std::make_shared<CrossvalSettings>();

@@ -192,12 +192,24 @@ void FublTrainingJob::work(const std::shared_ptr<Run>& run, JobContext& context)
     }
     if (!run->error.isEmpty()) return;  // the model could not be written
   }
-  // The parser a model file gives (beam, combinators), type-checked as in training: the
+  if (!run->cancelled && options.pruneAfterLastPass && s.passes > 0) {
+    // Only the items of the training examples' best correct parses (fubl_learner.h), saved again.
+    learner.pruneToBestCorrectParses();
+    auto pruned = std::make_shared<ccg::FactoredLexicon>(learner.lexicon());
+    std::string error;
+    if (!ccg::saveCcgModel(*pruned, fileParser, toNativePath(s.effectiveModelPath()), &error)) {
+      run->error = toQString(error);
+      return;
+    }
+    run->model = std::move(pruned);
+  }
+  // The parser a model file gives (beam, combinators, root types), type-checked as in training: the
   // evaluation and the CCG tab parse with these.
   run->parser = ccg::CkyOptions();
   run->parser.beam = options.parser.beam;
   run->parser.combinators = options.parser.combinators;
-  run->parser.types = run->types.get();  // the job keeps run->types
+  run->parser.rootTypes = learner.options().parser.rootTypes;  // the training forms' types
+  run->parser.types = run->types.get();                        // the job keeps run->types
   if (!run->model) run->model = std::make_shared<ccg::FactoredLexicon>(learner.lexicon());
   if (run->cancelled || context.cancelRequested()) {
     run->cancelled = true;

@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "common/parallel.h"
+#include "gwb/ccg/lambda_type.h"
 #include "gwb/common/atomic_file.h"
 
 namespace gwb::ccg {
@@ -38,12 +42,42 @@ std::string_view lineAt(std::string_view text, std::size_t* offset) {
   return line;
 }
 
+// `# root-types T1 T2 ...` (types separated by spaces; "<e,t>" holds none).
+void readRootTypes(std::string_view line, const std::string& file, int lineNumber,
+                   CcgModelLoad* load) {
+  auto types = std::make_shared<std::vector<TypePtr>>();
+  std::size_t at = std::string_view("# root-types").size();
+  while (at < line.size()) {
+    if (line[at] == ' ' || line[at] == '\t') {
+      ++at;
+      continue;
+    }
+    std::size_t end = at;
+    while (end < line.size() && line[end] != ' ' && line[end] != '\t') ++end;
+    std::string error;
+    const TypePtr type = parseType(line.substr(at, end - at), &error);
+    if (type == nullptr) {
+      load->diagnostics.error(file, lineNumber, static_cast<int>(at) + 1,
+                              "expected a type after '# root-types' (" + error + ")");
+      return;
+    }
+    types->push_back(type);
+    at = end;
+  }
+  load->parser.rootTypes = std::move(types);
+}
+
 }  // namespace
 
 std::string writeCcgModel(const FactoredLexicon& lexicon, const CkyOptions& parser) {
   std::string out = "# gwb-ccg-model " + std::to_string(kCcgModelVersion) + "\n";
   out += "# beam " + std::to_string(parser.beam) + "\n";
   out += std::string("# composition ") + (parser.combinators.composition ? "1" : "0") + "\n";
+  if (parser.rootTypes != nullptr) {
+    out += "# root-types";
+    for (const TypePtr& type : *parser.rootTypes) out += " " + toString(type);
+    out += "\n";
+  }
   return out + writeFactoredLexicon(lexicon);
 }
 
@@ -83,6 +117,10 @@ CcgModelLoad readCcgModel(std::string_view text, const std::string& file) {
     std::string key;
     long long value = 0;
     fields >> key;
+    if (key == "root-types") {
+      readRootTypes(line, file, lineNumber, &load);
+      continue;
+    }
     if (key != "beam" && key != "composition") break;
     if (!(fields >> value) || value < 0 || value > 1000000 || (key == "composition" && value > 1)) {
       load.diagnostics.error(

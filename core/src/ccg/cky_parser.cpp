@@ -197,6 +197,8 @@ struct CkyChart::FillState {
   PairMap<int> cellEntries;
   // With CkyOptions::types: whether (category id, meaning id) is well typed (1) or not (0).
   PairMap<int> wellTyped;
+  // With CkyOptions::rootTypes: whether (category id, meaning id) may be a root (1) or not (0).
+  PairMap<int> rootTyped;
 
   int categoryId(const Category& category) {
     auto found = categoryIdOf.find(category.get());
@@ -311,6 +313,14 @@ void CkyChart::addEdge(int cellIdx, int category, int meaning, int key, ChartEdg
     }
     if (*typed == 0) return;
   }
+  if (options_.rootTypes != nullptr && options_.types != nullptr &&
+      cellIdx == cellIndex(0, length())) {
+    auto [allowed, unseen] = state->rootTyped.emplace(pairKey(category, meaning), 0);
+    if (unseen) {
+      *allowed = rootTypeAllowed(state->categories[category], state->terms.toTerm(meaning)) ? 1 : 0;
+    }
+    if (*allowed == 0) return;
+  }
   const auto [found, added] =
       state->cellEntries.emplace(pairKey(category, key), static_cast<int>(cell.entries.size()));
   if (!added) {
@@ -379,6 +389,15 @@ bool CkyChart::constantsAllowed(const Term& semantics) const {
 bool CkyChart::wellTyped(const Category& category, const Term& semantics) const {
   const TypePtr type = typeCheck(semantics, *options_.types, "", 0, 0, nullptr);
   return type != nullptr && typeFitsCategory(type, category, *options_.types);
+}
+
+bool CkyChart::rootTypeAllowed(const Category& category, const Term& semantics) const {
+  if (!isRootCategory(category)) return true;  // in no parse anyway (finishCell)
+  const TypePtr type = typeCheck(semantics, *options_.types, "", 0, 0, nullptr);
+  if (type == nullptr) return false;
+  return std::any_of(
+      options_.rootTypes->begin(), options_.rootTypes->end(),
+      [&](const TypePtr& rootType) { return options_.types->compatible(type, rootType); });
 }
 
 double CkyChart::edgeInside(const ChartEdge& edge) const {

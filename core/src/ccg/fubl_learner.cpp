@@ -38,6 +38,19 @@ std::vector<std::string> slice(const std::vector<std::string>& words, int begin,
 
 }  // namespace
 
+std::vector<TypePtr> trainingRootTypes(const std::vector<SemanticExample>& examples,
+                                       const TypeSystem& types) {
+  std::map<std::string, TypePtr> byName;
+  for (const SemanticExample& example : examples) {
+    const TypePtr type = typeCheck(example.logicalForm, types, "", 0, 0, nullptr);
+    if (type != nullptr) byName.emplace(toString(type), type);
+  }
+  std::vector<TypePtr> out;
+  out.reserve(byName.size());
+  for (const auto& [name, type] : byName) out.push_back(type);
+  return out;
+}
+
 FublLearner::FublLearner(const TypeSystem& types, FublOptions options)
     : types_(types), options_(std::move(options)) {
   // Training never shows pruned entries: drop what they hold (the numbers are the same).
@@ -83,6 +96,11 @@ void FublLearner::initialise(const std::vector<SemanticExample>& training,
     pairs.push_back({example.words, logicalFormTokens(example.logicalForm)});
   }
   model1_.train(pairs, options_.model1Iterations);
+  options_.parser.rootTypes = nullptr;
+  if (options_.restrictRootTypes) {
+    options_.parser.rootTypes =
+        std::make_shared<const std::vector<TypePtr>>(trainingRootTypes(training, types_));
+  }
   const Category sentence = makeAtomicCategory("S");
   for (const SemanticExample& example : training) {
     addFactoring(maximalFactoringOf({example.words, sentence, example.logicalForm}));
@@ -265,6 +283,31 @@ void FublLearner::pruneUnused(PassSummary* summary) {
   lexicon_ = std::move(kept);
 }
 
+FinalPruning FublLearner::pruneToBestCorrectParses() {
+  FinalPruning out;
+  out.examples = static_cast<int>(training_.size());
+  out.lexemesBefore = lexicon_.lexemes().size();
+  out.templatesBefore = lexicon_.templates().size();
+  out.entriesBefore = lexicon_.entryCount();
+  usedLexemes_.clear();
+  usedTemplates_.clear();
+  for (const SemanticExample& example : training_) {
+    const CkyChart correct(lexicon_, example.words, correctParseOptions(example));
+    Derivation best;
+    if (!correct.bestDerivation(example.logicalForm, &best)) continue;
+    ++out.parsable;
+    noteUsed(best.root);
+  }
+  PassSummary ignored;
+  pruneUnused(&ignored);
+  usedLexemes_.clear();
+  usedTemplates_.clear();
+  out.lexemes = lexicon_.lexemes().size();
+  out.templates = lexicon_.templates().size();
+  out.entries = lexicon_.entryCount();
+  return out;
+}
+
 FeatureCounts FublLearner::gradient(const SemanticExample& example) const {
   const CkyChart chart(lexicon_, example.words, fullParseOptions());
   const CkyChart correct(lexicon_, example.words, correctParseOptions(example));
@@ -425,14 +468,16 @@ void FublLearner::train(const std::vector<SemanticExample>& training,
     const PassSummary summary = runPass(progress);
     if (onPass) onPass(summary);
   }
+  if (options_.pruneAfterLastPass && options_.passes > 0) pruneToBestCorrectParses();
 }
 
 int FublLearner::train(const std::vector<SemanticExample>& training,
                        const FactoredLexicon& fixedLexicon, const FublControl& control) {
   initialise(training, fixedLexicon);
   for (int pass = 0; pass < options_.passes; ++pass) {
-    if (runPass(control).cancelled) break;
+    if (runPass(control).cancelled) return passesDone_;
   }
+  if (options_.pruneAfterLastPass && options_.passes > 0) pruneToBestCorrectParses();
   return passesDone_;
 }
 

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -222,6 +223,7 @@ TEST(CcgFublTest, ObserverReportsEachExampleAndPass) {
   const Language language = makeLanguage();
   FublOptions options;
   options.passes = 3;
+  options.pruneAfterLastPass = false;  // the lexicon as the last pass left it, which onPass shows
   struct Recorder : FublObserver {
     std::vector<FublProgress> examples;
     std::vector<PassSummary> passes;
@@ -470,23 +472,178 @@ TEST(CcgFublTest, ModelFileRoundTripsAndRefusesOtherVersions) {
     EXPECT_EQ(load.lexicon.weight(feature), weight) << feature;  // bit for bit
   }
 
-  EXPECT_EQ(text.substr(0, text.find('\n')), "# gwb-ccg-model 2");
+  EXPECT_EQ(text.substr(0, text.find('\n')), "# gwb-ccg-model 3");
   // Version 1 (before lexemes held operators) still reads: its templates mean what they meant.
   CcgModelLoad first = readCcgModel("# gwb-ccg-model 1\nlexeme 1 texas :- texas:s\n", "m");
   EXPECT_FALSE(first.diagnostics.hasErrors());
-  CcgModelLoad wrongVersion = readCcgModel("# gwb-ccg-model 3\n", "m");
+  CcgModelLoad wrongVersion = readCcgModel("# gwb-ccg-model 4\n", "m");
   ASSERT_TRUE(wrongVersion.diagnostics.hasErrors());
   EXPECT_EQ(toString(wrongVersion.diagnostics.items()[0]),
-            "m:1:17: error: model format version '3' is not supported (this gwb reads versions 1 "
-            "to 2)");
+            "m:1:17: error: model format version '4' is not supported (this gwb reads versions 1 "
+            "to 3)");
   CcgModelLoad plainLexicon = readCcgModel("lexeme 1 texas :- texas:s\n", "m");
   ASSERT_TRUE(plainLexicon.diagnostics.hasErrors());
   EXPECT_EQ(toString(plainLexicon.diagnostics.items()[0]),
-            "m:1:1: error: expected '# gwb-ccg-model 2' (a model written by gwb ccg train)");
+            "m:1:1: error: expected '# gwb-ccg-model 3' (a model written by gwb ccg train)");
   CcgModelLoad badBeam = readCcgModel("# gwb-ccg-model 1\n# beam many\n", "m");
   ASSERT_TRUE(badBeam.diagnostics.hasErrors());
   EXPECT_EQ(toString(badBeam.diagnostics.items()[0]),
             "m:2:8: error: expected a beam size (0 to 1000000) after '# beam'");
+}
+
+// A truth value outscores the question's <e,t> over the whole sentence: "border texas" as
+// (next_to:t texas:s texas:s) through a template that fills both places with the argument. With
+// the root types of the training forms (here <e,t> and e: no training form is a truth value),
+// that parse is no root and the answer is the gold form; without them the evaluation is wrong.
+TEST(CcgFublTest, RootsOnlyOfTheTrainingFormsTypes) {
+  const Language language = makeLanguage();
+  const std::vector<TypePtr> rootTypes = trainingRootTypes(language.train, language.types);
+  std::string names;
+  for (const TypePtr& type : rootTypes) names += toString(type) + " ";
+  EXPECT_EQ(names, "<e,t> e ");  // questions and "the capital of X" (capital:c is an e)
+  LexiconLoad load = readFactoredLexicon(
+      "lexeme 1 border :- next_to:t\n"
+      "lexeme 1 texas :- texas:s\n"
+      "template 0 NP : #0\n"
+      "template 0 S/NP : (lambda $0 e (lambda $1 e (#0 $1 $0)))\n"
+      "template 10 S/NP : (lambda $0 e (#0 $0 $0))\n",
+      "truth");
+  ASSERT_FALSE(load.diagnostics.hasErrors());
+  load.lexicon.buildEntries(&language.types);
+  SemanticExamplesLoad test =
+      readSemanticExamples("border texas\n(lambda $0 e (next_to:t $0 texas:s))\n", "test");
+  ASSERT_FALSE(test.diagnostics.hasErrors());
+  CkyOptions parser;
+  parser.types = &language.types;
+  parser.logicalFormFeatures = false;
+  const EvaluationResult anyType = evaluateSemanticParser(load.lexicon, parser, test.examples);
+  ASSERT_TRUE(anyType.sentences[0].answer);
+  EXPECT_EQ(toString(anyType.sentences[0].answer), "(next_to:t texas:s texas:s)");
+  EXPECT_FALSE(anyType.sentences[0].correct);
+  parser.rootTypes = std::make_shared<const std::vector<TypePtr>>(rootTypes);
+  const CkyChart chart(load.lexicon, test.examples[0].words, parser);
+  EXPECT_EQ(chart.roots().size(), 1u) << "the truth value is no root";
+  const EvaluationResult restricted = evaluateSemanticParser(load.lexicon, parser, test.examples);
+  EXPECT_TRUE(restricted.sentences[0].correct);
+  EXPECT_EQ(restricted.plain.correct, 1);
+  // Compatible types are roots too: an <s,t> is a question as an <e,t> is.
+  parser.rootTypes = std::make_shared<const std::vector<TypePtr>>(
+      std::vector<TypePtr>{parseType("<s,t>", nullptr)});
+  EXPECT_TRUE(evaluateSemanticParser(load.lexicon, parser, test.examples).sentences[0].correct);
+  // Without a type system there are no types to restrict.
+  parser.types = nullptr;
+  EXPECT_EQ(CkyChart(load.lexicon, test.examples[0].words, parser).roots().size(), 2u);
+}
+
+// The learner keeps its training forms' root types in its parser options and in the model file
+// (version 3, `# root-types`); a version 2 model, or a learner told not to, means any type.
+TEST(CcgFublTest, ModelKeepsTheTrainingRootTypes) {
+  const Language language = makeLanguage();
+  FublOptions options;
+  options.passes = 1;
+  FublLearner learner(language.types, options);
+  learner.train(language.train, language.fixed);
+  ASSERT_TRUE(learner.options().parser.rootTypes);
+  const std::string text = writeCcgModel(learner.lexicon(), learner.options().parser);
+  EXPECT_NE(text.find("\n# root-types <e,t> e\n"), std::string::npos);
+  CcgModelLoad load = readCcgModel(text, "m");
+  ASSERT_FALSE(load.diagnostics.hasErrors());
+  ASSERT_TRUE(load.parser.rootTypes);
+  ASSERT_EQ(load.parser.rootTypes->size(), 2u);
+  EXPECT_EQ(toString(load.parser.rootTypes->at(0)), "<e,t>");
+  EXPECT_EQ(writeCcgModel(load.lexicon, load.parser), text);
+  const CcgModelLoad old = readCcgModel("# gwb-ccg-model 2\n# beam 10\nlexeme 1 a :- b:e\n", "m");
+  EXPECT_FALSE(old.diagnostics.hasErrors());
+  EXPECT_FALSE(old.parser.rootTypes) << "any type";
+  const CcgModelLoad bad = readCcgModel("# gwb-ccg-model 3\n# root-types <e,t> <e\n", "m");
+  ASSERT_TRUE(bad.diagnostics.hasErrors());
+  EXPECT_EQ(toString(bad.diagnostics.items()[0]).substr(0, 58),
+            "m:2:20: error: expected a type after '# root-types' (expec");
+  options.restrictRootTypes = false;
+  FublLearner anyRoot(language.types, options);
+  anyRoot.initialise(language.train, language.fixed);
+  EXPECT_FALSE(anyRoot.options().parser.rootTypes);
+  EXPECT_EQ(writeCcgModel(anyRoot.lexicon(), anyRoot.options().parser).find("root-types"),
+            std::string::npos);
+}
+
+// After the last pass only the items of the training examples' best correct parses stay (SPF's
+// pruning, once): the lexemes and templates of y* — found here by parsing each example again in
+// a chart of z's constants, as the learner's Step 1 does — and the fixed lexicon's, with exactly
+// their weights and the pair weights among them; the language is still learned perfectly.
+TEST(CcgFublTest, PruningAfterTheLastPassKeepsExactlyTheBestCorrectParsesItems) {
+  const Language language = makeLanguage();
+  FublOptions options;
+  options.passes = 2;
+  options.pruneAfterLastPass = false;
+  FublLearner learner(language.types, options);
+  learner.train(language.train, language.fixed);
+  const FactoredLexicon before = learner.lexicon();
+
+  std::set<std::string> lexemes;
+  std::set<std::string> templates;
+  for (const Lexeme& lexeme : language.fixed.lexemes()) lexemes.insert(lexemeKey(lexeme));
+  for (const LexicalTemplate& fixed : language.fixed.templates()) {
+    templates.insert(templateKey(fixed));
+  }
+  for (const SemanticExample& example : language.train) {
+    CkyOptions parser = learner.options().parser;
+    parser.beam = options.trainBeam;
+    const std::vector<std::string> constants = constantsInOrder(example.logicalForm);
+    parser.allowedConstants =
+        std::make_shared<const std::unordered_set<std::string>>(constants.begin(), constants.end());
+    const CkyChart chart(before, example.words, parser);
+    Derivation best;
+    ASSERT_TRUE(chart.bestDerivation(example.logicalForm, &best));
+    std::vector<const DerivationNode*> open = {&best.root};
+    while (!open.empty()) {
+      const DerivationNode* node = open.back();
+      open.pop_back();
+      for (const DerivationNode& child : node->children) open.push_back(&child);
+      if (!node->children.empty()) continue;
+      lexemes.insert(lexemeKey(before.lexemes()[node->lexeme]));
+      templates.insert(templateKey(before.templates()[node->lexicalTemplate]));
+    }
+  }
+
+  const FinalPruning pruning = learner.pruneToBestCorrectParses();
+  EXPECT_EQ(pruning.examples, 9);
+  EXPECT_EQ(pruning.parsable, 9);
+  EXPECT_EQ(pruning.lexemesBefore, before.lexemes().size());
+  const FactoredLexicon& after = learner.lexicon();
+  EXPECT_EQ(pruning.lexemes, after.lexemes().size());
+  EXPECT_LT(after.lexemes().size(), before.lexemes().size()) << "something is dropped";
+  std::set<std::string> keptLexemes;
+  std::set<std::string> keptTemplates;
+  for (const Lexeme& lexeme : after.lexemes()) keptLexemes.insert(lexemeKey(lexeme));
+  for (const LexicalTemplate& kept : after.templates()) keptTemplates.insert(templateKey(kept));
+  EXPECT_EQ(keptLexemes, lexemes);
+  EXPECT_EQ(keptTemplates, templates);
+  // Weights: exactly those of kept items and of pairs of kept items, with their values.
+  for (const auto& [feature, weight] : before.weights()) {
+    bool keep = true;
+    if (feature.rfind("lexeme:", 0) == 0) keep = lexemes.count(feature.substr(7)) > 0;
+    if (feature.rfind("template:", 0) == 0) keep = templates.count(feature.substr(9)) > 0;
+    if (feature.rfind("pair:", 0) == 0) {
+      const std::size_t bar = feature.find(" || ");
+      keep = lexemes.count(feature.substr(5, bar - 5)) > 0 &&
+             templates.count(feature.substr(bar + 4)) > 0;
+    }
+    EXPECT_EQ(after.hasWeight(feature), keep) << feature;
+    if (keep) {
+      EXPECT_EQ(after.weight(feature), weight) << feature;
+    }
+  }
+
+  // train() prunes so by default: the same model; and the language is still learned.
+  options.pruneAfterLastPass = true;
+  FublLearner pruned(language.types, options);
+  pruned.train(language.train, language.fixed);
+  EXPECT_EQ(writeFactoredLexicon(pruned.lexicon()), writeFactoredLexicon(after));
+  const EvaluationResult onTest =
+      evaluateSemanticParser(after, learner.options().parser, language.test, {});
+  EXPECT_EQ(onTest.plain.correct, 3);
+  EXPECT_EQ(onTest.plain.answered, 3);
 }
 
 }  // namespace

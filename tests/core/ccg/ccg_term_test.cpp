@@ -1,3 +1,4 @@
+#include <map>
 #include <string>
 #include <vector>
 
@@ -285,6 +286,27 @@ TEST(CcgTermTest, CopiedTypeSystemsGrowApartSafely) {
   EXPECT_EQ(moved.constantType("capital:c")->from, moved.intern(atomicType("s")));
   EXPECT_FALSE(original.isKnownAtomic("ocean"));  // NOLINT(bugprone-use-after-move): specified
   EXPECT_TRUE(original.addAtomic("e2", "e") == false);  // NOLINT(bugprone-use-after-move)
+}
+
+// isSubtype against a walk up the declared parents, on every pair of geoTypes()'s atomic types
+// (and an undeclared one, a subtype of itself only).
+TEST(CcgTermTest, SubtypesAreTheAncestorsOfTheTypeTree) {
+  const TypeSystem types = geoTypes();
+  const std::map<std::string, std::string> parent = {
+      {"e", ""},   {"t", ""},   {"i", "e"},  {"n", "e"},   {"lo", "e"},
+      {"s", "lo"}, {"c", "lo"}, {"r", "lo"}, {"to", "lo"}, {"zz", "?"}};
+  for (const auto& [a, aParent] : parent) {
+    for (const auto& [b, bParent] : parent) {
+      bool expected = false;
+      for (std::string at = a; !at.empty() && at != "?"; at = parent.at(at)) {
+        expected = expected || at == b;
+      }
+      expected = expected || a == b;
+      EXPECT_EQ(types.isSubtype(atomicType(a), atomicType(b)), expected) << a << " <= " << b;
+    }
+  }
+  EXPECT_TRUE(types.isSubtype(parseType("<s,t>", nullptr), parseType("<lo,t>", nullptr)));
+  EXPECT_FALSE(types.isSubtype(parseType("<e,t>", nullptr), parseType("<s,t>", nullptr)));
 }
 
 TEST(CcgTermTest, TypeFilesReportBadLines) {

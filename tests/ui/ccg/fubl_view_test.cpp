@@ -105,7 +105,8 @@ class FublViewTest : public ::testing::Test {
       passes.push_back(summary);
     }
   };
-  std::unique_ptr<CoreRun> coreRun(int passes) const {
+  // `pruneAfterLastPass` off: the lexicon as the last pass left it (a cancelled run's).
+  std::unique_ptr<CoreRun> coreRun(int passes, bool pruneAfterLastPass = true) const {
     auto run = std::make_unique<CoreRun>();
     run->types =
         ccg::loadTypeSystem(path("train.types").toStdString(), path("train.lang").toStdString())
@@ -115,6 +116,7 @@ class FublViewTest : public ::testing::Test {
     run->fixed = ccg::loadFixedLexicon(path("fixed.geo").toStdString()).lexicon;
     ccg::FublOptions options;
     options.passes = passes;
+    options.pruneAfterLastPass = pruneAfterLastPass;
     run->learner = std::make_unique<ccg::FublLearner>(run->types, options);
     run->learner->train(run->train, run->fixed, ccg::FublControl{run.get(), nullptr});
     return run;
@@ -148,7 +150,7 @@ TEST_F(FublViewTest, CurvePointsAreTheObserversPassReportsAndTheModelIsSaved) {
   QFile saved(settings_.modelPath);
   ASSERT_TRUE(saved.open(QIODevice::ReadOnly));
   EXPECT_EQ(saved.readAll().toStdString(),
-            ccg::writeCcgModel(core->learner->lexicon(), ccg::CkyOptions()));
+            ccg::writeCcgModel(core->learner->lexicon(), core->learner->options().parser));
   EXPECT_EQ(ccg::writeFactoredLexicon(*view_.model()),
             ccg::writeFactoredLexicon(core->learner->lexicon()));
   EXPECT_FALSE(view_.progressBar()->isRunning());
@@ -378,7 +380,7 @@ TEST_F(FublViewTest, CancelStopsAtAChosenExampleAndKeepsTheLastFinishedPass) {
   ASSERT_TRUE(view_.waitForTraining());
   EXPECT_TRUE(view_.job().wasCancelled());
   EXPECT_TRUE(view_.job().errorText().isEmpty()) << view_.job().errorText().toStdString();
-  const std::unique_ptr<CoreRun> core = coreRun(1);
+  const std::unique_ptr<CoreRun> core = coreRun(1, false);
   ASSERT_EQ(seen.size(), core->train.size() + 3);
   EXPECT_EQ(seen.back(), std::make_pair(2, 3));
   EXPECT_EQ(view_.trainingPlot()->accuracyPoints().size(), 1);
@@ -389,7 +391,7 @@ TEST_F(FublViewTest, CancelStopsAtAChosenExampleAndKeepsTheLastFinishedPass) {
   QFile saved(settings_.modelPath);
   ASSERT_TRUE(saved.open(QIODevice::ReadOnly));
   EXPECT_EQ(saved.readAll().toStdString(),
-            ccg::writeCcgModel(core->learner->lexicon(), ccg::CkyOptions()));
+            ccg::writeCcgModel(core->learner->lexicon(), core->learner->options().parser));
   EXPECT_FALSE(view_.hasEvaluation());
   EXPECT_TRUE(view_.progressBar()->bar()->format().contains(QStringLiteral("cancelled")))
       << view_.progressBar()->bar()->format().toStdString();

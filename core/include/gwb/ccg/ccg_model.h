@@ -4,9 +4,10 @@
 // Model file (docs/formats.md, "CCG models"): a factored lexicon file (lexicon.h) whose opening
 // comment lines carry the format and version and the parser settings:
 //
-//     # gwb-ccg-model 2
+//     # gwb-ccg-model 3
 //     # beam 200
 //     # composition 1
+//     # root-types <e,t> c i m p r s
 //     lexeme 9.7 texas :- texas:s
 //     ...
 //
@@ -14,6 +15,9 @@
 // without the first line, or with another version, is refused with an error naming the line.
 // Version 2 lexemes may hold the operators argmax, argmin, count and sum, filling template slots
 // in their place (term.h, operatorsAsConstants); version 1 models (none) still read, unchanged.
+// Version 3 adds `# root-types`, the types a root's logical form may have (CkyOptions::rootTypes:
+// the training forms' types), written when the parser has them; without the line (versions 1
+// and 2, or a model trained without the restriction) a root may have any type.
 // Files are written atomically (gwb/common/atomic_file.h).
 //
 // Evaluation: each test sentence is parsed; the answer is the most probable logical form,
@@ -42,7 +46,7 @@
 
 namespace gwb::ccg {
 
-inline constexpr int kCcgModelVersion = 2;        // written
+inline constexpr int kCcgModelVersion = 3;        // written
 inline constexpr int kCcgModelOldestVersion = 1;  // read: this one to kCcgModelVersion
 
 struct CcgModelLoad {

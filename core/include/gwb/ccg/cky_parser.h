@@ -34,7 +34,12 @@
 //
 // Root. Entries of cell (0, n) whose category is one of `rootCategories` (default S; empty: any).
 // The others are in no parse: they are pruned before the beam ranks that cell, so that they
-// never push a parse out of it.
+// never push a parse out of it. With `rootTypes` (and `types`), a root-category entry of that
+// cell is also no parse unless its logical form's type is compatible (TypeSystem::compatible,
+// the relation every type test of the chart uses) with one of them: a learner gives the types
+// of its training forms' roots, so that a question is never answered by a truth value or a
+// two-place relation when no training form is one (such a combination is dropped, as an
+// ill-typed one is).
 // A root entry scores inside + θ·φ_lf(z). logZ sums over root entries; the probability of a
 // logical form sums its root entries (eq. 3); feature expectations (the two terms of eq. 4's
 // gradient) come from inside-outside over the pruned chart.
@@ -79,6 +84,10 @@ struct CkyOptions {
   // since S holds any type: `S/S : λp.(and p q)` would take the <e,t> of a question's S and
   // make (and (lambda ...) q). Not owned; must outlive the chart.
   const TypeSystem* types = nullptr;
+  // With `types`: the types a root's logical form may have (up to compatibility); null: any.
+  // FublLearner sets the types of its training logical forms; a model file keeps them
+  // (ccg_model.h).
+  std::shared_ptr<const std::vector<TypePtr>> rootTypes;
   // Record the fill as events (events()), for a stepper. Off, events() is empty: a learner or a
   // benchmark saves 16 bytes for every derivation step ever made, pruned ones included (with a
   // beam of 200 they outnumber the kept ones many times).
@@ -216,6 +225,8 @@ class CkyChart {
   void combineCells(int cellIdx, int leftIdx, int rightIdx, FillState* state);
   void addEdge(int cellIdx, int category, int meaning, int key, ChartEdge edge, FillState* state);
   bool isRootCategory(const Category& category) const;
+  // Whether a whole-sentence entry may be a root by its type (always, for other categories).
+  bool rootTypeAllowed(const Category& category, const Term& semantics) const;
   void finishCell(int cellIdx, FillState* state);
   void recordEvent(const ChartEvent& event);
   int featureId(const std::string& name);

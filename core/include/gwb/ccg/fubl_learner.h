@@ -9,6 +9,14 @@
 // lexeme's is `fixedLexemeWeight` (10, as UBL's drivers); a template's is −0.1 per slash and −2
 // when it holds constants of its own; pair and logical-form features start at 0.
 //
+// Root types. With `restrictRootTypes` (the default), the learner records the types of its
+// training logical forms (trainingRootTypes: Geo880's are <e,t>, c, i, m, p, r and s) in
+// options().parser.rootTypes, so that every chart it parses — of x and of z — and the model
+// file it is saved to (ccg_model.h) take as roots only whole-sentence entries of a type
+// compatible with one of them (cky_parser.h). Each pass adds templates any lexeme of the right
+// type fills, and some of their combinations are a truth value or a two-place relation over the
+// whole sentence: no training question has such an answer.
+//
 // Per example (x_i, z_i), pass t (examples in the order given, or shuffled once per pass by a
 // generator seeded with `seed` and the pass number):
 //   Step 1. y* = the best derivation of z_i (CkyChart::bestDerivation). NEW-LEX: every split of
@@ -22,6 +30,16 @@
 //   (section 6.2). Step 2. θ += γ (E_{p(y|x,z)}[φ] − E_{p(y,z|x)}[φ]) with γ = α0 / (1 + c·k), k =
 //   i + t·n (section 7; UBL's drivers: α0 = 1, c = 10^-5). No update when the chart holds no parse
 //   of z_i.
+//
+// After the last pass (train(), or a caller's pruneToBestCorrectParses()): with
+// `pruneAfterLastPass` (the default), every training example is parsed once more with the final
+// weights, in the chart of z (as Step 1), and only the lexemes and templates of the examples'
+// best correct parses y* are kept, with the weights of their features and of the pairs among
+// them (the fixed lexicon's lexemes and templates stay, and the logical-form features); the
+// rest is dropped. This is the lexicon pruning of Artzi's SPF, done once at the end of
+// training, not after each pass (see pruneUnused): the items no y* uses are split pieces and
+// whole-sentence items that the final model does not need to parse its own training data, and
+// at test time each of them would otherwise meet every template of its type.
 //
 // Everything is deterministic for given data, options and seed: ties go to the first candidate
 // in enumeration order, sums run in a fixed order, and the online loop itself is sequential (each
@@ -73,12 +91,17 @@ struct FublOptions {
   // got whole-sentence items back; 14 had it only in the chart of z, not in the full one). Training
   // accuracy in passes 2-4: 85.8, 75.6, 65.3 % with it, 85.8, 83.6, 80.0 % without.
   bool pruneUnused = false;
+  // Once after the last pass, keep only what the training examples' best correct parses use (see
+  // the header comment); off: every lexeme and template learned stays in the model.
+  bool pruneAfterLastPass = true;
   // Find y* and E[φ | x, z] in a chart restricted to entries with z's constants
   // (CkyOptions::allowedConstants), so that the beam cannot push every derivation of z out.
   bool constrainCorrectParse = true;
   // Entries kept per cell in the training parses (both charts); 0: parser.beam, which testing
   // uses.
   int trainBeam = 50;
+  // Roots only of the training logical forms' types (see the header comment); off: any type.
+  bool restrictRootTypes = true;
   CkyOptions parser;
   SplitOptions splitting;
 };
@@ -110,6 +133,19 @@ struct PassSummary {
   bool cancelled = false;     // stopped by the cancel flag before its last example
 };
 
+// What pruneToBestCorrectParses did: the lexicon before and after, and the training examples
+// whose chart of z held a parse of z (only their y* are kept).
+struct FinalPruning {
+  int examples = 0;
+  int parsable = 0;
+  std::size_t lexemesBefore = 0;
+  std::size_t templatesBefore = 0;
+  std::size_t entriesBefore = 0;
+  std::size_t lexemes = 0;
+  std::size_t templates = 0;
+  std::size_t entries = 0;
+};
+
 struct FublProgress {
   int pass = 0;
   int example = 0;  // done in this pass
@@ -132,6 +168,11 @@ struct FublControl {
   const std::atomic<bool>* cancel = nullptr;  // polled before each example
 };
 
+// The distinct types of the well-typed logical forms of `examples` (typeCheck, term.h), sorted by
+// their printed form; ill-typed forms add none.
+std::vector<TypePtr> trainingRootTypes(const std::vector<SemanticExample>& examples,
+                                       const TypeSystem& types);
+
 class FublLearner {
  public:
   FublLearner(const TypeSystem& types, FublOptions options);
@@ -145,15 +186,20 @@ class FublLearner {
   // The same, reporting to control.observer and stopping at control.cancel (then the summary
   // says `cancelled` and the pass does not count; see the header comment).
   PassSummary runPass(const FublControl& control);
-  // initialise + options.passes passes; `onPass` after each pass.
+  // initialise + options.passes passes (then the final pruning, with pruneAfterLastPass); `onPass`
+  // after each pass.
   void train(const std::vector<SemanticExample>& training, const FactoredLexicon& fixedLexicon,
              const std::function<void(const FublProgress&)>& progress = {},
              const std::function<void(const PassSummary&)>& onPass = {});
-  // initialise + up to options.passes passes, reported to and stopped by `control`. Returns the
-  // number of passes finished (options.passes unless cancelled).
+  // initialise + up to options.passes passes, reported to and stopped by `control`, then the final
+  // pruning when no pass was cancelled. Returns the number of passes finished (options.passes
+  // unless cancelled).
   int train(const std::vector<SemanticExample>& training, const FactoredLexicon& fixedLexicon,
             const FublControl& control);
   int passesDone() const { return passesDone_; }
+  // The pruning after the last pass (see the header comment), whatever options say; train()
+  // calls it when options.pruneAfterLastPass and every pass finished.
+  FinalPruning pruneToBestCorrectParses();
 
   const FactoredLexicon& lexicon() const { return lexicon_; }
   FactoredLexicon& lexicon() { return lexicon_; }
