@@ -1,8 +1,10 @@
 #include "gwb/ccg/term.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <iterator>
+#include <limits>
 #include <utility>
 
 #include "ccg/sexpr_tokens.h"
@@ -20,7 +22,7 @@ Term finish(TermNode node) {
   if (!node.name.empty()) h = mix(h, std::hash<std::string>()(node.name));
   h = mix(h, std::hash<int>()(node.variable));
   if (node.variableType) h = mix(h, std::hash<std::string>()(toString(node.variableType)));
-  int size = 1;
+  std::int64_t size = 1;
   int depth = 0;
   int maxVariable = node.variable;
   std::vector<int> free;
@@ -33,7 +35,7 @@ Term finish(TermNode node) {
   for (const Term& child : node.children) {
     normal = normal && child->betaNormal && !(connective && child->kind == node.kind);
     h = mix(h, child->hash);
-    size += child->size;
+    size = std::min<std::int64_t>(size + child->size, std::numeric_limits<int>::max());
     depth = std::max(depth, child->depth);
     maxVariable = std::max(maxVariable, child->maxVariable);
     if (!child->freeVariables.empty()) {
@@ -52,7 +54,7 @@ Term finish(TermNode node) {
     if (it != free.end() && *it == node.variable) free.erase(it);
   }
   node.hash = h;
-  node.size = size;
+  node.size = static_cast<int>(std::min<std::int64_t>(size, std::numeric_limits<int>::max()));
   node.depth = depth + 1;
   node.maxVariable = maxVariable;
   node.freeVariables = std::move(free);
@@ -557,6 +559,25 @@ class BetaReducer {
 
   Term reduce(const Term& term) {
     if (exhausted_ || term->betaNormal) return term;
+    if (nesting_ >= kMaxReductionDepth) {
+      exhausted_ = true;
+      return term;
+    }
+    ++nesting_;
+    Term result = reduceUnbounded(term);
+    --nesting_;
+    if (!withinBounds(result)) return term;
+    return result;
+  }
+
+ private:
+  // False, and the reduction over, when `term` is past the bounds of betaReduce (term.h).
+  bool withinBounds(const Term& term) {
+    if (term->depth > kMaxReductionDepth || term->size > kMaxReducedSize) exhausted_ = true;
+    return !exhausted_;
+  }
+
+  Term reduceUnbounded(const Term& term) {
     switch (term->kind) {
       case TermKind::Constant:
       case TermKind::Variable: return term;
@@ -574,7 +595,6 @@ class BetaReducer {
     return changed ? withChildren(term, std::move(children)) : term;
   }
 
- private:
   Term reduceApplication(const Term& term) {
     Term head = reduce(term->children.front());
     std::vector<Term> arguments(term->children.begin() + 1, term->children.end());
@@ -587,7 +607,9 @@ class BetaReducer {
       const Term& argument = arguments[next++];
       const int firstFresh = std::max(head->maxVariable, argument->maxVariable) + 1;
       Substitution substitution(head->variable, argument, firstFresh);
-      head = reduce(substitution.apply(head->children.front()));
+      Term body = substitution.apply(head->children.front());
+      if (!withinBounds(body)) return term;
+      head = reduce(body);
       if (exhausted_) return term;
     }
     std::vector<Term> rest;
@@ -617,6 +639,7 @@ class BetaReducer {
   }
 
   int stepsLeft_;
+  int nesting_ = 0;  // calls of reduce under way
   bool exhausted_ = false;
 };
 

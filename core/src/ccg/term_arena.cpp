@@ -1,6 +1,8 @@
 #include "ccg/term_arena.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <utility>
 
 namespace gwb::ccg::detail {
@@ -53,11 +55,18 @@ TermArena::Id TermArena::make(TermKind kind, std::int32_t value, const Id* child
   bool normal =
       !(kind == TermKind::Application && count > 0 && nodes_[children[0]].kind == TermKind::Lambda);
   std::int32_t freeDepth = kind == TermKind::Variable ? value + 1 : 0;
+  std::int32_t depth = 0;
+  std::int64_t size = 1;
   for (std::size_t i = 0; i < count; ++i) {
     const Node& c = nodes_[children[i]];
     normal = normal && c.normal && !(isConnective(kind) && c.kind == kind);
     freeDepth = std::max(freeDepth, c.freeDepth);
+    depth = std::max<std::int32_t>(depth, c.depth);
+    size = std::min<std::int64_t>(size + c.size, std::numeric_limits<std::int32_t>::max());
   }
+  node.depth = static_cast<std::int16_t>(
+      std::min<std::int32_t>(depth + 1, std::numeric_limits<std::int16_t>::max()));
+  node.size = static_cast<std::int32_t>(size);
   if (isBinder(kind)) freeDepth = std::max(0, freeDepth - 1);
   node.normal = normal;
   node.freeDepth = freeDepth;
@@ -206,6 +215,25 @@ TermArena::Id TermArena::substitute(Id id, int index, Id value) {
 
 TermArena::Id TermArena::reduce(Id id) {
   if (exhausted_ || nodes_[id].normal) return id;
+  if (nesting_ >= kMaxReductionDepth) {
+    exhausted_ = true;
+    return id;
+  }
+  ++nesting_;
+  const Id result = reduceUnbounded(id);
+  --nesting_;
+  return withinBounds(result) ? result : id;
+}
+
+// term.cpp's BetaReducer::withinBounds: the bounds of betaReduce (term.h).
+bool TermArena::withinBounds(Id id) {
+  if (nodes_[id].depth > kMaxReductionDepth || nodes_[id].size > kMaxReducedSize) {
+    exhausted_ = true;
+  }
+  return !exhausted_;
+}
+
+TermArena::Id TermArena::reduceUnbounded(Id id) {
   const Node node = nodes_[id];
   switch (node.kind) {
     case TermKind::Constant:
@@ -234,8 +262,9 @@ TermArena::Id TermArena::reduceApplication(Id id) {
       exhausted_ = true;
       return id;
     }
-    const Id body = children(head)[0];
-    head = reduce(substitute(body, 0, parts[next++]));
+    const Id body = substitute(children(head)[0], 0, parts[next++]);
+    if (!withinBounds(body)) return id;
+    head = reduce(body);
     if (exhausted_) return id;
   }
   IdList rest;
@@ -269,6 +298,7 @@ TermArena::Id TermArena::reduceConnective(Id id) {
 
 TermArena::Id TermArena::reduceTop(Id id, int maxSteps) {
   stepsLeft_ = maxSteps;
+  nesting_ = 0;
   exhausted_ = false;
   const Id reduced = reduce(id);
   return exhausted_ ? kNone : reduced;

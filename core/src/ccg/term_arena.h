@@ -96,12 +96,15 @@ class TermArena {
   struct Node {
     TermKind kind;
     bool normal;         // no redex and no and/or directly in the same connective, anywhere
+    std::int16_t depth;  // as term.h's TermNode::depth, saturating
     std::int32_t value;  // Constant: name id; Variable: index; Lambda: type id; else 0
     std::int32_t first;  // children_[first, first + count)
     std::int32_t count;
     std::int32_t freeDepth;  // binders needed above the term to close it (0: closed)
+    std::int32_t size;       // as term.h's TermNode::size (a tree's count), saturating
     std::uint64_t hash;
   };
+  static_assert(sizeof(Node) <= 32, "two nodes to a cache line");
 
   Id make(TermKind kind, std::int32_t value, const Id* children, std::size_t count);
   Id make(TermKind kind, std::int32_t value, const IdList& children) {
@@ -118,6 +121,8 @@ class TermArena {
   Id shift(Id id, int amount, int cutoff);
   Id substitute(Id id, int index, Id value);
   Id reduce(Id id);
+  Id reduceUnbounded(Id id);
+  bool withinBounds(Id id);
   Id reduceApplication(Id id);
   Id reduceConnective(Id id);
   Id reduceTop(Id id, int maxSteps);
@@ -135,6 +140,7 @@ class TermArena {
   std::unordered_map<std::string, std::int32_t> typeIds_;
   std::unordered_map<std::uint64_t, Term> toTermMemo_;  // (id, depth, offset)
   int stepsLeft_ = 0;
+  int nesting_ = 0;  // calls of reduce under way
   bool exhausted_ = false;
 };
 

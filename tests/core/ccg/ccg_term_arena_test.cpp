@@ -92,5 +92,55 @@ TEST(CcgTermArenaTest, CombinationsAgreeWithTermH) {
   EXPECT_GT(matches, 0) << "some results differ only in conjunct order";
 }
 
+// The bounds of betaReduce besides the step budget (term.h: nesting, depth and size): the arena
+// gives up exactly where term.h does, on halves of Omega and of a Y-like term, on Church numerals
+// whose power is too deep, and on a doubling by sharing too big to walk; and it reduces the
+// numerals within the bounds to the same term.
+TEST(CcgTermArenaTest, BoundsOfTheReductionAgreeWithTermH) {
+  const int kUnlimitedSteps = 100000000;
+  const auto church = [](int n) {
+    std::string body = "$1";
+    for (int i = 0; i < n; ++i) body = "($0 " + body + ")";
+    return "(lambda $0 <e,e> (lambda $1 e " + body + "))";
+  };
+  struct Pair {
+    std::string function;
+    std::string argument;
+    bool reduces;
+  };
+  const std::string two = church(2);
+  const std::string three = church(3);
+  const std::string twoTwo = "(" + two + " " + two + ")";
+  const Pair pairs[] = {
+      {"(lambda $0 <e,e> ($0 $0))", "(lambda $0 <e,e> ($0 $0))", false},
+      {"(lambda $0 <e,e> (f:e ($0 $0)))", "(lambda $0 <e,e> (f:e ($0 $0)))", false},
+      {"(lambda $0 <e,e> ($0 $0 $0))", "(lambda $0 <e,e> ($0 $0 $0))", false},
+      // (2 2 2 2) f and (3 2 2) f: f applied 65536 and 256 times, to a free variable.
+      {"(" + twoTwo + " " + two + " " + two + ")", "f:<e,e>", false},
+      {"(" + three + " " + two + " " + two + ")", "f:<e,e>", true},
+      // x ↦ (p x x) twelve times over, against 2^17 nodes shared twelve levels deep.
+      {"(lambda $0 t (p:<t,<t,t>> $0 $0))",
+       "(" + church(17) + " (lambda $0 t (p:<t,<t,t>> $0 $0)) c:t)", false},
+      {"(lambda $0 t (p:<t,<t,t>> $0 $0))",
+       "(" + church(8) + " (lambda $0 t (p:<t,<t,t>> $0 $0)) c:t)", true},
+  };
+  detail::TermArena arena;
+  for (const Pair& pair : pairs) {
+    SCOPED_TRACE(pair.function + " applied to " + pair.argument);
+    const Term function = parseTerm(pair.function);
+    const Term argument = parseTerm(pair.argument);
+    ASSERT_TRUE(function && argument);
+    const Term expected =
+        combineSemantics(Combinator::ForwardApplication, function, argument, kUnlimitedSteps);
+    const detail::TermArena::Id got =
+        arena.apply(arena.fromTerm(function), arena.fromTerm(argument), kUnlimitedSteps);
+    EXPECT_EQ(expected != nullptr, pair.reduces);
+    ASSERT_EQ(got != detail::TermArena::kNone, expected != nullptr);
+    if (expected) {
+      EXPECT_EQ(toString(arena.toTerm(got)), toString(expected));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gwb::ccg

@@ -128,6 +128,61 @@ TEST(CcgTermTest, BetaReducesWithoutCapture) {
             nullptr);
 }
 
+// Church numerals: n = λf.λx.f(...f(x)), and (m n) is n to the power m.
+std::string churchNumeral(int n) {
+  std::string body = "$1";
+  for (int i = 0; i < n; ++i) body = "($0 " + body + ")";
+  return "(lambda $0 <e,e> (lambda $1 e " + body + "))";
+}
+
+// Terms without a normal form, or with one too deep or too big to walk, end the reduction
+// with null as the step budget does, whatever the budget: before the bounds, a self-application
+// recursed once per step and overflowed the stack (a fuzzing finding), and sharing let a few
+// dozen steps build a term of 2^60 nodes.
+TEST(CcgTermTest, BetaReductionIsBoundedInDepthAndSizeNotOnlyInSteps) {
+  const int kUnlimitedSteps = 100000000;
+  const char* noNormalForm[] = {
+      // Omega: one reduction step gives the same term back.
+      "((lambda $0 <e,e> ($0 $0)) (lambda $0 <e,e> ($0 $0)))",
+      // The fuzzer's input: Omega with noise around it.
+      "((lambda $0 <e,e>($0 $0)) (lambda $0 <epppppp,ppppa*> ($5 (`(lambda $5 <e,e> ($0 $0)) "
+      "(lam:bda $0 <e,e>s)) ($0 $0))))",
+      // Y-like: every step wraps one more f around the redex.
+      "((lambda $0 <e,e> (f:e ($0 $0))) (lambda $0 <e,e> (f:e ($0 $0))))",
+      // Every step adds an argument.
+      "((lambda $0 <e,e> ($0 $0 $0)) (lambda $0 <e,e> ($0 $0 $0)))",
+  };
+  for (const char* text : noNormalForm) {
+    EXPECT_EQ(betaReduce(term(text), kUnlimitedSteps), nullptr) << text;
+  }
+  // 2^(2^(2^2)) = 65536 applications of f: a normal form, deeper than kMaxReductionDepth.
+  const std::string two = churchNumeral(2);
+  EXPECT_EQ(betaReduce(term("(" + two + " " + two + " " + two + " " + two + " f:<e,e> c:e)"),
+                       kUnlimitedSteps),
+            nullptr);
+  // 2^(2^3) = 256 applications: within the bounds, reduced in full.
+  const Term deep = betaReduce(
+      term("(" + churchNumeral(3) + " " + two + " " + two + " f:<e,e> c:e)"), kUnlimitedSteps);
+  ASSERT_TRUE(deep);
+  EXPECT_EQ(deep->depth, 257);
+  EXPECT_EQ(deep->size, 2 * 256 + 1);
+  // Doubling by sharing: level k substitutes (p x x), x the value of level k - 1, for its
+  // variable, so n levels make a tree of 3 * 2^n - 2 nodes in n steps (a DAG of 2n + 1).
+  const auto doubling = [](int levels) {
+    std::string text = "$" + std::to_string(levels);
+    for (int level = levels; level >= 1; --level) {
+      const std::string previous = "$" + std::to_string(level - 1);
+      text = "((lambda $" + std::to_string(level) + " t " + text + ") (p:<t,<t,t>> " + previous +
+             " " + previous + "))";
+    }
+    return term("(lambda $0 t " + text + ")");
+  };
+  const Term small = betaReduce(doubling(10), kUnlimitedSteps);
+  ASSERT_TRUE(small);
+  EXPECT_EQ(small->size, 1 + 3 * 1024 - 2);
+  EXPECT_EQ(betaReduce(doubling(60), kUnlimitedSteps), nullptr);
+}
+
 TEST(CcgTermTest, SubstitutionSharesUntouchedSubterms) {
   Term body = term("(and (big:t (huge:t x:e)) (state:t $5))");
   Term result = substitute(body, 5, term("texas:s"));

@@ -30,6 +30,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -41,7 +42,7 @@
 
 namespace gwb::ccg {
 
-enum class TermKind {
+enum class TermKind : std::uint8_t {
   Constant,
   Variable,
   Application,  // children: head, arguments (at least one)
@@ -70,7 +71,7 @@ struct TermNode {
   TypePtr variableType;  // Lambda: the declared type of its variable
   std::vector<Term> children;
   std::size_t hash = 0;  // structural (variable numbers included)
-  int size = 1;          // nodes
+  int size = 1;          // nodes, counted as a tree (shared subterms once per use); saturates
   int depth = 1;
   int maxVariable = -1;            // largest variable number occurring (bound or free), -1 if none
   std::vector<int> freeVariables;  // sorted
@@ -128,7 +129,17 @@ std::vector<int> freeVariables(const Term& term);
 Term substitute(const Term& term, int variable, const Term& value);
 
 // Beta-normal form (normal order), with nested and/or flattened. Null when more than `maxSteps`
-// reductions would be needed (a term without a normal form, e.g. (λx.x x)(λx.x x)).
+// reductions would be needed (a term without a normal form, e.g. (λx.x x)(λx.x x)), and null
+// as well when the reduction would go past one of the bounds below, so that neither it nor any
+// walk over its result can exhaust the stack or run for hours:
+// - reductions nested more than kMaxReductionDepth deep (a self-application recurses once per
+//   step: the step budget alone would let (λx.x x)(λx.x x) overflow the stack first);
+// - a term, after a substitution or as a result, deeper than kMaxReductionDepth or with more
+//   than kMaxReducedSize nodes counted as a tree (substitution shares the substituted value, so
+//   a few dozen steps can build a term of 2^60 nodes whose every walk is exponential).
+// GeoQuery's forms have depth at most 12 and fewer than 100 nodes.
+inline constexpr int kMaxReductionDepth = 1000;
+inline constexpr int kMaxReducedSize = 100000;
 Term betaReduce(const Term& term, int maxSteps = 10000);
 
 // Bound variables renamed by binding depth; free variables keep their numbers.
