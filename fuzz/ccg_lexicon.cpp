@@ -1,7 +1,10 @@
 // Fuzzes the factored CCG lexicon reader and UBL's fixed-lexicon reader (gwb/ccg/lexicon.h):
 // what is read writes out to a text that reads back to the same lexicon, and building the
-// lexical entries (with a small type system) returns normally.
+// lexical entries (with a small type system) returns normally. And the model reader
+// (gwb/ccg/ccg_model.h: a lexicon under a header of parser settings): a model read without
+// errors writes out to a text that reads back, without errors, to the same text.
 #include "fuzz_input.h"
+#include "gwb/ccg/ccg_model.h"
 #include "gwb/ccg/lexicon.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -19,6 +22,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (load.lexicon.lexemes().size() * load.lexicon.templates().size() < 10000) {
       load.lexicon.buildEntries(&kTypes);
     }
+  }
+  const CcgModelLoad model = readCcgModel(text, "in");
+  if (!model.diagnostics.hasErrors()) {
+    const std::string written = writeCcgModel(model.lexicon, model.parser);
+    const CcgModelLoad again = readCcgModel(written, "again");
+    gwb::fuzz::requireInvariant(!again.diagnostics.hasErrors(), "a written model reads back");
+    gwb::fuzz::requireInvariant(writeCcgModel(again.lexicon, again.parser) == written,
+                                "a written model reads back to the same text");
   }
   return 0;
 }

@@ -64,6 +64,12 @@ void readRootTypes(std::string_view line, const std::string& file, int lineNumbe
     types->push_back(type);
     at = end;
   }
+  if (types->empty()) {
+    load->diagnostics.error(file, lineNumber, static_cast<int>(line.size()) + 1,
+                            "expected at least one type after '# root-types' (a model without "
+                            "the line lets a root have any type)");
+    return;
+  }
   load->parser.rootTypes = std::move(types);
 }
 
@@ -73,7 +79,7 @@ std::string writeCcgModel(const FactoredLexicon& lexicon, const CkyOptions& pars
   std::string out = "# gwb-ccg-model " + std::to_string(kCcgModelVersion) + "\n";
   out += "# beam " + std::to_string(parser.beam) + "\n";
   out += std::string("# composition ") + (parser.combinators.composition ? "1" : "0") + "\n";
-  if (parser.rootTypes != nullptr) {
+  if (parser.rootTypes != nullptr && !parser.rootTypes->empty()) {
     out += "# root-types";
     for (const TypePtr& type : *parser.rootTypes) out += " " + toString(type);
     out += "\n";

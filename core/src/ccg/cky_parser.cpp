@@ -313,7 +313,7 @@ void CkyChart::addEdge(int cellIdx, int category, int meaning, int key, ChartEdg
     }
     if (*typed == 0) return;
   }
-  if (options_.rootTypes != nullptr && options_.types != nullptr &&
+  if (options_.rootTypes != nullptr && !options_.rootTypes->empty() && options_.types != nullptr &&
       cellIdx == cellIndex(0, length())) {
     auto [allowed, unseen] = state->rootTyped.emplace(pairKey(category, meaning), 0);
     if (unseen) {

@@ -98,8 +98,12 @@ void FublLearner::initialise(const std::vector<SemanticExample>& training,
   model1_.train(pairs, options_.model1Iterations);
   options_.parser.rootTypes = nullptr;
   if (options_.restrictRootTypes) {
-    options_.parser.rootTypes =
-        std::make_shared<const std::vector<TypePtr>>(trainingRootTypes(training, types_));
+    std::vector<TypePtr> rootTypes = trainingRootTypes(training, types_);
+    // No training form type-checks: nothing to restrict roots to (empty would mean any anyway).
+    if (!rootTypes.empty()) {
+      options_.parser.rootTypes =
+          std::make_shared<const std::vector<TypePtr>>(std::move(rootTypes));
+    }
   }
   const Category sentence = makeAtomicCategory("S");
   for (const SemanticExample& example : training) {

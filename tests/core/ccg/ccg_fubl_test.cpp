@@ -530,7 +530,11 @@ TEST(CcgFublTest, RootsOnlyOfTheTrainingFormsTypes) {
   parser.rootTypes = std::make_shared<const std::vector<TypePtr>>(
       std::vector<TypePtr>{parseType("<s,t>", nullptr)});
   EXPECT_TRUE(evaluateSemanticParser(load.lexicon, parser, test.examples).sentences[0].correct);
+  // An empty list restricts nothing (as null does): no root at all would make no parser.
+  parser.rootTypes = std::make_shared<const std::vector<TypePtr>>();
+  EXPECT_EQ(CkyChart(load.lexicon, test.examples[0].words, parser).roots().size(), 2u);
   // Without a type system there are no types to restrict.
+  parser.rootTypes = std::make_shared<const std::vector<TypePtr>>(rootTypes);
   parser.types = nullptr;
   EXPECT_EQ(CkyChart(load.lexicon, test.examples[0].words, parser).roots().size(), 2u);
 }
@@ -559,6 +563,15 @@ TEST(CcgFublTest, ModelKeepsTheTrainingRootTypes) {
   ASSERT_TRUE(bad.diagnostics.hasErrors());
   EXPECT_EQ(toString(bad.diagnostics.items()[0]).substr(0, 58),
             "m:2:20: error: expected a type after '# root-types' (expec");
+  // A line without a type would mean no root at all: refused; and an empty list is never written.
+  const CcgModelLoad none = readCcgModel("# gwb-ccg-model 3\n# root-types \n", "m");
+  ASSERT_TRUE(none.diagnostics.hasErrors());
+  EXPECT_EQ(toString(none.diagnostics.items()[0]),
+            "m:2:14: error: expected at least one type after '# root-types' (a model without the "
+            "line lets a root have any type)");
+  CkyOptions emptyRoots;
+  emptyRoots.rootTypes = std::make_shared<const std::vector<TypePtr>>();
+  EXPECT_EQ(writeCcgModel(load.lexicon, emptyRoots).find("root-types"), std::string::npos);
   options.restrictRootTypes = false;
   FublLearner anyRoot(language.types, options);
   anyRoot.initialise(language.train, language.fixed);

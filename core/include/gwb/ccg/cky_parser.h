@@ -84,7 +84,8 @@ struct CkyOptions {
   // since S holds any type: `S/S : λp.(and p q)` would take the <e,t> of a question's S and
   // make (and (lambda ...) q). Not owned; must outlive the chart.
   const TypeSystem* types = nullptr;
-  // With `types`: the types a root's logical form may have (up to compatibility); null: any.
+  // With `types`: the types a root's logical form may have (up to compatibility); null or empty:
+  // any.
   // FublLearner sets the types of its training logical forms; a model file keeps them
   // (ccg_model.h).
   std::shared_ptr<const std::vector<TypePtr>> rootTypes;
