@@ -108,7 +108,7 @@ maxLen() {
   case "$1" in
     ds_record_type|ds_label|prior_override|ptb_tree) echo 512 ;;
     social_corpus|gold_annotation|semantic_corpus|earleyx_grammar|nltk_grammar|dylan_grammar|\
-      dylan_learned_lexicon|ccg_term|ccg_lexicon) echo 1024 ;;
+      dylan_learned_lexicon|ccg_term|ccg_lexicon|ccg_types|corpus_file) echo 1024 ;;
     *) echo 4096 ;;
   esac
 }
@@ -169,6 +169,14 @@ seedsFor() {
                              "$root"/tests/data/ds/malformed/*.lex-top.txt ;;
     semantic_corpus) copySeeds "$into" "$shared"/dylan/childes-eve/CHILDESconversion100TestFinal.txt ;;
     ccg_term) copySeeds "$into" "$shared"/geoquery/geosents880-typed.ccg "$shared"/geoquery/geo250/tr/fold-0/test ;;
+    ccg_types)
+      # geo-lambda's types and lang as one input ("%%" between them), as the target reads them.
+      if [ -f "$shared/geoquery/geo-lambda.types" ]; then
+        { cat "$shared/geoquery/geo-lambda.types"; printf '%%%%\n'; head -c 800 "$shared/geoquery/geo-lambda.lang"; } \
+          > "$into/geo-lambda"
+      fi ;;
+    corpus_file) copySeeds "$into" "$root"/samples/*.txt "$root"/tests/data/grounded/*.yld \
+                   "$shared"/earleyx/data/gold.topic.ortho.yld "$shared"/social-cues/recordings/A1*.concat ;;
     ccg_lexicon) copySeeds "$into" "$root"/samples/*.flex "$root"/tests/data/ccg/*.flex \
                    "$shared"/geoquery/np-fixedlex.geo "$shared"/geoquery/geo250/ja-np-fixedlex.geo ;;
     ds_record_type)

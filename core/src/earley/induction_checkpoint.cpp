@@ -1,5 +1,6 @@
 #include "gwb/earley/induction_checkpoint.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -103,9 +104,13 @@ std::optional<InductionCheckpoint> parseInductionCheckpoint(const std::string& t
     std::istringstream fields(line);
     if (!(fields >> word >> count) || word != "probabilities") return failAt("'probabilities N'");
   }
-  checkpoint.probabilities.resize(count);
-  for (double& p : checkpoint.probabilities) {
+  // The count is the file's word: room is made as the lines come, not for the count up front
+  // (`probabilities 99999999999` in a damaged file must be an error, not an allocation).
+  checkpoint.probabilities.reserve(std::min<std::size_t>(count, 1U << 16U));
+  for (std::size_t i = 0; i < count; ++i) {
+    double p = 0;
     if (!next() || !readHex(line, &p)) return failAt("a probability (a hexadecimal float)");
+    checkpoint.probabilities.push_back(p);
   }
   if (!next() || line != "end") return failAt("'end' (the checkpoint is cut short)");
   return checkpoint;

@@ -83,6 +83,12 @@ TEST(InductionCheckpoint, ACutShortFileIsRefusedWithTheLine) {
   EXPECT_NE(error.find("'end'"), std::string::npos) << error;
   EXPECT_FALSE(parseInductionCheckpoint("not a checkpoint\n", &error));
   EXPECT_NE(error.find("line 1"), std::string::npos) << error;
+  // A damaged count is an error at the first missing line, not an allocation of its size
+  // (std::length_error or bad_alloc before the fix).
+  std::string huge = text;
+  huge.replace(huge.find("probabilities 2"), 15, "probabilities 18446744073709551615");
+  EXPECT_FALSE(parseInductionCheckpoint(huge, &error));
+  EXPECT_EQ(error, "line 9: expected a probability (a hexadecimal float)");
 }
 
 void expectResumeIsUninterrupted(InductionOptions options) {
