@@ -106,13 +106,18 @@ struct TrainedModel {
 class ProgressLine {
  public:
   explicit ProgressLine(bool enabled) : enabled_(enabled) {}
-  void show(const ccg::FublProgress& progress) {
+  void show(const ccg::FublProgress& progress, const char* label = nullptr) {
     if (!enabled_ || (progress.example % 10 != 0 && progress.example != progress.examples)) return;
     const int width = 30;
     const int filled = progress.examples ? width * progress.example / progress.examples : width;
-    std::cerr << "\rpass " << progress.pass << " [" << std::string(filled, '#')
-              << std::string(width - filled, ' ') << "] " << progress.example << "/"
-              << progress.examples << std::flush;
+    std::cerr << '\r';
+    if (label != nullptr) {
+      std::cerr << label;
+    } else {
+      std::cerr << "pass " << progress.pass;
+    }
+    std::cerr << " [" << std::string(filled, '#') << std::string(width - filled, ' ') << "] "
+              << progress.example << "/" << progress.examples << std::flush;
     drawn_ = true;
   }
   void clear() {
@@ -191,7 +196,15 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
     if (afterPass && !afterPass(*out.learner)) return out;
   }
   if (options.pruneAfterLastPass && s.passes > 0) {
-    const ccg::FinalPruning pruning = out.learner->pruneToBestCorrectParses();
+    // The re-parse of every training example takes about a pass's Step 1: it shows progress.
+    struct PruningProgress : ccg::FublObserver {
+      explicit PruningProgress(ProgressLine* progressLine) : line(progressLine) {}
+      void onPruningExample(const ccg::FublProgress& p) override { line->show(p, "pruning"); }
+      ProgressLine* line;
+    } pruningProgress(&progress);
+    const ccg::FinalPruning pruning =
+        out.learner->pruneToBestCorrectParses(ccg::FublControl{&pruningProgress, nullptr});
+    progress.clear();
     if (!s.quiet) {
       log << "kept the items of the best correct parses (" << pruning.parsable << "/"
           << pruning.examples << " examples with one): lexicon " << pruning.lexemesBefore << " -> "

@@ -49,6 +49,17 @@ class JobObserver : public ccg::FublObserver {
     if (hook_) hook_(progress);
   }
 
+  void onPruningExample(const ccg::FublProgress& progress) override {
+    const int step = std::max(1, progress.examples / 50);
+    if (progress.example % step == 0 || progress.example == progress.examples) {
+      context_.setProgress(progress.example, progress.examples);
+      context_.post([job = job_, progress] {
+        emit job->pruningProgress(progress.example, progress.examples);
+      });
+    }
+    if (hook_) hook_(progress);
+  }
+
   void onPass(const ccg::PassSummary& summary, const ccg::FactoredLexicon& lexicon) override {
     auto kept = std::make_shared<ccg::FactoredLexicon>(lexicon);
     std::string error;
@@ -194,14 +205,18 @@ void FublTrainingJob::work(const std::shared_ptr<Run>& run, JobContext& context)
   }
   if (!run->cancelled && options.pruneAfterLastPass && s.passes > 0) {
     // Only the items of the training examples' best correct parses (fubl_learner.h), saved again.
-    learner.pruneToBestCorrectParses();
-    auto pruned = std::make_shared<ccg::FactoredLexicon>(learner.lexicon());
-    std::string error;
-    if (!ccg::saveCcgModel(*pruned, fileParser, toNativePath(s.effectiveModelPath()), &error)) {
-      run->error = toQString(error);
-      return;
+    // Cancelled on the way, the run keeps the last pass's model (saved after that pass).
+    if (learner.pruneToBestCorrectParses(control).cancelled) {
+      run->cancelled = true;
+    } else {
+      auto pruned = std::make_shared<ccg::FactoredLexicon>(learner.lexicon());
+      std::string error;
+      if (!ccg::saveCcgModel(*pruned, fileParser, toNativePath(s.effectiveModelPath()), &error)) {
+        run->error = toQString(error);
+        return;
+      }
+      run->model = std::move(pruned);
     }
-    run->model = std::move(pruned);
   }
   // The parser a model file gives (beam, combinators, root types), type-checked as in training: the
   // evaluation and the CCG tab parse with these.

@@ -10,11 +10,13 @@
 // The job reads everything on its worker, initialises the learner and runs the passes with an
 // observer that posts each report: exampleDone per example (thinned to the last of every 1/50th
 // of a pass and the pass's last example, so a pass never sends more than ~50), passFinished per
-// finished pass (exactly the core PassSummary). After each finished pass the model is written with
-// core's saveCcgModel (atomic: a temporary file, then a rename), so a cancelled or failed run
-// leaves the last finished pass's model on disk, and the job keeps that same lexicon as its
-// result. After the last pass (not after a cancel) the model is evaluated on the test file (the
-// training file when none is given) with core's evaluateSemanticParser on `threads` threads.
+// finished pass (exactly the core PassSummary), then pruningProgress while the final pruning
+// re-parses the training examples (thinned the same way). After each finished pass the model is
+// written with core's saveCcgModel (atomic: a temporary file, then a rename), so a cancelled or
+// failed run leaves the last finished pass's model on disk, and the job keeps that same lexicon
+// as its result (a run cancelled during the final pruning too). After the last pass and the
+// pruning (not after a cancel) the model is evaluated on the test file (the training file when
+// none is given) with core's evaluateSemanticParser on `threads` threads.
 //
 // cancel() sets the flag core polls between two examples. Every signal is emitted on the thread
 // that owns the job, in order; finished() comes last. Deleting a running job cancels it and waits.
@@ -97,6 +99,8 @@ class FublTrainingJob : public JobBase {
   void loaded(int examples, int lexemes, int templates);
   void exampleDone(int pass, int example, int examples);
   void passFinished(const gwb::ccg::PassSummary& summary);
+  // The final pruning (fubl_learner.h) has re-parsed `example` of the `examples` training pairs.
+  void pruningProgress(int example, int examples);
   void evaluating();
   void finished();
 

@@ -145,6 +145,13 @@ FublView::FublView(QWidget* parent) : QWidget(parent) {
     progress_->setIterationProgress(pass, example, examples);
   });
   connect(&job_, &FublTrainingJob::passFinished, this, &FublView::onPassFinished);
+  connect(&job_, &FublTrainingJob::pruningProgress, this, [this](int example, int examples) {
+    progress_->setProgress(example, examples);
+    setStatus(tr("Keeping the items of the training pairs' best correct parses: %1 of %2 "
+                 "parsed again\u2026")
+                  .arg(example)
+                  .arg(examples));
+  });
   connect(&job_, &FublTrainingJob::evaluating, this, [this] {
     progress_->setProgress(0, 0);
     setStatus(tr("Evaluating the model on the test sentences\u2026"));

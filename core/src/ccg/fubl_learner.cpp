@@ -287,7 +287,7 @@ void FublLearner::pruneUnused(PassSummary* summary) {
   lexicon_ = std::move(kept);
 }
 
-FinalPruning FublLearner::pruneToBestCorrectParses() {
+FinalPruning FublLearner::pruneToBestCorrectParses(const FublControl& control) {
   FinalPruning out;
   out.examples = static_cast<int>(training_.size());
   out.lexemesBefore = lexicon_.lexemes().size();
@@ -295,12 +295,27 @@ FinalPruning FublLearner::pruneToBestCorrectParses() {
   out.entriesBefore = lexicon_.entryCount();
   usedLexemes_.clear();
   usedTemplates_.clear();
+  FublProgress progress;
+  progress.pass = passesDone_;
+  progress.examples = out.examples;
   for (const SemanticExample& example : training_) {
+    if (control.cancel != nullptr && control.cancel->load()) {
+      usedLexemes_.clear();
+      usedTemplates_.clear();
+      out.cancelled = true;
+      out.lexemes = out.lexemesBefore;
+      out.templates = out.templatesBefore;
+      out.entries = out.entriesBefore;
+      return out;
+    }
     const CkyChart correct(lexicon_, example.words, correctParseOptions(example));
     Derivation best;
-    if (!correct.bestDerivation(example.logicalForm, &best)) continue;
-    ++out.parsable;
-    noteUsed(best.root);
+    if (correct.bestDerivation(example.logicalForm, &best)) {
+      ++out.parsable;
+      noteUsed(best.root);
+    }
+    ++progress.example;
+    if (control.observer != nullptr) control.observer->onPruningExample(progress);
   }
   PassSummary ignored;
   pruneUnused(&ignored);
@@ -481,7 +496,7 @@ int FublLearner::train(const std::vector<SemanticExample>& training,
   for (int pass = 0; pass < options_.passes; ++pass) {
     if (runPass(control).cancelled) return passesDone_;
   }
-  if (options_.pruneAfterLastPass && options_.passes > 0) pruneToBestCorrectParses();
+  if (options_.pruneAfterLastPass && options_.passes > 0) pruneToBestCorrectParses(control);
   return passesDone_;
 }
 

@@ -659,5 +659,62 @@ TEST(CcgFublTest, PruningAfterTheLastPassKeepsExactlyTheBestCorrectParsesItems) 
   EXPECT_EQ(onTest.plain.answered, 3);
 }
 
+// The pruning after the last pass reports each re-parsed example to the observer (after the
+// passes' reports) and stops at the cancel flag like a pass: then nothing is pruned, the lexicon
+// stays the last pass's and the passes count as finished; uncancelled, train(control) prunes as
+// train() does.
+TEST(CcgFublTest, PruningAfterTheLastPassReportsProgressAndCancels) {
+  const Language language = makeLanguage();
+  FublOptions options;
+  options.passes = 2;
+  struct Recorder : FublObserver {
+    std::vector<std::string> events;
+    std::atomic<bool> cancel{false};
+    int cancelAtPruningExample = -1;
+    void onExample(const FublProgress& p) override {
+      events.push_back("example " + std::to_string(p.pass) + "." + std::to_string(p.example));
+    }
+    void onPass(const PassSummary& summary, const FactoredLexicon& /*lexicon*/) override {
+      events.push_back("pass " + std::to_string(summary.pass));
+    }
+    void onPruningExample(const FublProgress& p) override {
+      events.push_back("pruning " + std::to_string(p.pass) + "." + std::to_string(p.example) + "/" +
+                       std::to_string(p.examples));
+      if (p.example == cancelAtPruningExample) cancel = true;
+    }
+  };
+  const int examples = static_cast<int>(language.train.size());
+
+  Recorder whole;
+  FublLearner learner(language.types, options);
+  EXPECT_EQ(learner.train(language.train, language.fixed, FublControl{&whole, &whole.cancel}), 2);
+  ASSERT_EQ(whole.events.size(), static_cast<std::size_t>(3 * examples + 2));
+  EXPECT_EQ(whole.events[static_cast<std::size_t>(2 * examples + 1)], "pass 2");
+  EXPECT_EQ(whole.events[static_cast<std::size_t>(2 * examples + 2)],
+            "pruning 2.1/" + std::to_string(examples));
+  EXPECT_EQ(whole.events.back(),
+            "pruning 2." + std::to_string(examples) + "/" + std::to_string(examples));
+  FublLearner plain(language.types, options);
+  plain.train(language.train, language.fixed);
+  EXPECT_EQ(writeFactoredLexicon(learner.lexicon()), writeFactoredLexicon(plain.lexicon()));
+
+  Recorder stopped;
+  stopped.cancelAtPruningExample = 3;
+  options.pruneAfterLastPass = false;
+  FublLearner unpruned(language.types, options);
+  unpruned.train(language.train, language.fixed);
+  options.pruneAfterLastPass = true;
+  FublLearner cancelled(language.types, options);
+  EXPECT_EQ(cancelled.train(language.train, language.fixed, FublControl{&stopped, &stopped.cancel}),
+            2);
+  EXPECT_EQ(stopped.events.back(), "pruning 2.3/" + std::to_string(examples));
+  EXPECT_EQ(writeFactoredLexicon(cancelled.lexicon()), writeFactoredLexicon(unpruned.lexicon()));
+  const FinalPruning again =
+      cancelled.pruneToBestCorrectParses(FublControl{&stopped, &stopped.cancel});
+  EXPECT_TRUE(again.cancelled);
+  EXPECT_EQ(again.lexemes, again.lexemesBefore);
+  EXPECT_EQ(writeFactoredLexicon(cancelled.lexicon()), writeFactoredLexicon(unpruned.lexicon()));
+}
+
 }  // namespace
 }  // namespace gwb::ccg

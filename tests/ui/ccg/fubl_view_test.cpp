@@ -400,6 +400,55 @@ TEST_F(FublViewTest, CancelStopsAtAChosenExampleAndKeepsTheLastFinishedPass) {
   EXPECT_EQ(view_.evaluationTable()->item(0, 1)->text(), QString());
 }
 
+// Cancel from the worker during the final pruning (the hook's second visit of pass 2, example 3:
+// the pruning re-parses report the last pass's number): every pass is finished and reported,
+// nothing is pruned, and the model kept, shown and saved is the last pass's unpruned lexicon.
+// Uncancelled, the pruning's progress reaches the view (the status line names it).
+TEST_F(FublViewTest, CancelDuringTheFinalPruningKeepsTheLastPassUnpruned) {
+  settings_.passes = 2;
+  int visits = 0;
+  view_.job().setExampleHookForTesting([this, &visits](const ccg::FublProgress& progress) {
+    if (progress.pass == 2 && progress.example == 3 && ++visits == 2) view_.job().cancel();
+  });
+  view_.setSettings(settings_);
+  ASSERT_TRUE(view_.startTraining());
+  ASSERT_TRUE(view_.waitForTraining());
+  EXPECT_EQ(visits, 2);
+  EXPECT_TRUE(view_.job().wasCancelled());
+  EXPECT_EQ(view_.passTable()->rowCount(), 2);
+  const std::unique_ptr<CoreRun> unpruned = coreRun(2, false);
+  ASSERT_NE(view_.model(), nullptr);
+  EXPECT_EQ(ccg::writeFactoredLexicon(*view_.model()),
+            ccg::writeFactoredLexicon(unpruned->learner->lexicon()));
+  QFile saved(settings_.modelPath);
+  ASSERT_TRUE(saved.open(QIODevice::ReadOnly));
+  EXPECT_EQ(saved.readAll().toStdString(),
+            ccg::writeCcgModel(unpruned->learner->lexicon(), unpruned->learner->options().parser));
+  EXPECT_FALSE(view_.hasEvaluation());
+
+  FublView other;
+  QStringList statuses;
+  int reports = 0;
+  QObject::connect(&other.job(), &FublTrainingJob::pruningProgress, &other,
+                   [&](int example, int examples) {
+                     ++reports;
+                     EXPECT_LE(example, examples);
+                     statuses << other.statusText();
+                   });
+  settings_.modelPath = path("other.model");
+  other.setSettings(settings_);
+  ASSERT_TRUE(other.startTraining());
+  ASSERT_TRUE(other.waitForTraining());
+  EXPECT_FALSE(other.job().wasCancelled());
+  ASSERT_GT(reports, 0);
+  EXPECT_TRUE(statuses.last().contains(QStringLiteral("best correct parses")))
+      << statuses.last().toStdString();
+  const std::unique_ptr<CoreRun> pruned = coreRun(2);
+  ASSERT_NE(other.model(), nullptr);
+  EXPECT_EQ(ccg::writeFactoredLexicon(*other.model()),
+            ccg::writeFactoredLexicon(pruned->learner->lexicon()));
+}
+
 TEST_F(FublViewTest, UnreadableTrainingFileIsReportedNotCrashed) {
   settings_.trainingPath = path("missing.ccg");
   view_.setSettings(settings_);

@@ -144,28 +144,32 @@ struct FinalPruning {
   std::size_t lexemes = 0;
   std::size_t templates = 0;
   std::size_t entries = 0;
+  bool cancelled = false;  // stopped by the cancel flag: nothing was pruned (after = before)
 };
 
 struct FublProgress {
-  int pass = 0;
-  int example = 0;  // done in this pass
+  int pass = 0;     // in the pruning after the last pass: the last pass
+  int example = 0;  // done in this pass (or in the pruning)
   int examples = 0;
 };
 
 // What a run reports, on the thread that runs the learner, in order: onExample after each
 // example of a pass (its Steps 1 and 2 done), onPass once the pass is finished and pruned, with
 // the lexicon as it then stands (valid only during the call). A cancelled pass gets no onPass.
+// After the last pass, the pruning to the best correct parses reports onPruningExample after
+// each training example it has parsed again.
 class FublObserver {
  public:
   virtual ~FublObserver() = default;
   virtual void onExample(const FublProgress& /*progress*/) {}
   virtual void onPass(const PassSummary& /*summary*/, const FactoredLexicon& /*lexicon*/) {}
+  virtual void onPruningExample(const FublProgress& /*progress*/) {}
 };
 
 // Who listens to a run and what stops it; both may be null.
 struct FublControl {
   FublObserver* observer = nullptr;
-  const std::atomic<bool>* cancel = nullptr;  // polled before each example
+  const std::atomic<bool>* cancel = nullptr;  // polled before each example (and each re-parse)
 };
 
 // The distinct types of the well-typed logical forms of `examples` (typeCheck, term.h), sorted by
@@ -192,14 +196,17 @@ class FublLearner {
              const std::function<void(const FublProgress&)>& progress = {},
              const std::function<void(const PassSummary&)>& onPass = {});
   // initialise + up to options.passes passes, reported to and stopped by `control`, then the final
-  // pruning when no pass was cancelled. Returns the number of passes finished (options.passes
-  // unless cancelled).
+  // pruning when no pass was cancelled (stopped by `control` too). Returns the number of passes
+  // finished (options.passes unless cancelled; a cancelled pruning leaves them all finished and
+  // the lexicon unpruned).
   int train(const std::vector<SemanticExample>& training, const FactoredLexicon& fixedLexicon,
             const FublControl& control);
   int passesDone() const { return passesDone_; }
   // The pruning after the last pass (see the header comment), whatever options say; train()
-  // calls it when options.pruneAfterLastPass and every pass finished.
-  FinalPruning pruneToBestCorrectParses();
+  // calls it when options.pruneAfterLastPass and every pass finished. Reports each re-parsed
+  // example to control.observer; stopped by control.cancel before an example, it prunes nothing
+  // and says `cancelled`.
+  FinalPruning pruneToBestCorrectParses(const FublControl& control = {});
 
   const FactoredLexicon& lexicon() const { return lexicon_; }
   FactoredLexicon& lexicon() { return lexicon_; }
