@@ -51,9 +51,9 @@ root=$(pwd)
 build="${GWB_FUZZ_BUILD:-$root/build-fuzz}"
 shared="${GWB_SHARED_DIR:-$(cd .. && pwd)/shared}/data"
 
-targets=(earleyx_grammar nltk_grammar social_corpus gold_annotation recordings topic_annotations
-         grounded_lexicon sentences prior_override ptb_tree dylan_grammar dylan_learned_lexicon
-         semantic_corpus ds_record_type ds_label workspace ccg_term ccg_lexicon)
+# The targets are those fuzz/CMakeLists.txt builds (its GWB_FUZZ_TARGETS list), in its order.
+# shellcheck disable=SC2207 # one name a line, no spaces
+targets=($(sed -n '/^set(GWB_FUZZ_TARGETS/,/^)/p' fuzz/CMakeLists.txt | sed '1d;$d' | tr -d ' '))
 
 usage() { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
