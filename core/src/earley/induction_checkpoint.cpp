@@ -1,10 +1,12 @@
 #include "gwb/earley/induction_checkpoint.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
+#include "common/text_lines.h"
 #include "gwb/common/atomic_file.h"
 
 namespace gwb {
@@ -48,7 +50,14 @@ std::string formatInductionCheckpoint(const InductionCheckpoint& checkpoint) {
 
 std::optional<InductionCheckpoint> parseInductionCheckpoint(const std::string& text,
                                                             std::string* error) {
-  std::istringstream in(text);
+  // The core's line reader: a byte-order mark is skipped and LF, CRLF and CR end lines alike (a
+  // checkpoint copied through an editor or a CRLF checkout still reads).
+  if (text::isUtf16(text)) {
+    if (error != nullptr) *error = std::string("line 1: ") + text::kUtf16Message;
+    return std::nullopt;
+  }
+  const std::vector<text::Line> lines = text::splitLines(text);
+  std::size_t at = 0;
   std::string line;
   int lineNumber = 0;
   InductionCheckpoint checkpoint;
@@ -58,7 +67,12 @@ std::optional<InductionCheckpoint> parseInductionCheckpoint(const std::string& t
   };
   const auto next = [&] {
     ++lineNumber;
-    return static_cast<bool>(std::getline(in, line));
+    if (at == lines.size()) {
+      line.clear();
+      return false;
+    }
+    line = std::string(lines[at++].text);
+    return true;
   };
   if (!next() || line != "gwb-induction-checkpoint 1")
     return failAt("'gwb-induction-checkpoint 1' (not a checkpoint of this version)");
@@ -94,11 +108,14 @@ std::optional<InductionCheckpoint> parseInductionCheckpoint(const std::string& t
     std::size_t index = 0;
     while (fields >> index) r.failedSentences.push_back(index);
     if (r.failedSentences.size() != r.failures)
-      return failAt(std::to_string(r.failures) + " failed sentence indices");
+      return failAt(std::to_string(r.failures) + " failed sentence indices, found " +
+                    std::to_string(r.failedSentences.size()));
     checkpoint.records.push_back(std::move(r));
   }
   if (checkpoint.records.size() != static_cast<std::size_t>(checkpoint.iteration))
-    return failAt(std::to_string(checkpoint.iteration) + " iteration records");
+    return failAt(std::to_string(checkpoint.iteration) +
+                  " iteration records ('record ...'), found " +
+                  std::to_string(checkpoint.records.size()));
   std::size_t count = 0;
   {
     std::istringstream fields(line);
@@ -110,6 +127,9 @@ std::optional<InductionCheckpoint> parseInductionCheckpoint(const std::string& t
   for (std::size_t i = 0; i < count; ++i) {
     double p = 0;
     if (!next() || !readHex(line, &p)) return failAt("a probability (a hexadecimal float)");
+    // θ goes into the grammar as it is: NaN, an infinity or a negative number is damage.
+    if (std::isnan(p) || std::isinf(p) || p < 0)
+      return failAt("a probability (a finite hexadecimal float >= 0), found '" + line + "'");
     checkpoint.probabilities.push_back(p);
   }
   if (!next() || line != "end") return failAt("'end' (the checkpoint is cut short)");

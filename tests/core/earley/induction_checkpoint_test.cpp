@@ -91,6 +91,40 @@ TEST(InductionCheckpoint, ACutShortFileIsRefusedWithTheLine) {
   EXPECT_EQ(error, "line 9: expected a probability (a hexadecimal float)");
 }
 
+// Defects the bad-input corpus (tests/data/bad-input/induction-checkpoint) found: a checkpoint
+// with a byte-order mark or CRLF / CR-only line ends was "not a checkpoint of this version", and a
+// probability NaN, infinite or negative was read into θ.
+TEST(InductionCheckpoint, LinesEndAsInEveryReaderAndProbabilitiesAreNumbers) {
+  InductionCheckpoint checkpoint;
+  checkpoint.iteration = 1;
+  checkpoint.records.resize(1);
+  checkpoint.records[0].iteration = 1;
+  checkpoint.probabilities = {0.5, 0.25};
+  const std::string text = formatInductionCheckpoint(checkpoint);
+  std::string error;
+  const auto bom = parseInductionCheckpoint("\xEF\xBB\xBF" + text, &error);
+  ASSERT_TRUE(bom) << error;
+  EXPECT_EQ(bom->probabilities, checkpoint.probabilities);
+  for (const char* ends : {"\r\n", "\r"}) {
+    std::string other;
+    for (char c : text) other += c == '\n' ? std::string(ends) : std::string(1, c);
+    const auto read = parseInductionCheckpoint(other, &error);
+    ASSERT_TRUE(read) << error;
+    EXPECT_EQ(read->probabilities, checkpoint.probabilities);
+    EXPECT_EQ(read->records.size(), 1u);
+  }
+  EXPECT_FALSE(parseInductionCheckpoint(std::string("\xFF\xFEg\0w\0b\0", 8), &error));
+  EXPECT_EQ(error,
+            "line 1: the file is UTF-16 encoded; expected UTF-8 (or ASCII) text: save it as UTF-8");
+  for (const char* bad : {"nan", "inf", "-0x1p-1"}) {
+    std::string damaged = text;
+    damaged.replace(damaged.find("0x1p-2"), 6, bad);
+    EXPECT_FALSE(parseInductionCheckpoint(damaged, &error)) << bad;
+    EXPECT_EQ(error, "line 8: expected a probability (a finite hexadecimal float >= 0), found '" +
+                         std::string(bad) + "'");
+  }
+}
+
 void expectResumeIsUninterrupted(InductionOptions options) {
   options.maxIterations = 7;
   options.chunkTokens = 5;  // several chunks
