@@ -2,7 +2,10 @@
 // robustness problem and per error message of the readers, each beside a <case>.<ext>.expected
 // holding the first error the reader must give for it, as the CLI prints it
 // (`<case>.<ext>:LINE:COLUMN: error: MESSAGE`). The reader is chosen by the folder's name
-// (readerFor below). Every input must give an error; a missing .expected file fails its case.
+// (readers() below): a reader that takes several files (a DyLan grammar, a CCG type system) reads
+// the case as one of them beside small valid others, and one that reports a plain error string
+// (induction checkpoints, prior overrides) has it made a Diagnostic on the case's file. Every
+// input must give an error; a missing .expected file fails its case.
 // Set GWB_BLESS_BAD_INPUT=1 to write the .expected files that are missing from what the readers
 // say now (then read every one of them before committing it).
 #include <cstdlib>
@@ -17,12 +20,18 @@
 
 #include <gtest/gtest.h>
 
+#include "gwb/ccg/ccg_model.h"
+#include "gwb/ccg/lambda_type.h"
+#include "gwb/ccg/lexicon.h"
+#include "gwb/ccg/semantic_examples.h"
 #include "gwb/common/diagnostic.h"
 #include "gwb/common/workspace_file.h"
 #include "gwb/ds/ds_grammar.h"
 #include "gwb/ds/semantic_corpus.h"
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/induction.h"
+#include "gwb/earley/induction_checkpoint.h"
+#include "gwb/grounded/corpus_file.h"
 #include "gwb/grounded/grounded_metrics.h"
 #include "gwb/grounded/social_corpus.h"
 #include "gwb/grounded/topic_annotation.h"
@@ -94,6 +103,13 @@ const std::map<std::string, Reader>& readers() {
          ds::loadSemanticCorpus(p.string(), diagnostics);
          return diagnostics;
        }},
+      {"ccg-lexicon",
+       [](const fs::path& p) { return ccg::loadFactoredLexicon(p.string()).diagnostics; }},
+      {"ccg-fixed-lexicon",
+       [](const fs::path& p) { return ccg::loadFixedLexicon(p.string()).diagnostics; }},
+      {"ccg-model", [](const fs::path& p) { return ccg::loadCcgModel(p.string()).diagnostics; }},
+      {"ccg-examples",
+       [](const fs::path& p) { return ccg::loadSemanticExamples(p.string()).diagnostics; }},
       {"workspace", [](const fs::path& p) { return loadWorkspaceFile(p.string()).diagnostics; }},
       // One `--prior PATTERN=VALUE` value a file, on its first line.
       {"prior-override",
