@@ -64,6 +64,16 @@ Diagnostics readDylan(const fs::path& path, std::string ds::DsGrammarText::*file
   return ds::parseDsGrammar(text).diagnostics;
 }
 
+// A CCG type system with the case's text as its .types file (`asTypes`) or its .lang file, and a
+// small valid other file; the error names the case's file.
+Diagnostics readCcgTypes(const fs::path& path, bool asTypes) {
+  const std::string types = "(\n(s e)\n(c e)\n)\n";
+  const std::string lang = "(\n(state:t s t)\n(loc:t e e t)\n)\n";
+  const std::string text = readText(path);
+  if (asTypes) return ccg::readTypeSystem(text, path.string(), lang, "small.lang").diagnostics;
+  return ccg::readTypeSystem(types, "small.types", text, path.string()).diagnostics;
+}
+
 using Reader = std::function<Diagnostics(const fs::path& path)>;
 
 const std::map<std::string, Reader>& readers() {
@@ -110,6 +120,8 @@ const std::map<std::string, Reader>& readers() {
       {"ccg-model", [](const fs::path& p) { return ccg::loadCcgModel(p.string()).diagnostics; }},
       {"ccg-examples",
        [](const fs::path& p) { return ccg::loadSemanticExamples(p.string()).diagnostics; }},
+      {"ccg-types", [](const fs::path& p) { return readCcgTypes(p, true); }},
+      {"ccg-lang", [](const fs::path& p) { return readCcgTypes(p, false); }},
       {"workspace", [](const fs::path& p) { return loadWorkspaceFile(p.string()).diagnostics; }},
       // One `--prior PATTERN=VALUE` value a file, on its first line.
       {"prior-override",
