@@ -74,6 +74,23 @@ Diagnostics readCcgTypes(const fs::path& path, bool asTypes) {
   return ccg::readTypeSystem(types, "small.types", text, path.string()).diagnostics;
 }
 
+// An induction checkpoint, whose reader says "line N: expected ..." without the file: as a
+// Diagnostic on that line of the case's file.
+Diagnostics readInductionCheckpoint(const fs::path& path) {
+  Diagnostics diagnostics;
+  std::string error;
+  if (parseInductionCheckpoint(readText(path), &error)) return diagnostics;
+  int line = 0;
+  std::string message = error;
+  if (error.rfind("line ", 0) == 0) {
+    const std::size_t colon = error.find(": ");
+    line = std::stoi(error.substr(5, colon - 5));
+    message = error.substr(colon + 2);
+  }
+  diagnostics.error(path.string(), line, 0, message);
+  return diagnostics;
+}
+
 using Reader = std::function<Diagnostics(const fs::path& path)>;
 
 const std::map<std::string, Reader>& readers() {
@@ -122,6 +139,8 @@ const std::map<std::string, Reader>& readers() {
        [](const fs::path& p) { return ccg::loadSemanticExamples(p.string()).diagnostics; }},
       {"ccg-types", [](const fs::path& p) { return readCcgTypes(p, true); }},
       {"ccg-lang", [](const fs::path& p) { return readCcgTypes(p, false); }},
+      {"induction-checkpoint", readInductionCheckpoint},
+      {"corpus-file", [](const fs::path& p) { return loadCorpusFile(p.string()).diagnostics; }},
       {"workspace", [](const fs::path& p) { return loadWorkspaceFile(p.string()).diagnostics; }},
       // One `--prior PATTERN=VALUE` value a file, on its first line.
       {"prior-override",
