@@ -121,7 +121,9 @@ CcgModelLoad readCcgModel(std::string_view text, const std::string& file) {
       readRootTypes(line, file, lineNumber, &load);
       continue;
     }
-    if (key != "beam" && key != "composition") break;
+    // Another comment line of the opening block (the lexicon's own, a note) is skipped: a
+    // `# beam` after it still counts (it was silently ignored).
+    if (key != "beam" && key != "composition") continue;
     std::string extra;  // `# beam 200x` or `# beam 2e5` is not a beam of 200 or 2
     if (!(fields >> value) || (fields >> extra) || value < 0 || value > 1000000 ||
         (key == "composition" && value > 1)) {

@@ -515,6 +515,13 @@ TEST(CcgFublTest, ModelHeaderLinesAreReadAsLinesAndValuesWhole) {
     EXPECT_EQ(toString(bad.diagnostics.items()[0]),
               "m:2:8: error: expected a beam size (0 to 1000000) after '# beam'");
   }
+  // The header is the whole opening block of comment lines: a note before `# beam` is skipped.
+  const CcgModelLoad noted = readCcgModel(
+      "# gwb-ccg-model 3\n# trained on geo880\n# beam 7\n# composition 0\nlexeme 1 a :- b:e\n",
+      "m");
+  EXPECT_FALSE(noted.diagnostics.hasErrors());
+  EXPECT_EQ(noted.parser.beam, 7);
+  EXPECT_FALSE(noted.parser.combinators.composition);
   for (const char* line : {"# beam 2e5", "# beam 20.5", "# beam 200 wide", "# composition 1x"}) {
     const CcgModelLoad load = readCcgModel(std::string("# gwb-ccg-model 3\n") + line + "\n", "m");
     ASSERT_TRUE(load.diagnostics.hasErrors()) << line << ": beam " << load.parser.beam;
