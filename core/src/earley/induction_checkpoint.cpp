@@ -19,6 +19,14 @@ std::string hex(double value) {
   return buffer;
 }
 
+// Whether nothing but spaces is left in `fields` (`iteration 2x` or `probabilities 3 4` are
+// damage, not 2 and 3).
+bool nothingLeft(std::istringstream& fields) {
+  fields.clear();
+  std::string extra;
+  return !(fields >> extra);
+}
+
 bool readHex(const std::string& word, double* value) {
   if (word.empty()) return false;
   char* end = nullptr;
@@ -83,14 +91,15 @@ std::optional<InductionCheckpoint> parseInductionCheckpoint(const std::string& t
     if (!next()) return failAt("'iteration N'");
     std::istringstream fields(line);
     if (!(fields >> word >> checkpoint.iteration) || word != "iteration" ||
-        checkpoint.iteration < 1)
+        checkpoint.iteration < 1 || !nothingLeft(fields))
       return failAt("'iteration N' with N >= 1");
   }
   {
     if (!next()) return failAt("'objective X'");
     std::istringstream fields(line);
     std::string value;
-    if (!(fields >> word >> value) || word != "objective" || !readHex(value, &checkpoint.objective))
+    if (!(fields >> word >> value) || word != "objective" ||
+        !readHex(value, &checkpoint.objective) || !nothingLeft(fields))
       return failAt("'objective X' (a hexadecimal float)");
   }
   while (next() && line.rfind("record ", 0) == 0) {
@@ -102,11 +111,16 @@ std::optional<InductionCheckpoint> parseInductionCheckpoint(const std::string& t
           eSeconds >> increased >> r.failures) ||
         !readHex(nll, &r.negLogLikelihood) || !readHex(fe, &r.freeEnergy) ||
         !readHex(vfe, &r.variationalFreeEnergy) || !readHex(objective, &r.objective) ||
-        !readHex(seconds, &r.seconds) || !readHex(eSeconds, &r.expectationSeconds))
-      return failAt("an iteration record");
+        !readHex(seconds, &r.seconds) || !readHex(eSeconds, &r.expectationSeconds) ||
+        (increased != 0 && increased != 1))
+      return failAt(
+          "an iteration record ('record ITERATION -LOGP F VF OBJECTIVE LIVE-RULES SECONDS "
+          "E-SECONDS 0|1 FAILURES INDEX...')");
     r.objectiveIncreased = increased != 0;
     std::size_t index = 0;
     while (fields >> index) r.failedSentences.push_back(index);
+    if (!nothingLeft(fields))
+      return failAt("failed sentence indices (numbers) at the end of the record");
     if (r.failedSentences.size() != r.failures)
       return failAt(std::to_string(r.failures) + " failed sentence indices, found " +
                     std::to_string(r.failedSentences.size()));
@@ -119,7 +133,8 @@ std::optional<InductionCheckpoint> parseInductionCheckpoint(const std::string& t
   std::size_t count = 0;
   {
     std::istringstream fields(line);
-    if (!(fields >> word >> count) || word != "probabilities") return failAt("'probabilities N'");
+    if (!(fields >> word >> count) || word != "probabilities" || !nothingLeft(fields))
+      return failAt("'probabilities N'");
   }
   // The count is the file's word: room is made as the lines come, not for the count up front
   // (`probabilities 99999999999` in a damaged file must be an error, not an allocation).

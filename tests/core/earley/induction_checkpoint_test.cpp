@@ -125,6 +125,40 @@ TEST(InductionCheckpoint, LinesEndAsInEveryReaderAndProbabilitiesAreNumbers) {
   }
 }
 
+// Text after a line's value was ignored: `iteration 1x` was iteration 1, `record ... 0 junk` had
+// no failures, an increase flag of 7 was true.
+TEST(InductionCheckpoint, ALineWithTextAfterItsValuesIsRefused) {
+  InductionCheckpoint checkpoint;
+  checkpoint.iteration = 1;
+  checkpoint.records.resize(1);
+  checkpoint.records[0].iteration = 1;
+  checkpoint.probabilities = {1.0};
+  const std::string text = formatInductionCheckpoint(checkpoint);
+  std::string error;
+  ASSERT_TRUE(parseInductionCheckpoint(text, &error)) << error;
+  const std::string record =
+      text.substr(text.find("record "), text.find("\nprobabilities") - text.find("record "));
+  struct Damage {
+    std::string good;
+    std::string bad;
+    int line;
+  };
+  const Damage damages[] = {
+      {"iteration 1\n", "iteration 1x\n", 3},
+      {"objective 0x0p+0\n", "objective 0x0p+0 1\n", 4},
+      {record, record + " junk", 5},
+      {record, record.substr(0, record.size() - 3) + "7 0", 5},
+      {"probabilities 1\n", "probabilities 1 2\n", 6},
+  };
+  for (const Damage& d : damages) {
+    std::string damaged = text;
+    ASSERT_NE(damaged.find(d.good), std::string::npos) << d.good;
+    damaged.replace(damaged.find(d.good), d.good.size(), d.bad);
+    EXPECT_FALSE(parseInductionCheckpoint(damaged, &error)) << d.bad;
+    EXPECT_EQ(error.substr(0, 7), "line " + std::to_string(d.line) + ":") << d.bad << ": " << error;
+  }
+}
+
 void expectResumeIsUninterrupted(InductionOptions options) {
   options.maxIterations = 7;
   options.chunkTokens = 5;  // several chunks
