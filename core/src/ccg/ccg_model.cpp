@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/parallel.h"
+#include "common/text_lines.h"
 #include "gwb/ccg/lambda_type.h"
 #include "gwb/common/atomic_file.h"
 
@@ -31,15 +32,6 @@ Term answerOf(const CkyChart& chart, const EvaluationOptions& options, bool* tie
   if (*tied) return nullptr;
   const std::vector<Derivation> best = chart.kBest(1);
   return best.empty() ? nullptr : best.front().logicalForm;
-}
-
-std::string_view lineAt(std::string_view text, std::size_t* offset) {
-  const std::size_t end = text.find('\n', *offset);
-  std::string_view line =
-      text.substr(*offset, end == std::string_view::npos ? std::string_view::npos : end - *offset);
-  *offset = end == std::string_view::npos ? text.size() : end + 1;
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  return line;
 }
 
 // `# root-types T1 T2 ...` (types separated by spaces; "<e,t>" holds none).
@@ -96,8 +88,9 @@ bool saveCcgModel(const FactoredLexicon& lexicon, const CkyOptions& parser, cons
 
 CcgModelLoad readCcgModel(std::string_view text, const std::string& file) {
   CcgModelLoad load;
-  std::size_t offset = 0;
-  const std::string_view first = lineAt(text, &offset);
+  // The core's line reader: a byte-order mark is skipped and LF, CRLF and CR end lines alike.
+  const std::vector<text::Line> lines = text::splitLines(text);
+  const std::string_view first = lines.empty() ? std::string_view() : lines.front().text;
   const std::string expected = "# gwb-ccg-model " + std::to_string(kCcgModelVersion);
   if (first.rfind("# gwb-ccg-model ", 0) != 0) {
     load.diagnostics.error(file, 1, 1,
@@ -116,8 +109,9 @@ CcgModelLoad readCcgModel(std::string_view text, const std::string& file) {
                                std::to_string(kCcgModelVersion) + ")");
     return load;
   }
-  for (int lineNumber = 2; offset < text.size(); ++lineNumber) {
-    const std::string_view line = lineAt(text, &offset);
+  for (std::size_t k = 1; k < lines.size(); ++k) {
+    const std::string_view line = lines[k].text;
+    const int lineNumber = lines[k].number;
     if (line.rfind("# ", 0) != 0) break;
     std::istringstream fields{std::string(line.substr(2))};
     std::string key;
@@ -127,8 +121,12 @@ CcgModelLoad readCcgModel(std::string_view text, const std::string& file) {
       readRootTypes(line, file, lineNumber, &load);
       continue;
     }
-    if (key != "beam" && key != "composition") break;
-    if (!(fields >> value) || value < 0 || value > 1000000 || (key == "composition" && value > 1)) {
+    // Another comment line of the opening block (the lexicon's own, a note) is skipped: a
+    // `# beam` after it still counts (it was silently ignored).
+    if (key != "beam" && key != "composition") continue;
+    std::string extra;  // `# beam 200x` or `# beam 2e5` is not a beam of 200 or 2
+    if (!(fields >> value) || (fields >> extra) || value < 0 || value > 1000000 ||
+        (key == "composition" && value > 1)) {
       load.diagnostics.error(
           file, lineNumber, 3 + static_cast<int>(key.size()) + 1,
           "expected a " + std::string(key == "beam" ? "beam size (0 to 1000000)" : "0 or 1") +
@@ -145,14 +143,9 @@ CcgModelLoad readCcgModel(std::string_view text, const std::string& file) {
 }
 
 CcgModelLoad loadCcgModel(const std::string& path) {
-  std::string text;
-  std::string error;
-  if (!readWholeFile(path, &text, &error)) {
-    CcgModelLoad load;
-    load.diagnostics.error(path, 0, 0, error);
-    return load;
-  }
-  return readCcgModel(text, path);
+  return text::loadTextFile<CcgModelLoad>(path, [](std::string_view text, const std::string& file) {
+    return readCcgModel(text, file);
+  });
 }
 
 EvaluationResult evaluateSemanticParser(const FactoredLexicon& lexicon, const CkyOptions& parser,

@@ -48,7 +48,10 @@ TypePtr parseTypeAt(std::string_view text, std::size_t* pos, int depth, std::str
     return nullptr;
   }
   if (*pos >= text.size()) {
-    if (error) *error = "expected a type";
+    if (error) {
+      *error = text.empty() ? "expected a type"
+                            : "expected a type after '" + std::string(text) + "', found its end";
+    }
     return nullptr;
   }
   if (text[*pos] == '<') {
@@ -315,12 +318,34 @@ void readOuterList(const std::vector<SexprToken>& tokens, const std::string& fil
     readEntry(i);
   }
   if (!closed) {
-    diagnostics->error(file, tokens.back().line, tokens.back().column,
-                       "expected ')' closing the list of " + what);
+    // Where the file ends: just after its last token.
+    diagnostics->error(file, tokens.back().line,
+                       tokens.back().column + static_cast<int>(tokens.back().text.size()),
+                       "expected ')' closing the list of " + what + ", found the end of the file");
   } else if (i < tokens.size()) {
     diagnostics->error(file, tokens[i].line, tokens[i].column,
                        "unexpected text after the closing ')'");
   }
+}
+
+// Whether `name` can name an atomic type: '<', ',' and '>' would make it a function type's text.
+bool isTypeName(std::string_view name) {
+  return name.find_first_of("<,>") == std::string_view::npos;
+}
+
+// e, t and i are every type system's own: declaring one was "declared twice".
+bool isBuiltIn(std::string_view name) { return name == "e" || name == "t" || name == "i"; }
+std::string builtInMessage(std::string_view name) {
+  return "type '" + std::string(name) + "' is built in (e, t and i need no declaration)";
+}
+
+// The first atomic type in `type` that `types` does not know ("" when there is none).
+std::string unknownAtom(const TypePtr& type, const TypeSystem& types) {
+  if (type->isFunction()) {
+    std::string unknown = unknownAtom(type->from, types);
+    return unknown.empty() ? unknownAtom(type->to, types) : unknown;
+  }
+  return types.isKnownAtomic(type->atom) ? "" : type->atom;
 }
 
 void readTypes(std::string_view text, const std::string& file, TypeSystem* types,
@@ -329,7 +354,13 @@ void readTypes(std::string_view text, const std::string& file, TypeSystem* types
   readOuterList(tokens, file, "types", diagnostics, [&](std::size_t& i) {
     const SexprToken& token = tokens[i];
     if (token.kind == SexprToken::Kind::Atom) {
-      if (!types->addAtomic(std::string(token.text), "e")) {
+      if (!isTypeName(token.text)) {
+        diagnostics->error(file, token.line, token.column,
+                           "expected a type name (without '<', ',' or '>'), found '" +
+                               std::string(token.text) + "'");
+      } else if (isBuiltIn(token.text)) {
+        diagnostics->error(file, token.line, token.column, builtInMessage(token.text));
+      } else if (!types->addAtomic(std::string(token.text), "e")) {
         diagnostics->error(file, token.line, token.column,
                            "type '" + std::string(token.text) + "' is declared twice");
       }
@@ -342,7 +373,12 @@ void readTypes(std::string_view text, const std::string& file, TypeSystem* types
         tokens[i + 3].kind == SexprToken::Kind::Close) {
       const std::string name(tokens[i + 1].text);
       const std::string parent(tokens[i + 2].text);
-      if (!types->isKnownAtomic(parent)) {
+      if (!isTypeName(name)) {
+        diagnostics->error(file, tokens[i + 1].line, tokens[i + 1].column,
+                           "expected a type name (without '<', ',' or '>'), found '" + name + "'");
+      } else if (isBuiltIn(name)) {
+        diagnostics->error(file, tokens[i + 1].line, tokens[i + 1].column, builtInMessage(name));
+      } else if (!types->isKnownAtomic(parent)) {
         diagnostics->error(
             file, tokens[i + 2].line, tokens[i + 2].column,
             "unknown parent type '" + parent + "' (declare it before '" + name + "')");
@@ -373,7 +409,8 @@ void readSignatures(std::string_view text, const std::string& file, TypeSystem* 
     const SexprToken& open = tokens[i];
     if (open.kind != SexprToken::Kind::Open) {
       diagnostics->error(file, open.line, open.column,
-                         "expected '(constant argument-type... result-type)'");
+                         "expected '(constant argument-type... result-type)', found '" +
+                             std::string(open.text) + "'");
       ++i;
       return;
     }
@@ -381,7 +418,14 @@ void readSignatures(std::string_view text, const std::string& file, TypeSystem* 
     std::vector<const SexprToken*> atoms;
     while (j < tokens.size() && tokens[j].kind == SexprToken::Kind::Atom)
       atoms.push_back(&tokens[j++]);
-    if (j >= tokens.size() || tokens[j].kind != SexprToken::Kind::Close) {
+    if (j >= tokens.size()) {
+      const SexprToken& last = tokens.back();
+      diagnostics->error(file, last.line, last.column + static_cast<int>(last.text.size()),
+                         "expected ')' closing the signature, found the end of the file");
+      i = j;
+      return;
+    }
+    if (tokens[j].kind != SexprToken::Kind::Close) {
       diagnostics->error(file, open.line, open.column,
                          "expected ')' closing the signature (nested lists are not allowed)");
       i = j;
@@ -403,9 +447,10 @@ void readSignatures(std::string_view text, const std::string& file, TypeSystem* 
         ok = false;
         continue;
       }
-      if (!type->isFunction() && !types->isKnownAtomic(type->atom)) {
+      // Every atomic type in it, in a function type too (`<q,t>` was accepted).
+      if (const std::string unknown = unknownAtom(type, *types); !unknown.empty()) {
         diagnostics->error(file, atoms[k]->line, atoms[k]->column,
-                           "unknown type '" + type->atom + "' (not e, t, i or in the types file)");
+                           "unknown type '" + unknown + "' (not e, t, i or in the types file)");
         ok = false;
         continue;
       }
@@ -424,6 +469,14 @@ void readSignatures(std::string_view text, const std::string& file, TypeSystem* 
 TypeSystemLoad readTypeSystem(std::string_view typesText, const std::string& typesFile,
                               std::string_view langText, const std::string& langFile) {
   TypeSystemLoad load;
+  // A UTF-16 file would read as tokens of odd bytes ("expected '(' opening the list, found 'ÿþ'").
+  for (const auto& [text, file] :
+       {std::pair(typesText, &typesFile), std::pair(langText, &langFile)}) {
+    if (text::isUtf16(text)) {
+      load.diagnostics.error(*file, 1, 1, text::kUtf16Message);
+      return load;
+    }
+  }
   readTypes(text::withoutByteOrderMark(typesText), typesFile, &load.types, &load.diagnostics);
   readSignatures(text::withoutByteOrderMark(langText), langFile, &load.types, &load.diagnostics);
   return load;

@@ -297,7 +297,7 @@ LexiconLoad readFactoredLexicon(std::string_view text, const std::string& file) 
       continue;
     }
     if (tokens.size() < 3) {
-      load.diagnostics.error(file, line.number, 0,
+      load.diagnostics.error(file, line.number, tokens[0].column,
                              "expected '" + std::string(directive) + " WEIGHT ...' (see " +
                                  "docs/formats.md, \"Factored CCG lexicons\")");
       continue;
@@ -462,7 +462,8 @@ LexiconLoad readFixedLexicon(std::string_view text, const std::string& file) {
     }
     if (!freeVariables(entry.semantics).empty()) {
       load.diagnostics.error(file, line.number, columnIn(line.text, trimmed),
-                             "the logical form has a free variable");
+                             "the logical form has a free variable $" +
+                                 std::to_string(freeVariables(entry.semantics).front()));
       continue;
     }
     bool slotLike = false;

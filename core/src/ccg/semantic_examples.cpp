@@ -40,6 +40,17 @@ SemanticExamplesLoad readSemanticExamples(std::string_view text, const std::stri
     // The logical form of `sentence`.
     const std::string_view trimmed = text::trim(line.text);
     const int column = static_cast<int>(trimmed.data() - line.text.data()) + 1;
+    if (trimmed.front() != '(' && text::splitFields(trimmed).size() > 1) {
+      // Words where the form should be: the sentence lacks its form, and this line is the next
+      // sentence (reading it as a form said "unexpected 'states' after the end of the logical
+      // form" and lost the pair that follows).
+      load.diagnostics.error(file, line.number, column,
+                             "expected the logical form of the sentence on line " +
+                                 std::to_string(sentence->number) +
+                                 " (a constant or '(...)'), found another sentence");
+      sentence = &line;
+      continue;
+    }
     SemanticExample example;
     example.logicalForm =
         readTerm(trimmed, file, line.number, column, &load.diagnostics, &example.positions);

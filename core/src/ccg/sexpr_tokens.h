@@ -1,6 +1,7 @@
 // Tokens of the parenthesised notation shared by the GeoQuery files (logical forms, types,
 // signatures): '(' , ')' and atoms (maximal runs of other non-space characters), each with its
-// 1-based line and column. `//` starts a comment to the end of the line when asked for.
+// 1-based line and column (lines end at LF, CRLF or a lone CR). `//` starts a comment to the end
+// of the line when asked for.
 // Internal to gwb_core.
 #pragma once
 
@@ -35,7 +36,8 @@ class SexprCursor {
   void advance() {
     while (i_ < text_.size()) {
       const char c = text_[i_];
-      if (c == '\n') {
+      // LF, CRLF and a lone CR (classic Mac OS files) end lines alike, as in common/text_lines.h.
+      if (c == '\n' || (c == '\r' && (i_ + 1 == text_.size() || text_[i_ + 1] != '\n'))) {
         ++line_;
         column_ = 1;
         ++i_;
@@ -47,7 +49,7 @@ class SexprCursor {
         continue;
       }
       if (startsComment(i_)) {
-        while (i_ < text_.size() && text_[i_] != '\n') ++i_;
+        while (i_ < text_.size() && text_[i_] != '\n' && text_[i_] != '\r') ++i_;
         continue;
       }
       if (c == '(' || c == ')') {

@@ -489,8 +489,9 @@ Term readTerm(std::string_view text, const std::string& file, int line, int colu
   // Where the text ends, for "found the end of the text".
   int endLine = line;
   int endColumn = column;
-  for (char c : text) {
-    if (c == '\n') {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n' || (c == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) {
       ++endLine;
       endColumn = 1;
     } else {

@@ -491,6 +491,44 @@ TEST(CcgFublTest, ModelFileRoundTripsAndRefusesOtherVersions) {
             "m:2:8: error: expected a beam size (0 to 1000000) after '# beam'");
 }
 
+// The header is read by the core's line reader, as the lexicon under it is: a byte-order mark is
+// skipped and CR-only or CRLF line ends are line ends (before, a BOM made the file "not a model"
+// and CR-only line ends "version '3\r# beam 7...' is not supported"); a beam or composition
+// value with text after it is refused, not read as its leading digits (`# beam 2e5` was a beam
+// of 2).
+TEST(CcgFublTest, ModelHeaderLinesAreReadAsLinesAndValuesWhole) {
+  const CcgModelLoad bom =
+      readCcgModel("\xEF\xBB\xBF# gwb-ccg-model 3\n# beam 7\nlexeme 1 a :- b:e\n", "m");
+  EXPECT_FALSE(bom.diagnostics.hasErrors());
+  EXPECT_EQ(bom.parser.beam, 7);
+  for (const char* ends : {"\r", "\r\n"}) {
+    const std::string e(ends);
+    const CcgModelLoad load = readCcgModel(
+        "# gwb-ccg-model 3" + e + "# beam 7" + e + "# composition 0" + e + "lexeme 1 a :- b:e" + e,
+        "m");
+    EXPECT_FALSE(load.diagnostics.hasErrors()) << load.diagnostics.size();
+    EXPECT_EQ(load.parser.beam, 7);
+    EXPECT_FALSE(load.parser.combinators.composition);
+    EXPECT_EQ(load.lexicon.lexemes().size(), 1u);
+    const CcgModelLoad bad = readCcgModel("# gwb-ccg-model 3" + e + "# beam x" + e, "m");
+    ASSERT_TRUE(bad.diagnostics.hasErrors());
+    EXPECT_EQ(toString(bad.diagnostics.items()[0]),
+              "m:2:8: error: expected a beam size (0 to 1000000) after '# beam'");
+  }
+  // The header is the whole opening block of comment lines: a note before `# beam` is skipped.
+  const CcgModelLoad noted = readCcgModel(
+      "# gwb-ccg-model 3\n# trained on geo880\n# beam 7\n# composition 0\nlexeme 1 a :- b:e\n",
+      "m");
+  EXPECT_FALSE(noted.diagnostics.hasErrors());
+  EXPECT_EQ(noted.parser.beam, 7);
+  EXPECT_FALSE(noted.parser.combinators.composition);
+  for (const char* line : {"# beam 2e5", "# beam 20.5", "# beam 200 wide", "# composition 1x"}) {
+    const CcgModelLoad load = readCcgModel(std::string("# gwb-ccg-model 3\n") + line + "\n", "m");
+    ASSERT_TRUE(load.diagnostics.hasErrors()) << line << ": beam " << load.parser.beam;
+    EXPECT_EQ(load.diagnostics.items()[0].line, 2) << line;
+  }
+}
+
 // A truth value outscores the question's <e,t> over the whole sentence: "border texas" as
 // (next_to:t texas:s texas:s) through a template that fills both places with the argument. With
 // the root types of the training forms (here <e,t> and e: no training form is a truth value),

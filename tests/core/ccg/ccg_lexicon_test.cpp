@@ -95,7 +95,8 @@ TEST(CcgLexiconTest, BadLinesNameLineAndColumn) {
       {"lexicon 1 a :- b:e",
        "f:1:1: error: expected 'lexeme', 'template' or 'feature', found 'lexicon'"},
       {"lexeme 1",
-       "f:1: error: expected 'lexeme WEIGHT ...' (see docs/formats.md, \"Factored CCG lexicons\")"},
+       "f:1:1: error: expected 'lexeme WEIGHT ...' (see docs/formats.md, \"Factored CCG "
+       "lexicons\")"},
       {"lexeme one a :- b:e",
        "f:1:8: error: expected a weight (a finite decimal number), found 'one'"},
       {"lexeme nan a :- b:e",
@@ -240,7 +241,7 @@ TEST(CcgLexiconTest, FixedLexiconReportsBadLines) {
       "fixed:4:1: error: constants starting with '#' are template slots, not allowed in a lexical "
       "entry",
       "fixed:5:6: error: expected 'CATEGORY : LOGICAL-FORM' (a ':' with spaces around it)",
-      "fixed:6:1: error: the logical form has a free variable",
+      "fixed:6:1: error: the logical form has a free variable $1",
   };
   EXPECT_EQ(messages, expected);
   EXPECT_EQ(load.lexicon.lexemes().size(), 1u);

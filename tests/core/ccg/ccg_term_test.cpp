@@ -374,7 +374,8 @@ TEST(CcgTermTest, TypeFilesReportBadLines) {
       {"s lo", "()", "T:1:1: error: expected '(' opening the list, found 's'"},
       {"((s lo))", "()", "T:1:5: error: unknown parent type 'lo' (declare it before 's')"},
       {"(lo lo)", "()", "T:1:5: error: type 'lo' is declared twice"},
-      {"(lo", "()", "T:1:2: error: expected ')' closing the list of types"},
+      {"(lo", "()",
+       "T:1:4: error: expected ')' closing the list of types, found the end of the file"},
       {"(lo)", "((state:t q t))",
        "L:1:11: error: unknown type 'q' (not e, t, i or in the types file)"},
       {"(lo)", "((state:t))",
@@ -386,6 +387,69 @@ TEST(CcgTermTest, TypeFilesReportBadLines) {
     ASSERT_FALSE(load.diagnostics.empty()) << c.types << " " << c.lang;
     EXPECT_EQ(toString(load.diagnostics.items()[0]), c.expected);
   }
+}
+
+// Defects the bad-input corpus (tests/data/bad-input/ccg-types, ccg-lang) found: a file with
+// CR-only line ends was read as one line (every error on line 1); an unknown type inside a
+// function type (`<q,t>`) and a declared type named like a function type were accepted.
+TEST(CcgTermTest, TypeFilesEndLinesAtCrAndKnowEveryTypeTheyName) {
+  TypeSystemLoad cr = readTypeSystem("(\r(s e)\r(s e)\r)\r", "T", "()", "L");
+  ASSERT_FALSE(cr.diagnostics.empty());
+  EXPECT_EQ(toString(cr.diagnostics.items()[0]), "T:3:2: error: type 's' is declared twice");
+  TypeSystemLoad crlf = readTypeSystem("(\r\n(s e)\r\n(s e)\r\n)", "T", "()", "L");
+  ASSERT_FALSE(crlf.diagnostics.empty());
+  EXPECT_EQ(toString(crlf.diagnostics.items()[0]), "T:3:2: error: type 's' is declared twice");
+  TypeSystemLoad comment = readTypeSystem("( // states\r(s e)\r)", "T", "()", "L");
+  EXPECT_TRUE(comment.diagnostics.empty()) << toString(comment.diagnostics.items()[0]);
+  EXPECT_TRUE(comment.types.isKnownAtomic("s"));
+  Diagnostics terms;
+  EXPECT_FALSE(readTerm("(a:t\r$x)", "F", 1, 1, &terms));
+  ASSERT_FALSE(terms.empty());
+  EXPECT_EQ(toString(terms.items()[0]),
+            "F:2:1: error: bad variable '$x': expected '$' followed by up to 7 digits");
+
+  TypeSystemLoad function = readTypeSystem("(s)", "T", "((f:t <q,t> t))", "L");
+  ASSERT_FALSE(function.diagnostics.empty());
+  EXPECT_EQ(toString(function.diagnostics.items()[0]),
+            "L:1:7: error: unknown type 'q' (not e, t, i or in the types file)");
+  EXPECT_EQ(function.types.signatures("f:t"), nullptr);
+  TypeSystemLoad known = readTypeSystem("(s)", "T", "((f:t <s,t> <e,<e,t>> t))", "L");
+  EXPECT_TRUE(known.diagnostics.empty());
+  // The built-in types were "declared twice"; a UTF-16 file was tokens of odd bytes; a file cut
+  // short in a signature was "nested lists are not allowed".
+  EXPECT_EQ(toString(readTypeSystem("(\ne)", "T", "()", "L").diagnostics.items()[0]),
+            "T:2:1: error: type 'e' is built in (e, t and i need no declaration)");
+  EXPECT_EQ(toString(readTypeSystem("((i e))", "T", "()", "L").diagnostics.items()[0]),
+            "T:1:3: error: type 'i' is built in (e, t and i need no declaration)");
+  const std::string utf16("\xFF\xFE(\0)\0", 6);
+  EXPECT_EQ(toString(readTypeSystem("()", "T", utf16, "L").diagnostics.items()[0]),
+            "L:1:1: error: the file is UTF-16 encoded; expected UTF-8 (or ASCII) text: save it as "
+            "UTF-8");
+  EXPECT_EQ(toString(readTypeSystem("()", "T", "((f:t e\n", "L").diagnostics.items()[0]),
+            "L:1:8: error: expected ')' closing the signature, found the end of the file");
+  for (const char* types : {"(<e,t>)", "((a,b e))"}) {
+    TypeSystemLoad named = readTypeSystem(types, "T", "()", "L");
+    ASSERT_FALSE(named.diagnostics.empty()) << types;
+    EXPECT_NE(toString(named.diagnostics.items()[0]).find("expected a type name"),
+              std::string::npos)
+        << toString(named.diagnostics.items()[0]);
+  }
+}
+
+// A sentence line where a logical form should be: said "unexpected 'states' after the end of the
+// logical form", and the pair after it was lost ("expected a sentence, found a logical form").
+TEST(CcgTermTest, ExamplesReaderTakesASecondSentenceLineForTheNextSentence) {
+  SemanticExamplesLoad load = readSemanticExamples(
+      "what is texas\n  what states border texas\n(lambda $0 e (state:t $0))\n", "d");
+  ASSERT_EQ(load.diagnostics.size(), 1u);
+  EXPECT_EQ(toString(load.diagnostics.items()[0]),
+            "d:2:3: error: expected the logical form of the sentence on line 1 (a constant or "
+            "'(...)'), found another sentence");
+  ASSERT_EQ(load.examples.size(), 1u);
+  EXPECT_EQ(load.examples[0].sentenceLine, 2);
+  EXPECT_EQ(load.examples[0].words.size(), 4u);
+  // A one-word line is still a form: a constant.
+  EXPECT_FALSE(readSemanticExamples("texas\ntexas:s\n", "d").diagnostics.hasErrors());
 }
 
 TEST(CcgTermTest, ExamplesReaderReportsBrokenPairs) {

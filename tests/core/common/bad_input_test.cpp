@@ -2,7 +2,10 @@
 // robustness problem and per error message of the readers, each beside a <case>.<ext>.expected
 // holding the first error the reader must give for it, as the CLI prints it
 // (`<case>.<ext>:LINE:COLUMN: error: MESSAGE`). The reader is chosen by the folder's name
-// (readerFor below). Every input must give an error; a missing .expected file fails its case.
+// (readers() below): a reader that takes several files (a DyLan grammar, a CCG type system) reads
+// the case as one of them beside small valid others, and one that reports a plain error string
+// (induction checkpoints, prior overrides) has it made a Diagnostic on the case's file. Every
+// input must give an error; a missing .expected file fails its case.
 // Set GWB_BLESS_BAD_INPUT=1 to write the .expected files that are missing from what the readers
 // say now (then read every one of them before committing it).
 #include <cstdlib>
@@ -17,12 +20,18 @@
 
 #include <gtest/gtest.h>
 
+#include "gwb/ccg/ccg_model.h"
+#include "gwb/ccg/lambda_type.h"
+#include "gwb/ccg/lexicon.h"
+#include "gwb/ccg/semantic_examples.h"
 #include "gwb/common/diagnostic.h"
 #include "gwb/common/workspace_file.h"
 #include "gwb/ds/ds_grammar.h"
 #include "gwb/ds/semantic_corpus.h"
 #include "gwb/earley/grammar_io.h"
 #include "gwb/earley/induction.h"
+#include "gwb/earley/induction_checkpoint.h"
+#include "gwb/grounded/corpus_file.h"
 #include "gwb/grounded/grounded_metrics.h"
 #include "gwb/grounded/social_corpus.h"
 #include "gwb/grounded/topic_annotation.h"
@@ -53,6 +62,33 @@ Diagnostics readDylan(const fs::path& path, std::string ds::DsGrammarText::*file
   text.lexicon = "bob name bob\n";
   text.*file = readText(path);
   return ds::parseDsGrammar(text).diagnostics;
+}
+
+// A CCG type system with the case's text as its .types file (`asTypes`) or its .lang file, and a
+// small valid other file; the error names the case's file.
+Diagnostics readCcgTypes(const fs::path& path, bool asTypes) {
+  const std::string types = "(\n(s e)\n(c e)\n)\n";
+  const std::string lang = "(\n(state:t s t)\n(loc:t e e t)\n)\n";
+  const std::string text = readText(path);
+  if (asTypes) return ccg::readTypeSystem(text, path.string(), lang, "small.lang").diagnostics;
+  return ccg::readTypeSystem(types, "small.types", text, path.string()).diagnostics;
+}
+
+// An induction checkpoint, whose reader says "line N: expected ..." without the file: as a
+// Diagnostic on that line of the case's file.
+Diagnostics readInductionCheckpoint(const fs::path& path) {
+  Diagnostics diagnostics;
+  std::string error;
+  if (parseInductionCheckpoint(readText(path), &error)) return diagnostics;
+  int line = 0;
+  std::string message = error;
+  if (error.rfind("line ", 0) == 0) {
+    const std::size_t colon = error.find(": ");
+    line = std::stoi(error.substr(5, colon - 5));
+    message = error.substr(colon + 2);
+  }
+  diagnostics.error(path.string(), line, 0, message);
+  return diagnostics;
 }
 
 using Reader = std::function<Diagnostics(const fs::path& path)>;
@@ -94,6 +130,17 @@ const std::map<std::string, Reader>& readers() {
          ds::loadSemanticCorpus(p.string(), diagnostics);
          return diagnostics;
        }},
+      {"ccg-lexicon",
+       [](const fs::path& p) { return ccg::loadFactoredLexicon(p.string()).diagnostics; }},
+      {"ccg-fixed-lexicon",
+       [](const fs::path& p) { return ccg::loadFixedLexicon(p.string()).diagnostics; }},
+      {"ccg-model", [](const fs::path& p) { return ccg::loadCcgModel(p.string()).diagnostics; }},
+      {"ccg-examples",
+       [](const fs::path& p) { return ccg::loadSemanticExamples(p.string()).diagnostics; }},
+      {"ccg-types", [](const fs::path& p) { return readCcgTypes(p, true); }},
+      {"ccg-lang", [](const fs::path& p) { return readCcgTypes(p, false); }},
+      {"induction-checkpoint", readInductionCheckpoint},
+      {"corpus-file", [](const fs::path& p) { return loadCorpusFile(p.string()).diagnostics; }},
       {"workspace", [](const fs::path& p) { return loadWorkspaceFile(p.string()).diagnostics; }},
       // One `--prior PATTERN=VALUE` value a file, on its first line.
       {"prior-override",

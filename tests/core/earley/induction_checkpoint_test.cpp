@@ -91,6 +91,74 @@ TEST(InductionCheckpoint, ACutShortFileIsRefusedWithTheLine) {
   EXPECT_EQ(error, "line 9: expected a probability (a hexadecimal float)");
 }
 
+// Defects the bad-input corpus (tests/data/bad-input/induction-checkpoint) found: a checkpoint
+// with a byte-order mark or CRLF / CR-only line ends was "not a checkpoint of this version", and a
+// probability NaN, infinite or negative was read into θ.
+TEST(InductionCheckpoint, LinesEndAsInEveryReaderAndProbabilitiesAreNumbers) {
+  InductionCheckpoint checkpoint;
+  checkpoint.iteration = 1;
+  checkpoint.records.resize(1);
+  checkpoint.records[0].iteration = 1;
+  checkpoint.probabilities = {0.5, 0.25};
+  const std::string text = formatInductionCheckpoint(checkpoint);
+  std::string error;
+  const auto bom = parseInductionCheckpoint("\xEF\xBB\xBF" + text, &error);
+  ASSERT_TRUE(bom) << error;
+  EXPECT_EQ(bom->probabilities, checkpoint.probabilities);
+  for (const char* ends : {"\r\n", "\r"}) {
+    std::string other;
+    for (char c : text) other += c == '\n' ? std::string(ends) : std::string(1, c);
+    const auto read = parseInductionCheckpoint(other, &error);
+    ASSERT_TRUE(read) << error;
+    EXPECT_EQ(read->probabilities, checkpoint.probabilities);
+    EXPECT_EQ(read->records.size(), 1u);
+  }
+  EXPECT_FALSE(parseInductionCheckpoint(std::string("\xFF\xFEg\0w\0b\0", 8), &error));
+  EXPECT_EQ(error,
+            "line 1: the file is UTF-16 encoded; expected UTF-8 (or ASCII) text: save it as UTF-8");
+  for (const char* bad : {"nan", "inf", "-0x1p-1"}) {
+    std::string damaged = text;
+    damaged.replace(damaged.find("0x1p-2"), 6, bad);
+    EXPECT_FALSE(parseInductionCheckpoint(damaged, &error)) << bad;
+    EXPECT_EQ(error, "line 8: expected a probability (a finite hexadecimal float >= 0), found '" +
+                         std::string(bad) + "'");
+  }
+}
+
+// Text after a line's value was ignored: `iteration 1x` was iteration 1, `record ... 0 junk` had
+// no failures, an increase flag of 7 was true.
+TEST(InductionCheckpoint, ALineWithTextAfterItsValuesIsRefused) {
+  InductionCheckpoint checkpoint;
+  checkpoint.iteration = 1;
+  checkpoint.records.resize(1);
+  checkpoint.records[0].iteration = 1;
+  checkpoint.probabilities = {1.0};
+  const std::string text = formatInductionCheckpoint(checkpoint);
+  std::string error;
+  ASSERT_TRUE(parseInductionCheckpoint(text, &error)) << error;
+  const std::string record =
+      text.substr(text.find("record "), text.find("\nprobabilities") - text.find("record "));
+  struct Damage {
+    std::string good;
+    std::string bad;
+    int line;
+  };
+  const Damage damages[] = {
+      {"iteration 1\n", "iteration 1x\n", 3},
+      {"objective 0x0p+0\n", "objective 0x0p+0 1\n", 4},
+      {record, record + " junk", 5},
+      {record, record.substr(0, record.size() - 3) + "7 0", 5},
+      {"probabilities 1\n", "probabilities 1 2\n", 6},
+  };
+  for (const Damage& d : damages) {
+    std::string damaged = text;
+    ASSERT_NE(damaged.find(d.good), std::string::npos) << d.good;
+    damaged.replace(damaged.find(d.good), d.good.size(), d.bad);
+    EXPECT_FALSE(parseInductionCheckpoint(damaged, &error)) << d.bad;
+    EXPECT_EQ(error.substr(0, 7), "line " + std::to_string(d.line) + ":") << d.bad << ": " << error;
+  }
+}
+
 void expectResumeIsUninterrupted(InductionOptions options) {
   options.maxIterations = 7;
   options.chunkTokens = 5;  // several chunks

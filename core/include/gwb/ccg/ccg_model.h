@@ -13,6 +13,8 @@
 //
 // so that the same file also reads as a plain lexicon (`gwb ccg parse --lexicon MODEL`). A file
 // without the first line, or with another version, is refused with an error naming the line.
+// Lines are read as by every text reader of the core (a byte-order mark skipped; LF, CRLF and CR
+// line ends alike); a header value must be the whole rest of its line (`# beam 2e5` is refused).
 // Version 2 lexemes may hold the operators argmax, argmin, count and sum, filling template slots
 // in their place (term.h, operatorsAsConstants); version 1 models (none) still read, unchanged.
 // Version 3 adds `# root-types`, the types a root's logical form may have (CkyOptions::rootTypes:

@@ -133,6 +133,9 @@ struct TypeSystemLoad {
 
 // Reads a geo-lambda.types text (a parenthesised list of `name` or `(name parent)`, `//`
 // comments) and a geo-lambda.lang text (a parenthesised list of `(constant arg... result)`).
+// Errors name file, line and column (lines end at LF, CRLF or CR): a UTF-16 file, a built-in
+// type (e, t, i) or a name with '<', ',' or '>' declared, a type unknown to the .types file in a
+// signature (inside a function type too).
 TypeSystemLoad readTypeSystem(std::string_view typesText, const std::string& typesFile,
                               std::string_view langText, const std::string& langFile);
 TypeSystemLoad loadTypeSystem(const std::string& typesPath, const std::string& langPath);

@@ -3,7 +3,9 @@
 // (the data keeps alternative annotations that way) and are skipped.
 //
 // The reader keeps going after an error, so that one run reports every bad pair; a pair whose
-// logical form does not read is left out of `examples` (nothing half-read).
+// logical form does not read is left out of `examples` (nothing half-read). A line of several
+// words where a logical form belongs (not starting with '(') is an error and is taken as the next
+// sentence, so that the pair it starts still reads.
 #pragma once
 
 #include <string>

@@ -24,7 +24,9 @@ namespace gwb {
 std::string formatInductionCheckpoint(const InductionCheckpoint& checkpoint);
 
 // Reads what formatInductionCheckpoint wrote; nullopt and *error ("line N: expected ...") when
-// the text is not a whole checkpoint (a truncated file ends without `end`).
+// the text is not a whole checkpoint (a truncated file ends without `end`), is UTF-16, or holds
+// a probability that is NaN, infinite or negative. Lines are read as every text reader of the
+// core reads them (a byte-order mark skipped; LF, CRLF and CR line ends alike).
 std::optional<InductionCheckpoint> parseInductionCheckpoint(const std::string& text,
                                                             std::string* error);
 

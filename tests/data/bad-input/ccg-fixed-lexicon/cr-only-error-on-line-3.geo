@@ -1,0 +1,1 @@
+// CR-only line endstexas :- NP : texas:sohio NP : ohio:s

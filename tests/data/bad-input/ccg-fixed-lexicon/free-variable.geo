@@ -1,0 +1,1 @@
+states :- N : (lambda $0 e (state:t $1))

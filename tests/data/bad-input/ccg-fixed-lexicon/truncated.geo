@@ -1,0 +1,2 @@
+texas :- NP : texas:s
+states :- N : (lambda $0 e (sta

@@ -1,0 +1,1 @@
+texas :- NP texas:s

@@ -1,0 +1,1 @@
+:- NP : texas:s

@@ -1,0 +1,1 @@
+﻿entry 0.5 texas :- texas:s

@@ -1,0 +1,1 @@
+# CR-only line endslexeme 0.5 texas :- texas:slexeme 0.5 :- texas:s

@@ -1,0 +1,1 @@
+lexeme 0.5 texas :- #0

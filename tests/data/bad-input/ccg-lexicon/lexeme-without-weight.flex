@@ -1,0 +1,1 @@
+lexeme texas

@@ -1,0 +1,1 @@
+template 0.1 NP : #a

@@ -1,0 +1,2 @@
+# a factored lexicon
+entry 0.5 texas :- texas:s

@@ -1,0 +1,1 @@
+lexeme heavy texas :- texas:s
