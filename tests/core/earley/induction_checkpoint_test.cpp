@@ -6,6 +6,9 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -71,13 +74,18 @@ TEST(InductionCheckpoint, TextRoundTripsEveryDoubleExactly) {
   EXPECT_TRUE(read->records[1].objectiveIncreased);
 }
 
-TEST(InductionCheckpoint, ACutShortFileIsRefusedWithTheLine) {
+// A checkpoint of one iteration with the given rule probabilities, as text.
+std::string oneIterationCheckpoint(std::vector<double> probabilities) {
   InductionCheckpoint checkpoint;
   checkpoint.iteration = 1;
   checkpoint.records.resize(1);
   checkpoint.records[0].iteration = 1;
-  checkpoint.probabilities = {0.5, 0.5};
-  const std::string text = formatInductionCheckpoint(checkpoint);
+  checkpoint.probabilities = std::move(probabilities);
+  return formatInductionCheckpoint(checkpoint);
+}
+
+TEST(InductionCheckpoint, ACutShortFileIsRefusedWithTheLine) {
+  const std::string text = oneIterationCheckpoint({0.5, 0.5});
   std::string error;
   EXPECT_FALSE(parseInductionCheckpoint(text.substr(0, text.size() - 4), &error));
   EXPECT_NE(error.find("'end'"), std::string::npos) << error;
@@ -95,22 +103,18 @@ TEST(InductionCheckpoint, ACutShortFileIsRefusedWithTheLine) {
 // with a byte-order mark or CRLF / CR-only line ends was "not a checkpoint of this version", and a
 // probability NaN, infinite or negative was read into θ.
 TEST(InductionCheckpoint, LinesEndAsInEveryReaderAndProbabilitiesAreNumbers) {
-  InductionCheckpoint checkpoint;
-  checkpoint.iteration = 1;
-  checkpoint.records.resize(1);
-  checkpoint.records[0].iteration = 1;
-  checkpoint.probabilities = {0.5, 0.25};
-  const std::string text = formatInductionCheckpoint(checkpoint);
+  const std::vector<double> probabilities = {0.5, 0.25};
+  const std::string text = oneIterationCheckpoint(probabilities);
   std::string error;
   const auto bom = parseInductionCheckpoint("\xEF\xBB\xBF" + text, &error);
   ASSERT_TRUE(bom) << error;
-  EXPECT_EQ(bom->probabilities, checkpoint.probabilities);
+  EXPECT_EQ(bom->probabilities, probabilities);
   for (const char* ends : {"\r\n", "\r"}) {
     std::string other;
     for (char c : text) other += c == '\n' ? std::string(ends) : std::string(1, c);
     const auto read = parseInductionCheckpoint(other, &error);
     ASSERT_TRUE(read) << error;
-    EXPECT_EQ(read->probabilities, checkpoint.probabilities);
+    EXPECT_EQ(read->probabilities, probabilities);
     EXPECT_EQ(read->records.size(), 1u);
   }
   EXPECT_FALSE(parseInductionCheckpoint(std::string("\xFF\xFEg\0w\0b\0", 8), &error));
@@ -128,12 +132,7 @@ TEST(InductionCheckpoint, LinesEndAsInEveryReaderAndProbabilitiesAreNumbers) {
 // Text after a line's value was ignored: `iteration 1x` was iteration 1, `record ... 0 junk` had
 // no failures, an increase flag of 7 was true.
 TEST(InductionCheckpoint, ALineWithTextAfterItsValuesIsRefused) {
-  InductionCheckpoint checkpoint;
-  checkpoint.iteration = 1;
-  checkpoint.records.resize(1);
-  checkpoint.records[0].iteration = 1;
-  checkpoint.probabilities = {1.0};
-  const std::string text = formatInductionCheckpoint(checkpoint);
+  const std::string text = oneIterationCheckpoint({1.0});
   std::string error;
   ASSERT_TRUE(parseInductionCheckpoint(text, &error)) << error;
   const std::string record =

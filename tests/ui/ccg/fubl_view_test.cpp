@@ -122,6 +122,17 @@ class FublViewTest : public ::testing::Test {
     return run;
   }
 
+  // The view shows `learner`'s lexicon as its model, and the model file holds it.
+  void expectShownAndSaved(const ccg::FublLearner& learner) {
+    ASSERT_NE(view_.model(), nullptr);
+    EXPECT_EQ(ccg::writeFactoredLexicon(*view_.model()),
+              ccg::writeFactoredLexicon(learner.lexicon()));
+    QFile saved(settings_.modelPath);
+    ASSERT_TRUE(saved.open(QIODevice::ReadOnly));
+    EXPECT_EQ(saved.readAll().toStdString(),
+              ccg::writeCcgModel(learner.lexicon(), learner.options().parser));
+  }
+
   QTemporaryDir dir_;
   FublTrainingSettings settings_;
   FublView view_;
@@ -385,13 +396,7 @@ TEST_F(FublViewTest, CancelStopsAtAChosenExampleAndKeepsTheLastFinishedPass) {
   EXPECT_EQ(seen.back(), std::make_pair(2, 3));
   EXPECT_EQ(view_.trainingPlot()->accuracyPoints().size(), 1);
   EXPECT_EQ(view_.passTable()->rowCount(), 1);
-  ASSERT_NE(view_.model(), nullptr);
-  EXPECT_EQ(ccg::writeFactoredLexicon(*view_.model()),
-            ccg::writeFactoredLexicon(core->learner->lexicon()));
-  QFile saved(settings_.modelPath);
-  ASSERT_TRUE(saved.open(QIODevice::ReadOnly));
-  EXPECT_EQ(saved.readAll().toStdString(),
-            ccg::writeCcgModel(core->learner->lexicon(), core->learner->options().parser));
+  expectShownAndSaved(*core->learner);
   EXPECT_FALSE(view_.hasEvaluation());
   EXPECT_TRUE(view_.progressBar()->bar()->format().contains(QStringLiteral("cancelled")))
       << view_.progressBar()->bar()->format().toStdString();
@@ -417,13 +422,7 @@ TEST_F(FublViewTest, CancelDuringTheFinalPruningKeepsTheLastPassUnpruned) {
   EXPECT_TRUE(view_.job().wasCancelled());
   EXPECT_EQ(view_.passTable()->rowCount(), 2);
   const std::unique_ptr<CoreRun> unpruned = coreRun(2, false);
-  ASSERT_NE(view_.model(), nullptr);
-  EXPECT_EQ(ccg::writeFactoredLexicon(*view_.model()),
-            ccg::writeFactoredLexicon(unpruned->learner->lexicon()));
-  QFile saved(settings_.modelPath);
-  ASSERT_TRUE(saved.open(QIODevice::ReadOnly));
-  EXPECT_EQ(saved.readAll().toStdString(),
-            ccg::writeCcgModel(unpruned->learner->lexicon(), unpruned->learner->options().parser));
+  expectShownAndSaved(*unpruned->learner);
   EXPECT_FALSE(view_.hasEvaluation());
 
   FublView other;
