@@ -1,6 +1,8 @@
 #include "gwb/ccg/category.h"
 
+#include <algorithm>
 #include <functional>
+#include <string>
 #include <utility>
 
 namespace gwb::ccg {
@@ -93,7 +95,8 @@ class CategoryReader {
       : text_(text), file_(file), line_(line), column_(column), diagnostics_(diagnostics) {}
 
   Category readAll() {
-    Category category = readSequence(0);
+    int treeDepth = 0;
+    Category category = readSequence(0, &treeDepth);
     if (!category) return nullptr;
     skipSpaces();
     if (pos_ < text_.size()) {
@@ -112,8 +115,12 @@ class CategoryReader {
     while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t')) ++pos_;
   }
 
-  Category readSequence(int depth) {
-    Category category = readPrimary(depth);
+  // `depth` counts parentheses; *treeDepth is the category's depth as a tree (an atom 1), which
+  // bounds every recursive walk over it and the parentheses its printed form needs (the printer
+  // brackets every complex part, so "A/B/C/..." prints as "((A/B)/C)/..."): both are at most
+  // kMaxDepth, so what is read prints to a text that reads back.
+  Category readSequence(int depth, int* treeDepth) {
+    Category category = readPrimary(depth, treeDepth);
     if (!category) return nullptr;
     while (true) {
       skipSpaces();
@@ -129,21 +136,30 @@ class CategoryReader {
       } else {
         return category;
       }
+      const std::size_t slashPosition = pos_;
       ++pos_;
-      Category argument = readPrimary(depth);
+      int argumentDepth = 0;
+      Category argument = readPrimary(depth, &argumentDepth);
       if (!argument) return nullptr;
+      *treeDepth = std::max(*treeDepth, argumentDepth) + 1;
+      if (*treeDepth > kMaxDepth) {
+        pos_ = slashPosition;  // the error is at the slash that nests too deep
+        return fail("category nested more than " + std::to_string(kMaxDepth) + " levels deep");
+      }
       category = makeComplexCategory(category, slash, argument);
     }
   }
 
-  Category readPrimary(int depth) {
+  Category readPrimary(int depth, int* treeDepth) {
     skipSpaces();
-    if (depth > 64) return fail("category nested more than 64 levels deep");
+    if (depth > kMaxDepth) {
+      return fail("category nested more than " + std::to_string(kMaxDepth) + " levels deep");
+    }
     if (pos_ >= text_.size()) return fail("expected a category, found the end of the text");
     const char c = text_[pos_];
     if (c == '(') {
       ++pos_;
-      Category inner = readSequence(depth + 1);
+      Category inner = readSequence(depth + 1, treeDepth);
       if (!inner) return nullptr;
       skipSpaces();
       if (pos_ >= text_.size() || text_[pos_] != ')') {
@@ -163,8 +179,11 @@ class CategoryReader {
             text_[pos_] == '_')) {
       ++pos_;
     }
+    *treeDepth = 1;
     return makeAtomicCategory(std::string(text_.substr(start, pos_ - start)));
   }
+
+  static constexpr int kMaxDepth = 64;
 
   std::string_view text_;
   const std::string& file_;

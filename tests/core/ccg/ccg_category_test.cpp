@@ -64,6 +64,32 @@ TEST(CcgCategoryTest, BadCategoriesNameTheColumn) {
   EXPECT_EQ(readCategory(deep, "f", 1, 1, &diagnostics), nullptr);
 }
 
+// A fuzzing finding (fuzz_ccg_types): "A/B/C/..." has no parentheses but prints as
+// "((A/B)/C)/...", so a long one read without error printed to a text nested past the reader's
+// limit, which then refused it (and every walk over it recursed once a slash). The depth of the
+// category as a tree is now bounded as the parentheses are: 64 levels, 63 slashes in a row.
+TEST(CcgCategoryTest, WhatIsReadPrintsToATextThatReadsBack) {
+  const auto slashes = [](int count) {
+    std::string text = "S";
+    for (int i = 0; i < count; ++i) text += i % 2 == 0 ? "/NP" : "\\N";
+    return text;
+  };
+  const Category longest = cat(slashes(63));
+  ASSERT_TRUE(longest);
+  EXPECT_EQ(slashCount(longest), 63);
+  const std::string printed = toString(longest);
+  EXPECT_EQ(printed.substr(0, 64), std::string(62, '(') + "S/");
+  const Category again = cat(printed);
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(sameCategory(again, longest));
+  Diagnostics diagnostics;
+  EXPECT_EQ(readCategory(slashes(64), "f", 1, 1, &diagnostics), nullptr);
+  ASSERT_EQ(diagnostics.size(), 1u);
+  EXPECT_EQ(toString(diagnostics.items()[0]).substr(0, 60),
+            "f:1:" + std::to_string(slashes(63).size() + 1) +
+                ": error: category nested more than 64 levels deep");
+}
+
 TEST(CcgCategoryTest, VerticalSlashMatchesEitherDirection) {
   EXPECT_TRUE(categoriesMatch(cat("S|NP"), cat("S\\NP")));
   EXPECT_TRUE(categoriesMatch(cat("S/NP"), cat("S|NP")));
