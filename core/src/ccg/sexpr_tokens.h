@@ -21,6 +21,12 @@ struct SexprToken {
 // Reads the tokens of a text one at a time, in order: a reader that only ever looks at the
 // next token (the logical-form reader) needs no token list, and stops scanning where it stops
 // reading (at the first error, or after the one term it was asked for).
+// Whether text[i] ends a line: LF, or a CR not followed by LF (the CR of CRLF is a character of
+// the line, whose LF ends it), as in common/text_lines.h.
+inline bool endsLine(std::string_view text, std::size_t i) {
+  return text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'));
+}
+
 class SexprCursor {
  public:
   SexprCursor(std::string_view text, int firstLine, int firstColumn, bool slashComments)
@@ -36,8 +42,8 @@ class SexprCursor {
   void advance() {
     while (i_ < text_.size()) {
       const char c = text_[i_];
-      // LF, CRLF and a lone CR (classic Mac OS files) end lines alike, as in common/text_lines.h.
-      if (c == '\n' || (c == '\r' && (i_ + 1 == text_.size() || text_[i_ + 1] != '\n'))) {
+      // LF, CRLF and a lone CR (classic Mac OS files) end lines alike.
+      if (endsLine(text_, i_)) {
         ++line_;
         column_ = 1;
         ++i_;

@@ -54,7 +54,7 @@ Term finish(TermNode node) {
     if (it != free.end() && *it == node.variable) free.erase(it);
   }
   node.hash = h;
-  node.size = static_cast<int>(std::min<std::int64_t>(size, std::numeric_limits<int>::max()));
+  node.size = static_cast<int>(size);  // saturated in the loop
   node.depth = depth + 1;
   node.maxVariable = maxVariable;
   node.freeVariables = std::move(free);
@@ -490,8 +490,7 @@ Term readTerm(std::string_view text, const std::string& file, int line, int colu
   int endLine = line;
   int endColumn = column;
   for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\n' || (c == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) {
+    if (detail::endsLine(text, i)) {
       ++endLine;
       endColumn = 1;
     } else {
