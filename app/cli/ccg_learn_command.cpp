@@ -92,6 +92,7 @@ struct TrainSettings {
   bool prune = false;
   bool noPrune = false;
   bool unconstrained = false;
+  std::string newLexNodes = "leaves";
   bool anyRootType = false;
   bool keepLexicon = false;
   bool quiet = false;
@@ -160,6 +161,8 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
   options.trainBeam = s.trainBeam;
   options.pruneUnused = s.prune && !s.noPrune;
   options.constrainCorrectParse = !s.unconstrained;
+  options.newLexNodes = s.newLexNodes == "all" ? ccg::FublOptions::NewLexNodes::AllNodes
+                                               : ccg::FublOptions::NewLexNodes::Leaves;
   options.restrictRootTypes = !s.anyRootType;
   options.pruneAfterLastPass = !s.keepLexicon;
   out.learner = std::make_unique<ccg::FublLearner>(*out.types, options);
@@ -439,6 +442,12 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
   command.add_flag("--unconstrained", s.unconstrained,
                    "find the best correct parse in the full chart, not one restricted to the "
                    "logical form's constants");
+  command
+      .add_option("--new-lex-nodes", s.newLexNodes,
+                  "which nodes of the best correct parse NEW-LEX splits: 'leaves' (its lexical "
+                  "items, both halves new) or 'all' (UBL: every node, a half may be the chart's "
+                  "constituent, all tied splits added)")
+      ->check(CLI::IsMember({"leaves", "all"}));
   command.add_flag("--keep-lexicon", s.keepLexicon,
                    "keep every lexeme and template learned (default: after the last pass, only "
                    "those of the training examples' best correct parses, as SPF)");

@@ -32,6 +32,33 @@ void collectNodes(const DerivationNode& node, std::vector<const DerivationNode*>
   for (const DerivationNode& child : node.children) collectNodes(child, leaves, internal);
 }
 
+void collectPreorder(const DerivationNode& node, std::vector<const DerivationNode*>* nodes) {
+  nodes->push_back(&node);
+  for (const DerivationNode& child : node.children) collectPreorder(child, nodes);
+}
+
+// A node's Viterbi score: the local scores of its subtree (y* is a Viterbi derivation, so each
+// node's subtree is its entry's best).
+double subtreeScore(const DerivationNode& node) {
+  double score = node.localScore;
+  for (const DerivationNode& child : node.children) score += subtreeScore(child);
+  return score;
+}
+
+// The kept entry of `chart` over words begin..end-1 with the category and meaning (up to exact
+// match) of `item`, or null.
+const ChartEntry* findChartEntry(const CkyChart& chart, int begin, int end,
+                                 const LexicalItem& item) {
+  const Term key = exactMatchKey(item.semantics);
+  for (const ChartEntry& entry : chart.cell(begin, end).entries) {
+    if (entry.pruned || !entry.key) continue;
+    if (sameCategory(entry.category, item.category) && structurallyEqual(entry.key, key)) {
+      return &entry;
+    }
+  }
+  return nullptr;
+}
+
 std::vector<std::string> slice(const std::vector<std::string>& words, int begin, int end) {
   return {words.begin() + begin, words.begin() + end};
 }
@@ -155,39 +182,50 @@ CkyOptions FublLearner::fullParseOptions() const {
   return options;
 }
 
-bool FublLearner::newLex(const SemanticExample& example, const Derivation& best) {
-  std::vector<const DerivationNode*> leaves;
-  std::vector<const DerivationNode*> internal;
-  collectNodes(best.root, &leaves, &internal);
-  bool found = false;
-  double bestDelta = 0;
-  LexicalSplit chosen;
-  for (const DerivationNode* leaf : leaves) {
-    if (leaf->end - leaf->begin < 2) continue;
-    const LexicalItem item{slice(example.words, leaf->begin, leaf->end), leaf->category,
-                           leaf->semantics};
-    for (LexicalSplit& split : splitLexicalItem(item, types_, options_.splitting)) {
-      const double delta = itemScore(split.left) + itemScore(split.right) - leaf->localScore;
-      if (!found || delta > bestDelta) {
-        found = true;
-        bestDelta = delta;
-        chosen = std::move(split);
+bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
+                         const CkyChart& correct) {
+  std::vector<LexicalItem> added;
+  if (options_.newLexNodes == FublOptions::NewLexNodes::AllNodes) {
+    added = newLexAllNodes(example, best, correct);
+    if (added.empty()) {
+      ++splitsRejected_;
+      return false;
+    }
+  } else {
+    std::vector<const DerivationNode*> leaves;
+    std::vector<const DerivationNode*> internal;
+    collectNodes(best.root, &leaves, &internal);
+    bool found = false;
+    double bestDelta = 0;
+    LexicalSplit chosen;
+    for (const DerivationNode* leaf : leaves) {
+      if (leaf->end - leaf->begin < 2) continue;
+      const LexicalItem item{slice(example.words, leaf->begin, leaf->end), leaf->category,
+                             leaf->semantics};
+      for (LexicalSplit& split : splitLexicalItem(item, types_, options_.splitting)) {
+        const double delta = itemScore(split.left) + itemScore(split.right) - leaf->localScore;
+        if (!found || delta > bestDelta) {
+          found = true;
+          bestDelta = delta;
+          chosen = std::move(split);
+        }
       }
     }
-  }
-  if (!found) return false;
-  // UBL's test (Kwiatkowski et al. 2010, section 6; Chart.splitAndMergeLex keeps the best split
-  // when its improvement is >= a running maximum that starts at 0): the split is kept when the
-  // best correct parse with it, y', scores at least as high as y*. Ties at 0 are kept, as UBL and
-  // SPF (UnificationGenlex) do: a split whose items start at the weight of the item they replace.
-  if (bestDelta < -kLikelihoodTolerance) {
-    ++splitsRejected_;
-    return false;
+    if (!found) return false;
+    // UBL's test (Kwiatkowski et al. 2010, section 6; Chart.splitAndMergeLex keeps the best split
+    // when its improvement is >= a running maximum that starts at 0): the split is kept when the
+    // best correct parse with it, y', scores at least as high as y*. Ties at 0 are kept, as UBL
+    // and SPF (UnificationGenlex) do: a split whose items start at the weight of the item they
+    // replace.
+    if (bestDelta < -kLikelihoodTolerance) {
+      ++splitsRejected_;
+      return false;
+    }
+    added = {std::move(chosen.left), std::move(chosen.right)};
   }
   const int lexemes = static_cast<int>(lexicon_.lexemes().size());
   const int templates = static_cast<int>(lexicon_.templates().size());
-  addFactoring(maximalFactoringOf(chosen.left));
-  addFactoring(maximalFactoringOf(chosen.right));
+  for (const LexicalItem& item : added) addFactoring(maximalFactoringOf(item));
   if (lexicon_.addEntries(&types_, lexemes, templates) > 0) {
     CkyChart chart(lexicon_, example.words, correctParseOptions(example));
     Derivation after;
@@ -200,6 +238,50 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best)
   lexicon_.truncate(lexemes, templates);
   ++splitsRejected_;
   return false;
+}
+
+std::vector<LexicalItem> FublLearner::newLexAllNodes(const SemanticExample& example,
+                                                     const Derivation& best,
+                                                     const CkyChart& correct) const {
+  std::vector<const DerivationNode*> nodes;
+  collectPreorder(best.root, &nodes);
+  // One running maximum over the whole tree, from 0 (UBL: `mostImproved`); a candidate that
+  // beats it clears the list, one that ties it joins it.
+  double bestDelta = 0;
+  std::vector<LexicalItem> chosen;
+  for (const DerivationNode* node : nodes) {
+    if (node->end - node->begin < 2) continue;
+    const double nodeScore = subtreeScore(*node);
+    const LexicalItem item{slice(example.words, node->begin, node->end), node->category,
+                           node->semantics};
+    for (LexicalSplit& split : splitLexicalItem(item, types_, options_.splitting)) {
+      const int middle = node->begin + static_cast<int>(split.left.words.size());
+      // Each half: the chart's constituent when it scores at least as well as a new item.
+      double halves = 0;
+      bool leftNew = true;
+      bool rightNew = true;
+      for (int side = 0; side < 2; ++side) {
+        const LexicalItem& half = side == 0 ? split.left : split.right;
+        const double newScore = itemScore(half);
+        const ChartEntry* existing = side == 0 ? findChartEntry(correct, node->begin, middle, half)
+                                               : findChartEntry(correct, middle, node->end, half);
+        const bool reuse = existing != nullptr && existing->viterbi >= newScore;
+        halves += reuse ? existing->viterbi : newScore;
+        (side == 0 ? leftNew : rightNew) = !reuse;
+      }
+      if (!leftNew && !rightNew) continue;
+      const double delta = halves - nodeScore;
+      if (delta > bestDelta + kLikelihoodTolerance) {
+        bestDelta = delta;
+        chosen.clear();
+      } else if (delta < bestDelta - kLikelihoodTolerance) {
+        continue;
+      }
+      if (leftNew) chosen.push_back(std::move(split.left));
+      if (rightNew) chosen.push_back(std::move(split.right));
+    }
+  }
+  return chosen;
 }
 
 int FublLearner::partFac(const DerivationNode& node, const std::vector<std::string>& words,
@@ -429,7 +511,7 @@ PassSummary FublLearner::runPass(const FublControl& control) {
                                    : correct->logProbability(example.logicalForm);
       noteUsed(best.root);
       bool changed = false;
-      if (options_.newLex) changed = newLex(example, best);
+      if (options_.newLex) changed = newLex(example, best, *correct);
       if (options_.partFac) {
         const int lexemes = static_cast<int>(lexicon_.lexemes().size());
         const int templates = static_cast<int>(lexicon_.templates().size());

@@ -104,10 +104,13 @@ TEST(CcgFublTest, IncrementalEntriesMatchAFullBuildAndTruncateUndoes) {
 
 // A tiny synthetic language is learned perfectly: every training sentence and every held-out
 // combination of a construction with a state parses to its logical form.
-TEST(CcgFublTest, SyntheticLanguageLearnedPerfectly) {
+class CcgFublNewLexTest : public ::testing::TestWithParam<FublOptions::NewLexNodes> {};
+
+TEST_P(CcgFublNewLexTest, SyntheticLanguageLearnedPerfectly) {
   const Language language = makeLanguage();
   FublOptions options;
   options.passes = 5;
+  options.newLexNodes = GetParam();
   FublLearner learner(language.types, options);
   std::vector<PassSummary> passes;
   learner.train(language.train, language.fixed, {},
@@ -143,6 +146,15 @@ TEST(CcgFublTest, SyntheticLanguageLearnedPerfectly) {
       evaluateSemanticParser(frozen.lexicon(), options.parser, language.test, {}).plain.answered,
       0);
 }
+
+INSTANTIATE_TEST_SUITE_P(NewLexNodes, CcgFublNewLexTest,
+                         ::testing::Values(FublOptions::NewLexNodes::Leaves,
+                                           FublOptions::NewLexNodes::AllNodes),
+                         [](const ::testing::TestParamInfo<FublOptions::NewLexNodes>& nodes) {
+                           return nodes.param == FublOptions::NewLexNodes::Leaves
+                                      ? std::string("Leaves")
+                                      : std::string("AllNodes");
+                         });
 
 // The update direction of Step 2 is the gradient of log P(z | x) (eq. 4): checked by central
 // finite differences on every feature of a chart with several derivations.
@@ -369,6 +381,51 @@ TEST(CcgFublTest, NewLexKeepsASplitThatTiesTheBestParse) {
   EXPECT_EQ(loss.splitsAdded, 0);
   EXPECT_EQ(loss.splitsRejected, 1);
   EXPECT_EQ(worse.lexicon().lexemes().size(), 1u);
+}
+
+// NEW-LEX over every node of y*, a half reusing the chart's constituent (UBL's
+// Chart.splitAndMergeLex), against leaves only with both halves new. "capital texas" is
+// derived in the chart from the given lexemes (weight 10 each) as NP : (capital:s texas:s);
+// y* is the whole-sentence item (weight 0, the only parse). Reusing that constituent, splitting
+// off "population" gains about 20; leaves-only scores the same split with a new two-word item
+// (weight 0) and prefers "population capital" + the known "texas" (about 10).
+TEST(CcgFublTest, NewLexOverAllNodesReusesTheChartsConstituent) {
+  TypeSystemLoad types =
+      readTypeSystem("((s e))", "types", "((population:i s i) (capital:s s s))", "lang");
+  ASSERT_FALSE(types.diagnostics.hasErrors());
+  LexiconLoad given = readFactoredLexicon(
+      "lexeme 0 capital :- capital:s\n"
+      "lexeme 0 texas :- texas:s\n"
+      "template 0 NP : #0\n"
+      "template 0 NP/NP : (lambda $0 e (#0 $0))\n",
+      "given");
+  ASSERT_FALSE(given.diagnostics.hasErrors());
+  SemanticExamplesLoad one =
+      readSemanticExamples("population capital texas\n(population:i (capital:s texas:s))\n", "one");
+  ASSERT_FALSE(one.diagnostics.hasErrors());
+  FublOptions options;
+  options.lexemeInitScale = 0.0;
+  options.partFac = false;
+  const Lexeme population{{"population"}, {"population:i"}};
+  const Lexeme populationCapital{{"population", "capital"}, {"population:i", "capital:s"}};
+
+  options.newLexNodes = FublOptions::NewLexNodes::AllNodes;
+  FublLearner allNodes(types.types, options);
+  allNodes.initialise(one.examples, given.lexicon);
+  ASSERT_EQ(allNodes.lexicon().lexemes().size(), 3u);
+  const PassSummary reused = allNodes.runPass();
+  EXPECT_EQ(reused.splitsAdded, 1);
+  EXPECT_GE(allNodes.lexicon().findLexeme(population), 0);
+  EXPECT_LT(allNodes.lexicon().findLexeme(populationCapital), 0);
+  EXPECT_EQ(allNodes.lexicon().lexemes().size(), 4u);  // only the new half was added
+
+  options.newLexNodes = FublOptions::NewLexNodes::Leaves;
+  FublLearner leaves(types.types, options);
+  leaves.initialise(one.examples, given.lexicon);
+  const PassSummary split = leaves.runPass();
+  EXPECT_EQ(split.splitsAdded, 1);
+  EXPECT_GE(leaves.lexicon().findLexeme(populationCapital), 0);
+  EXPECT_LT(leaves.lexicon().findLexeme(population), 0);
 }
 
 // The answer is the paper's arg max_z p(z | x), summed over derivations (eq. 2, 3): here

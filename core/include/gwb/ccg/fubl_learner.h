@@ -25,11 +25,13 @@
 //   initialised as above when new) less the split item's — and the best one (the first in a fixed
 //   order on ties) is added, maximally factored, when that change is ≥ 0 and re-parsing with it
 //   gives a best parse of z_i scoring at least y*'s (UBL's Chart.splitAndMergeLex and SPF's
-//   UnificationGenlex keep ties at 0 too); otherwise it is taken out again. PART-FAC: the templates
-//   of the partial factorings with one constant in the lexeme of y*'s internal nodes over two words
-//   (section 6.2). Step 2. θ += γ (E_{p(y|x,z)}[φ] − E_{p(y,z|x)}[φ]) with γ = α0 / (1 + c·k), k =
-//   i + t·n (section 7; UBL's drivers: α0 = 1, c = 10^-5). No update when the chart holds no parse
-//   of z_i.
+//   UnificationGenlex keep ties at 0 too); otherwise it is taken out again. With `newLexNodes` =
+//   AllNodes, UBL's version: every node of y* is split, a half may be the chart of z's existing
+//   constituent, and all splits tied for the best change are added (see FublOptions). PART-FAC: the
+//   templates of the partial factorings with one constant in the lexeme of y*'s internal nodes over
+//   two words (section 6.2). Step 2. θ += γ (E_{p(y|x,z)}[φ] − E_{p(y,z|x)}[φ]) with γ = α0 / (1 +
+//   c·k), k = i + t·n (section 7; UBL's drivers: α0 = 1, c = 10^-5). No update when the chart holds
+//   no parse of z_i.
 //
 // After the last pass (train(), or a caller's pruneToBestCorrectParses()): with
 // `pruneAfterLastPass` (the default), every training example is parsed once more with the final
@@ -77,7 +79,16 @@ struct FublOptions {
   double lexemeInitScale = 10.0;
   double fixedLexemeWeight = 10.0;
   int model1Iterations = 10;
-  bool newLex = true;   // Step 1 (off: parameter learning only)
+  bool newLex = true;  // Step 1 (off: parameter learning only)
+  // Which nodes of y* NEW-LEX splits and how a split is scored.
+  //   Leaves: the lexical items of y* over two or more words; both halves become new items.
+  //   AllNodes: UBL's Chart.splitAndMergeLex — every node of y* over two or more words (internal
+  //   nodes and the root too); a half is the chart of z's entry for its span, category and
+  //   meaning when that entry's Viterbi score is at least the new item's (only the other half is
+  //   added; a candidate must add at least one item); the change is the node's new Viterbi score
+  //   less its old one; all candidates tied with the best change are added.
+  enum class NewLexNodes { Leaves, AllNodes };
+  NewLexNodes newLexNodes = NewLexNodes::Leaves;
   bool partFac = true;  // PART-FAC templates in Step 1
   // A PART-FAC template joins the lexicon once it has come from this many best correct parses
   // (section 6.2: "commonly occurring nodes"); 1 adds every one at once.
@@ -229,7 +240,11 @@ class FublLearner {
   double itemScore(const LexicalItem& item) const;
   CkyOptions correctParseOptions(const SemanticExample& example) const;
   CkyOptions fullParseOptions() const;
-  bool newLex(const SemanticExample& example, const Derivation& best);
+  bool newLex(const SemanticExample& example, const Derivation& best, const CkyChart& correct);
+  // NewLexNodes::AllNodes: the new items of the best splits (all tied ones); empty when none
+  // reaches a change of 0.
+  std::vector<LexicalItem> newLexAllNodes(const SemanticExample& example, const Derivation& best,
+                                          const CkyChart& correct) const;
   int partFac(const DerivationNode& node, const std::vector<std::string>& words, int example);
   void noteUsed(const DerivationNode& node);
   void pruneUnused(PassSummary* summary);
