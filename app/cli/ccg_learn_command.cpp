@@ -93,6 +93,7 @@ struct TrainSettings {
   bool noPrune = false;
   bool unconstrained = false;
   std::string newLexNodes = "leaves";
+  bool fixedWeightPerWord = false;
   bool anyRootType = false;
   bool keepLexicon = false;
   bool quiet = false;
@@ -161,6 +162,7 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
   options.trainBeam = s.trainBeam;
   options.pruneUnused = s.prune && !s.noPrune;
   options.constrainCorrectParse = !s.unconstrained;
+  options.fixedWeightPerWord = s.fixedWeightPerWord;
   options.newLexNodes = s.newLexNodes == "all" ? ccg::FublOptions::NewLexNodes::AllNodes
                                                : ccg::FublOptions::NewLexNodes::Leaves;
   options.restrictRootTypes = !s.anyRootType;
@@ -448,6 +450,9 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
                   "items, both halves new) or 'all' (UBL: every node, a half may be the chart's "
                   "constituent, all tied splits added)")
       ->check(CLI::IsMember({"leaves", "all"}));
+  command.add_flag(
+      "--fixed-weight-per-word", s.fixedWeightPerWord,
+      "a fixed-lexicon lexeme starts at 10 per word (UBL: 'salt lake city' 30), not 10");
   command.add_flag("--keep-lexicon", s.keepLexicon,
                    "keep every lexeme and template learned (default: after the last pass, only "
                    "those of the training examples' best correct parses, as SPF)");

@@ -138,7 +138,9 @@ void FublLearner::initialise(const std::vector<SemanticExample>& training,
   }
   for (const Lexeme& lexeme : fixedLexicon.lexemes()) {
     lexicon_.addLexeme(lexeme);
-    lexicon_.setWeight(lexemeFeature(lexeme), options_.fixedLexemeWeight);
+    const double words =
+        options_.fixedWeightPerWord ? static_cast<double>(lexeme.words.size()) : 1.0;
+    lexicon_.setWeight(lexemeFeature(lexeme), options_.fixedLexemeWeight * words);
     fixedLexemes_.insert(lexemeKey(lexeme));
   }
   for (const LexicalTemplate& lexicalTemplate : fixedLexicon.templates()) {

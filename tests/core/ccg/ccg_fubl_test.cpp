@@ -78,6 +78,23 @@ TEST(CcgFublTest, InitialisationFollowsSectionEight) {
   }
 }
 
+// UBL's fixed entries start at 10 a word (LexiconFeatSet: initLexWeight × tokens).
+TEST(CcgFublTest, FixedLexemesWeighTenAWordWhenAsked) {
+  const Language language = makeLanguage();
+  LexiconLoad fixed =
+      readFixedLexicon("texas :- NP : texas:s\nsalt lake city :- NP : ohio:s\n", "fixed");
+  ASSERT_FALSE(fixed.diagnostics.hasErrors());
+  FublOptions options;
+  FublLearner flat(language.types, options);
+  flat.initialise(language.train, fixed.lexicon);
+  EXPECT_EQ(flat.lexicon().weight("lexeme:salt lake city :- ohio:s"), 10.0);
+  options.fixedWeightPerWord = true;
+  FublLearner perWord(language.types, options);
+  perWord.initialise(language.train, fixed.lexicon);
+  EXPECT_EQ(perWord.lexicon().weight("lexeme:salt lake city :- ohio:s"), 30.0);
+  EXPECT_EQ(perWord.lexicon().weight("lexeme:texas :- texas:s"), 10.0);
+}
+
 TEST(CcgFublTest, IncrementalEntriesMatchAFullBuildAndTruncateUndoes) {
   const Language language = makeLanguage();
   FublLearner learner(language.types, {});

@@ -6,8 +6,9 @@
 // a lexeme's is `lexemeInitScale` × Σ t(c | w) / (|w| · (|c| + 1)) over its words and constants
 // with IBM Model 1's t (ibm_model1.h; UBL's co-occurrence init and its drivers' multiplier 10:
 // the + 1 keeps small split items from scoring nearly as high as big ones), a fixed-lexicon
-// lexeme's is `fixedLexemeWeight` (10, as UBL's drivers); a template's is −0.1 per slash and −2
-// when it holds constants of its own; pair and logical-form features start at 0.
+// lexeme's is `fixedLexemeWeight` (10, as UBL's drivers; × its words with `fixedWeightPerWord`); a
+// template's is −0.1 per slash and −2 when it holds constants of its own; pair and logical-form
+// features start at 0.
 //
 // Root types. With `restrictRootTypes` (the default), the learner records the types of its
 // training logical forms (trainingRootTypes: Geo880's are <e,t>, c, i, m, p, r and s) in
@@ -78,6 +79,10 @@ struct FublOptions {
   std::uint64_t seed = 0;     // 0: the examples in the order given in every pass
   double lexemeInitScale = 10.0;
   double fixedLexemeWeight = 10.0;
+  // A fixed-lexicon lexeme's weight is fixedLexemeWeight × its number of words, as UBL's
+  // LexiconFeatSet gives its fixed entries (initLexWeight per token: "salt lake city" 30); off:
+  // fixedLexemeWeight whatever the length.
+  bool fixedWeightPerWord = false;
   int model1Iterations = 10;
   bool newLex = true;  // Step 1 (off: parameter learning only)
   // Which nodes of y* NEW-LEX splits and how a split is scored.
