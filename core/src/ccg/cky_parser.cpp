@@ -164,7 +164,7 @@ struct CkyChart::FillState {
   using Id = detail::TermArena::Id;
   explicit FillState(const CombinatorOptions& combinatorOptions) : options(combinatorOptions) {}
 
-  const CombinatorOptions& options;
+  const CombinatorOptions options;
   detail::TermArena terms;
 
   // Interned categories: the representative of each id, and the id of every pointer met (the
@@ -190,6 +190,7 @@ struct CkyChart::FillState {
   PairMap<Combined> applied;
   PairMap<Combined> composed;
 
+  // The chart's own (reset by each fill; the rest is shared through a CkyFillCache).
   // Per cell, per entry: the category id (-1 once pruned) and the meaning id.
   std::vector<std::vector<int>> entryCategories;
   std::vector<std::vector<Id>> entryMeanings;
@@ -258,6 +259,20 @@ struct CkyChart::FillState {
   }
 };
 
+struct CkyFillCache::Slot {
+  std::unique_ptr<CkyChart::FillState> state;
+  // What the memo tables depend on besides meanings and categories (see the class comment).
+  CombinatorOptions combinators;
+  const TypeSystem* types = nullptr;
+  const void* rootTypes = nullptr;
+  std::vector<std::string> rootCategories;
+};
+
+CkyFillCache::CkyFillCache() : slot_(std::make_unique<Slot>()) {}
+CkyFillCache::~CkyFillCache() = default;
+
+std::size_t CkyFillCache::meanings() const { return slot_->state ? slot_->state->terms.size() : 0; }
+
 FeatureCounts logicalFormFeatures(const Term& term) {
   std::set<std::string> names;
   collectLogicalFormFeatures(term, &names);
@@ -267,7 +282,7 @@ FeatureCounts logicalFormFeatures(const Term& term) {
 }
 
 CkyChart::CkyChart(const FactoredLexicon& lexicon, std::vector<std::string> words,
-                   CkyOptions options)
+                   CkyOptions options, CkyFillCache* cache)
     : lexicon_(lexicon), words_(std::move(words)), options_(std::move(options)) {
   const int n = length();
   cells_.resize(static_cast<std::size_t>((n + 1) * (n + 1)));
@@ -277,7 +292,7 @@ CkyChart::CkyChart(const FactoredLexicon& lexicon, std::vector<std::string> word
       cells_[cellIndex(i, j)].end = j;
     }
   }
-  fill();
+  fill(cache);
 }
 
 void CkyChart::recordEvent(const ChartEvent& event) {
@@ -523,11 +538,31 @@ void CkyChart::combineCells(int cellIdx, int leftIdx, int rightIdx, FillState* s
   }
 }
 
-void CkyChart::fill() {
+void CkyChart::fill(CkyFillCache* cache) {
   const int n = length();
-  FillState state(options_.combinators);
-  state.entryCategories.resize(cells_.size());
-  state.entryMeanings.resize(cells_.size());
+  std::unique_ptr<FillState> own;
+  FillState* shared = nullptr;
+  if (cache != nullptr) {
+    CkyFillCache::Slot& slot = *cache->slot_;
+    const void* rootTypes = options_.rootTypes.get();
+    if (!slot.state || slot.combinators.composition != options_.combinators.composition ||
+        slot.combinators.maxBetaSteps != options_.combinators.maxBetaSteps ||
+        slot.types != options_.types || slot.rootTypes != rootTypes ||
+        slot.rootCategories != options_.rootCategories) {
+      slot.state = std::make_unique<FillState>(options_.combinators);
+      slot.combinators = options_.combinators;
+      slot.types = options_.types;
+      slot.rootTypes = rootTypes;
+      slot.rootCategories = options_.rootCategories;
+    }
+    shared = slot.state.get();
+  } else {
+    own = std::make_unique<FillState>(options_.combinators);
+    shared = own.get();
+  }
+  FillState& state = *shared;
+  state.entryCategories.assign(cells_.size(), {});
+  state.entryMeanings.assign(cells_.size(), {});
   for (int span = 1; span <= n; ++span) {
     for (int begin = 0; begin + span <= n; ++begin) {
       const int end = begin + span;

@@ -185,7 +185,7 @@ CkyOptions FublLearner::fullParseOptions() const {
 }
 
 bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
-                         const CkyChart& correct) {
+                         const CkyChart& correct, CkyFillCache* cache) {
   std::vector<LexicalItem> added;
   if (options_.newLexNodes == FublOptions::NewLexNodes::AllNodes) {
     added = newLexAllNodes(example, best, correct);
@@ -229,7 +229,7 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
   const int templates = static_cast<int>(lexicon_.templates().size());
   for (const LexicalItem& item : added) addFactoring(maximalFactoringOf(item));
   if (lexicon_.addEntries(&types_, lexemes, templates) > 0) {
-    CkyChart chart(lexicon_, example.words, correctParseOptions(example));
+    CkyChart chart(lexicon_, example.words, correctParseOptions(example), cache);
     Derivation after;
     if (chart.bestDerivation(example.logicalForm, &after) &&
         after.score >= best.score - kLikelihoodTolerance) {
@@ -476,7 +476,9 @@ PassSummary FublLearner::runPass(const FublControl& control) {
     const SemanticExample& example = training_[index];
     const auto exampleStart = std::chrono::steady_clock::now();
     ++updates_;
-    auto chart = std::make_unique<CkyChart>(lexicon_, example.words, fullParseOptions());
+    // The example's charts share what their fills compute from meanings alone (CkyFillCache).
+    CkyFillCache cache;
+    auto chart = std::make_unique<CkyChart>(lexicon_, example.words, fullParseOptions(), &cache);
     if (chart->hasParse()) {
       const std::vector<Derivation> top = chart->kBest(1);
       if (!top.empty() && exactMatch(top.front().logicalForm, example.logicalForm)) {
@@ -486,7 +488,7 @@ PassSummary FublLearner::runPass(const FublControl& control) {
     }
     // The derivations of z_i: in a chart of the entries with z_i's constants.
     auto correct =
-        std::make_unique<CkyChart>(lexicon_, example.words, correctParseOptions(example));
+        std::make_unique<CkyChart>(lexicon_, example.words, correctParseOptions(example), &cache);
     Derivation best;
     bool parsable = correct->bestDerivation(example.logicalForm, &best);
     if (!parsable && options_.pruneUnused) {
@@ -499,8 +501,9 @@ PassSummary FublLearner::runPass(const FublControl& control) {
           maximalFactoringOf({example.words, makeAtomicCategory("S"), example.logicalForm}));
       if (lexicon_.addEntries(&types_, lexemes, templates) > 0) {
         ++summary.restored;
-        chart = std::make_unique<CkyChart>(lexicon_, example.words, fullParseOptions());
-        correct = std::make_unique<CkyChart>(lexicon_, example.words, correctParseOptions(example));
+        chart = std::make_unique<CkyChart>(lexicon_, example.words, fullParseOptions(), &cache);
+        correct = std::make_unique<CkyChart>(lexicon_, example.words, correctParseOptions(example),
+                                             &cache);
         parsable = correct->bestDerivation(example.logicalForm, &best);
       }
     }
@@ -513,7 +516,7 @@ PassSummary FublLearner::runPass(const FublControl& control) {
                                    : correct->logProbability(example.logicalForm);
       noteUsed(best.root);
       bool changed = false;
-      if (options_.newLex) changed = newLex(example, best, *correct);
+      if (options_.newLex) changed = newLex(example, best, *correct, &cache);
       if (options_.partFac) {
         const int lexemes = static_cast<int>(lexicon_.lexemes().size());
         const int templates = static_cast<int>(lexicon_.templates().size());
@@ -522,8 +525,9 @@ PassSummary FublLearner::runPass(const FublControl& control) {
         if (added > 0 && lexicon_.addEntries(&types_, lexemes, templates) > 0) changed = true;
       }
       if (changed) {
-        chart = std::make_unique<CkyChart>(lexicon_, example.words, fullParseOptions());
-        correct = std::make_unique<CkyChart>(lexicon_, example.words, correctParseOptions(example));
+        chart = std::make_unique<CkyChart>(lexicon_, example.words, fullParseOptions(), &cache);
+        correct = std::make_unique<CkyChart>(lexicon_, example.words, correctParseOptions(example),
+                                             &cache);
       }
       // Step 2: θ += γ (E[φ | x, z] − E[φ | x]).
       FeatureCounts delta = correct->expectations(&example.logicalForm);

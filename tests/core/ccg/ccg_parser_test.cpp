@@ -551,5 +551,88 @@ TEST(CcgParserTest, DroppingPrunedEntriesKeepsEveryResult) {
   EXPECT_GT(pruned, 20);
 }
 
+// Two charts filled the same way: every cell's entries (category, meaning, pruned, scores and
+// derivation steps), the roots, logZ, the expectations and the k best.
+void expectSameCharts(const CkyChart& a, const CkyChart& b) {
+  ASSERT_EQ(a.length(), b.length());
+  EXPECT_EQ(a.edgesMade(), b.edgesMade());
+  for (int begin = 0; begin < a.length(); ++begin) {
+    for (int end = begin + 1; end <= a.length(); ++end) {
+      const ChartCell& x = a.cell(begin, end);
+      const ChartCell& y = b.cell(begin, end);
+      ASSERT_EQ(x.entries.size(), y.entries.size());
+      for (std::size_t e = 0; e < x.entries.size(); ++e) {
+        const ChartEntry& p = x.entries[e];
+        const ChartEntry& q = y.entries[e];
+        EXPECT_EQ(toString(p.category), toString(q.category));
+        EXPECT_EQ(p.pruned, q.pruned);
+        EXPECT_EQ(p.semantics ? toString(p.semantics) : "",
+                  q.semantics ? toString(q.semantics) : "");
+        EXPECT_EQ(p.inside, q.inside);
+        EXPECT_EQ(p.viterbi, q.viterbi);
+        EXPECT_EQ(p.edges.size(), q.edges.size());
+      }
+    }
+  }
+  EXPECT_EQ(a.roots(), b.roots());
+  EXPECT_EQ(a.logPartition(), b.logPartition());
+  if (!a.hasParse()) return;
+  EXPECT_EQ(a.expectations(), b.expectations());
+  const auto x = a.kBest(5);
+  const auto y = b.kBest(5);
+  ASSERT_EQ(x.size(), y.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    EXPECT_EQ(x[i].score, y[i].score);
+    EXPECT_EQ(toString(x[i].logicalForm), toString(y[i].logicalForm));
+  }
+}
+
+// A fill cache shared by charts one after another changes nothing: one cache through 60 random
+// grammars, sentences, beams, root categories and combinator options (each change of the last two
+// empties it), every chart the same as one filled alone.
+TEST(CcgParserTest, ASharedFillCacheChangesNoResult) {
+  CkyFillCache cache;
+  for (unsigned seed = 1; seed <= 60; ++seed) {
+    RandomCase c = makeRandomCase(seed);
+    for (int beam : {2, 0}) {
+      CkyOptions options;
+      options.beam = beam;
+      options.rootCategories = c.roots;
+      options.combinators.composition = c.composition;
+      const CkyChart alone(c.lexicon, c.words, options);
+      const CkyChart shared(c.lexicon, c.words, options, &cache);
+      expectSameCharts(alone, shared);
+    }
+  }
+  EXPECT_GT(cache.meanings(), 0u);
+}
+
+// A learner's sequence on one sentence: the chart of x, the chart of z's constants, the chart of
+// x again with a lexeme added, all typed, through one cache; the second and third find what the
+// first computed (the cache grows by less than a fill of its own).
+TEST(CcgParserTest, ASharedFillCacheServesALearnersCharts) {
+  LexiconLoad load = readFactoredLexicon(kGeoLexicon, "geo");
+  ASSERT_FALSE(load.diagnostics.hasErrors());
+  FactoredLexicon lexicon = load.lexicon;
+  lexicon.buildEntries(&geoTypes());
+  const std::vector<std::string> words = split("what states border texas");
+  CkyOptions full;
+  full.types = &geoTypes();
+  CkyOptions ofZ = full;
+  ofZ.allowedConstants = std::make_shared<const std::unordered_set<std::string>>(
+      std::unordered_set<std::string>{"state:t", "next_to:t", "texas:s"});
+  CkyFillCache cache;
+  expectSameCharts(CkyChart(lexicon, words, full), CkyChart(lexicon, words, full, &cache));
+  const std::size_t afterFirst = cache.meanings();
+  expectSameCharts(CkyChart(lexicon, words, ofZ), CkyChart(lexicon, words, ofZ, &cache));
+  EXPECT_EQ(cache.meanings(), afterFirst);  // a subset of the first fill's combinations
+  const int lexemes = static_cast<int>(lexicon.lexemes().size());
+  const int templates = static_cast<int>(lexicon.templates().size());
+  lexicon.addLexeme({{"border"}, {"state:t"}});
+  lexicon.addEntries(&geoTypes(), lexemes, templates);
+  expectSameCharts(CkyChart(lexicon, words, full), CkyChart(lexicon, words, full, &cache));
+  EXPECT_GT(cache.meanings(), afterFirst);
+}
+
 }  // namespace
 }  // namespace gwb::ccg

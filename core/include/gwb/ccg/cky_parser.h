@@ -169,12 +169,38 @@ struct Derivation {
   double logProbability = 0;  // score - logZ
 };
 
+class CkyChart;
+
+// What a fill computes that depends only on meanings and categories — the interned meanings and
+// categories, the meaning of each combination of two meanings, the category rules of each pair
+// of categories, whether a meaning is well typed or may be a root — and not on the lexicon's
+// weights or the chart's cells. Charts filled one after another may share one, so that what one
+// computed the next looks up: a learner parses each training example two to five times (the
+// chart of x, the chart of z, again after NEW-LEX), with more lexical entries or fewer. A chart
+// with other combinator options, type system, root types or root categories than the cache's
+// last one empties it first, so sharing never changes a result. Not thread-safe: one chart at a
+// time.
+class CkyFillCache {
+ public:
+  CkyFillCache();
+  ~CkyFillCache();
+  CkyFillCache(const CkyFillCache&) = delete;
+  CkyFillCache& operator=(const CkyFillCache&) = delete;
+  std::size_t meanings() const;  // distinct meanings interned so far
+
+ private:
+  friend class CkyChart;
+  struct Slot;
+  std::unique_ptr<Slot> slot_;
+};
+
 // A chart is built (filled) by its constructor and then only read. It keeps a reference to the
 // lexicon, which must outlive it. kBest memoises per-entry lists, so concurrent calls on one
 // chart need outside locking; distinct charts are independent.
 class CkyChart {
  public:
-  CkyChart(const FactoredLexicon& lexicon, std::vector<std::string> words, CkyOptions options = {});
+  CkyChart(const FactoredLexicon& lexicon, std::vector<std::string> words, CkyOptions options = {},
+           CkyFillCache* cache = nullptr);
 
   int length() const { return static_cast<int>(words_.size()); }
   const std::vector<std::string>& words() const { return words_; }
@@ -221,7 +247,8 @@ class CkyChart {
   // meanings and categories, the meaning of each combination of two meanings, the category
   // rules of each pair of categories.
   struct FillState;
-  void fill();
+  friend class CkyFillCache;
+  void fill(CkyFillCache* cache);
   void addLexicalEntries(int begin, int end, FillState* state);
   void combineCells(int cellIdx, int leftIdx, int rightIdx, FillState* state);
   void addEdge(int cellIdx, int category, int meaning, int key, ChartEdge edge, FillState* state);

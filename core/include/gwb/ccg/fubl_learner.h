@@ -245,7 +245,8 @@ class FublLearner {
   double itemScore(const LexicalItem& item) const;
   CkyOptions correctParseOptions(const SemanticExample& example) const;
   CkyOptions fullParseOptions() const;
-  bool newLex(const SemanticExample& example, const Derivation& best, const CkyChart& correct);
+  bool newLex(const SemanticExample& example, const Derivation& best, const CkyChart& correct,
+              CkyFillCache* cache);
   // NewLexNodes::AllNodes: the new items of the best splits (all tied ones); empty when none
   // reaches a change of 0.
   std::vector<LexicalItem> newLexAllNodes(const SemanticExample& example, const Derivation& best,
