@@ -159,14 +159,15 @@ EvaluationResult evaluateSemanticParser(const FactoredLexicon& lexicon, const Ck
     for (std::size_t i = begin; i < end; ++i) {
       const auto start = std::chrono::steady_clock::now();
       SentenceResult& sentence = result.sentences[i];
-      CkyChart chart(lexicon, test[i].words, parserOptions);
+      CkyFillCache cache;  // the re-parse with word skipping finds the plain parse's meanings
+      CkyChart chart(lexicon, test[i].words, parserOptions, &cache);
       sentence.answer = answerOf(chart, options, &sentence.tied);
       sentence.answerWithSkipping = sentence.answer;
       sentence.tiedWithSkipping = sentence.tied;
       if (!sentence.answer && !sentence.tied && options.wordSkipping) {
         CkyOptions skipping = parserOptions;
         skipping.skipWords = true;
-        CkyChart skipped(lexicon, test[i].words, skipping);
+        CkyChart skipped(lexicon, test[i].words, skipping, &cache);
         sentence.answerWithSkipping = answerOf(skipped, options, &sentence.tiedWithSkipping);
       }
       sentence.correct = sentence.answer && exactMatch(sentence.answer, test[i].logicalForm);

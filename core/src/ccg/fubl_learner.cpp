@@ -412,8 +412,9 @@ FinalPruning FublLearner::pruneToBestCorrectParses(const FublControl& control) {
 }
 
 FeatureCounts FublLearner::gradient(const SemanticExample& example) const {
-  const CkyChart chart(lexicon_, example.words, fullParseOptions());
-  const CkyChart correct(lexicon_, example.words, correctParseOptions(example));
+  CkyFillCache cache;
+  const CkyChart chart(lexicon_, example.words, fullParseOptions(), &cache);
+  const CkyChart correct(lexicon_, example.words, correctParseOptions(example), &cache);
   FeatureCounts delta = correct.expectations(&example.logicalForm);
   if (delta.empty()) return delta;
   const FeatureCounts all = chart.hasParse() ? chart.expectations() : correct.expectations();
