@@ -81,14 +81,14 @@ struct TrainSettings {
   std::string out;
   std::vector<std::string> fixedLexicons;
   TypeInput types;
-  int passes = 20;
+  int passes = 3;
   unsigned long long seed = 0;
   int threads = 1;
   int beam = 200;
   double learningRate = 1.0;
   double coolingRate = 1e-5;
   int partFacMinCount = 3;
-  int trainBeam = 50;
+  int trainBeam = 0;
   bool prune = false;
   bool noPrune = false;
   bool unconstrained = false;
@@ -434,7 +434,7 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
       ->check(CLI::Range(1, 1000000));
   command
       .add_option("--train-beam", s.trainBeam,
-                  "entries per cell in the training parse of the full chart (0: --beam)")
+                  "entries per cell in the training charts (0, the default: --beam, as UBL)")
       ->check(CLI::Range(0, 1000000));
   command.add_flag("--prune", s.prune,
                    "after each pass, drop the lexemes and templates that no best correct parse of "

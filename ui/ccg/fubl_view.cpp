@@ -796,7 +796,7 @@ void FublView::restoreState(const QJsonObject& state) {
   s.fixedLexiconPath = state.value(kFixedKey).toString();
   s.testPath = state.value(kTestKey).toString();
   s.modelPath = state.value(kModelKey).toString();
-  s.passes = std::clamp(state.value(kPassesKey).toInt(10), 1, 100);
+  s.passes = std::clamp(state.value(kPassesKey).toInt(FublTrainingSettings().passes), 1, 100);
   s.seed = static_cast<quint64>(std::max<qint64>(0, state.value(kSeedKey).toInteger(0)));
   setSettings(s);
   // Files the form names that are gone: said, and the rest opens (a model that is gone is

@@ -713,7 +713,7 @@ TEST(CcgFublTest, PruningAfterTheLastPassKeepsExactlyTheBestCorrectParsesItems) 
   }
   for (const SemanticExample& example : language.train) {
     CkyOptions parser = learner.options().parser;
-    parser.beam = options.trainBeam;
+    if (options.trainBeam > 0) parser.beam = options.trainBeam;
     const std::vector<std::string> constants = constantsInOrder(example.logicalForm);
     parser.allowedConstants =
         std::make_shared<const std::unordered_set<std::string>>(constants.begin(), constants.end());
