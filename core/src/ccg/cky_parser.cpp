@@ -263,8 +263,9 @@ struct CkyFillCache::Slot {
   std::unique_ptr<CkyChart::FillState> state;
   // What the memo tables depend on besides meanings and categories (see the class comment).
   CombinatorOptions combinators;
-  const TypeSystem* types = nullptr;
-  const void* rootTypes = nullptr;
+  const TypeSystem* types = nullptr;  // by address (CkyOptions::types must outlive the charts)
+  // Held, so that its address is not reused by other root types while the cache lives.
+  std::shared_ptr<const std::vector<TypePtr>> rootTypes;
   std::vector<std::string> rootCategories;
 };
 
@@ -544,15 +545,14 @@ void CkyChart::fill(CkyFillCache* cache) {
   FillState* shared = nullptr;
   if (cache != nullptr) {
     CkyFillCache::Slot& slot = *cache->slot_;
-    const void* rootTypes = options_.rootTypes.get();
     if (!slot.state || slot.combinators.composition != options_.combinators.composition ||
         slot.combinators.maxBetaSteps != options_.combinators.maxBetaSteps ||
-        slot.types != options_.types || slot.rootTypes != rootTypes ||
+        slot.types != options_.types || slot.rootTypes != options_.rootTypes ||
         slot.rootCategories != options_.rootCategories) {
       slot.state = std::make_unique<FillState>(options_.combinators);
       slot.combinators = options_.combinators;
       slot.types = options_.types;
-      slot.rootTypes = rootTypes;
+      slot.rootTypes = options_.rootTypes;
       slot.rootCategories = options_.rootCategories;
     }
     shared = slot.state.get();
