@@ -206,7 +206,7 @@ QWidget* FublView::buildTrainingPage() {
   auto* numbers = new QHBoxLayout;
   passesBox_ = new QSpinBox(page);
   passesBox_->setRange(1, 100);
-  passesBox_->setValue(10);
+  passesBox_->setValue(FublTrainingSettings().passes);
   seedBox_ = new QSpinBox(page);
   seedBox_->setRange(0, 1000000);
   seedBox_->setToolTip(tr("0: the examples in file order every pass; else shuffled per pass"));
