@@ -89,6 +89,8 @@ struct TrainSettings {
   double coolingRate = 1e-5;
   int partFacMinCount = 3;
   int trainBeam = 0;
+  std::string beamRank = "inside";
+  bool keepLexicalEntries = false;
   bool prune = false;
   bool noPrune = false;
   bool unconstrained = false;
@@ -160,6 +162,9 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
   options.parser.beam = s.beam;
   options.partFacMinCount = s.partFacMinCount;
   options.trainBeam = s.trainBeam;
+  options.parser.beamRanking =
+      s.beamRank == "viterbi" ? ccg::BeamRanking::Viterbi : ccg::BeamRanking::Inside;
+  options.parser.keepLexicalEntries = s.keepLexicalEntries;
   options.pruneUnused = s.prune && !s.noPrune;
   options.constrainCorrectParse = !s.unconstrained;
   options.fixedWeightPerWord = s.fixedWeightPerWord;
@@ -436,6 +441,15 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
       .add_option("--train-beam", s.trainBeam,
                   "entries per cell in the training charts (0, the default: --beam, as UBL)")
       ->check(CLI::Range(0, 1000000));
+  command
+      .add_option("--beam-rank", s.beamRank,
+                  "what a cell's beam ranks entries by, in training and (kept in the model) at "
+                  "test: 'inside' (the sum over an entry's derivations) or 'viterbi' (its best "
+                  "derivation's score, as UBL)")
+      ->check(CLI::IsMember({"inside", "viterbi"}));
+  command.add_flag("--keep-lexical-entries", s.keepLexicalEntries,
+                   "never prune an entry the lexicon gives, in training and (kept in the model) "
+                   "at test; the others compete for the places left (UBL's chart)");
   command.add_flag("--prune", s.prune,
                    "after each pass, drop the lexemes and templates that no best correct parse of "
                    "it used (not in the paper; it takes z's other derivations out of the charts)");

@@ -71,6 +71,9 @@ std::string writeCcgModel(const FactoredLexicon& lexicon, const CkyOptions& pars
   std::string out = "# gwb-ccg-model " + std::to_string(kCcgModelVersion) + "\n";
   out += "# beam " + std::to_string(parser.beam) + "\n";
   out += std::string("# composition ") + (parser.combinators.composition ? "1" : "0") + "\n";
+  out += std::string("# beam-rank ") +
+         (parser.beamRanking == BeamRanking::Viterbi ? "viterbi" : "inside") + "\n";
+  out += std::string("# keep-lexical-entries ") + (parser.keepLexicalEntries ? "1" : "0") + "\n";
   if (parser.rootTypes != nullptr && !parser.rootTypes->empty()) {
     out += "# root-types";
     for (const TypePtr& type : *parser.rootTypes) out += " " + toString(type);
@@ -121,12 +124,23 @@ CcgModelLoad readCcgModel(std::string_view text, const std::string& file) {
       readRootTypes(line, file, lineNumber, &load);
       continue;
     }
+    if (key == "beam-rank") {
+      std::string rank;
+      std::string extra;
+      if (!(fields >> rank) || (fields >> extra) || (rank != "inside" && rank != "viterbi")) {
+        load.diagnostics.error(file, lineNumber, 13,
+                               "expected 'inside' or 'viterbi' after '# beam-rank'");
+        continue;
+      }
+      load.parser.beamRanking = rank == "viterbi" ? BeamRanking::Viterbi : BeamRanking::Inside;
+      continue;
+    }
     // Another comment line of the opening block (the lexicon's own, a note) is skipped: a
     // `# beam` after it still counts (it was silently ignored).
-    if (key != "beam" && key != "composition") continue;
+    if (key != "beam" && key != "composition" && key != "keep-lexical-entries") continue;
     std::string extra;  // `# beam 200x` or `# beam 2e5` is not a beam of 200 or 2
     if (!(fields >> value) || (fields >> extra) || value < 0 || value > 1000000 ||
-        (key == "composition" && value > 1)) {
+        (key != "beam" && value > 1)) {
       load.diagnostics.error(
           file, lineNumber, 3 + static_cast<int>(key.size()) + 1,
           "expected a " + std::string(key == "beam" ? "beam size (0 to 1000000)" : "0 or 1") +
@@ -135,6 +149,7 @@ CcgModelLoad readCcgModel(std::string_view text, const std::string& file) {
     }
     if (key == "beam") load.parser.beam = static_cast<int>(value);
     if (key == "composition") load.parser.combinators.composition = value == 1;
+    if (key == "keep-lexical-entries") load.parser.keepLexicalEntries = value == 1;
   }
   LexiconLoad lexicon = readFactoredLexicon(text, file);
   load.lexicon = std::move(lexicon.lexicon);

@@ -462,20 +462,38 @@ void CkyChart::finishCell(int cellIdx, FillState* state) {
   }
   if (!dead.empty() ||
       (options_.beam > 0 && static_cast<int>(cell.entries.size()) > options_.beam)) {
+    // With keepLexicalEntries, an entry the lexicon gives (a Lexical edge) is never pruned and
+    // the others compete for the places the lexical ones leave (UBL's Chart.addNew).
+    const auto isLexical = [&](int index) {
+      if (!options_.keepLexicalEntries) return false;
+      for (const ChartEdge& edge : cell.entries[index].edges) {
+        if (edge.combinator == Combinator::Lexical) return true;
+      }
+      return false;
+    };
+    std::vector<bool> keep(cell.entries.size(), false);
     std::vector<int> order;
     order.reserve(cell.entries.size());
+    std::size_t lexicalKept = 0;
     for (std::size_t i = 0; i < cell.entries.size(); ++i) {
-      if (!std::binary_search(dead.begin(), dead.end(), static_cast<int>(i))) {
+      if (std::binary_search(dead.begin(), dead.end(), static_cast<int>(i))) continue;
+      if (isLexical(static_cast<int>(i))) {
+        keep[i] = true;
+        ++lexicalKept;
+      } else {
         order.push_back(static_cast<int>(i));
       }
     }
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int a, int b) { return cell.entries[a].inside > cell.entries[b].inside; });
-    const std::size_t kept = options_.beam > 0
-                                 ? std::min(order.size(), static_cast<std::size_t>(options_.beam))
-                                 : order.size();
+    const bool byViterbi = options_.beamRanking == BeamRanking::Viterbi;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      return byViterbi ? cell.entries[a].viterbi > cell.entries[b].viterbi
+                       : cell.entries[a].inside > cell.entries[b].inside;
+    });
+    const auto beam = static_cast<std::size_t>(std::max(0, options_.beam));
+    const std::size_t kept =
+        options_.beam > 0 ? std::min(order.size(), beam > lexicalKept ? beam - lexicalKept : 0)
+                          : order.size();
     order.resize(kept);  // the ranks kept; the rest and the dead entries are pruned
-    std::vector<bool> keep(cell.entries.size(), false);
     for (std::size_t rank = 0; rank < kept; ++rank) keep[order[rank]] = true;
     std::vector<int> pruned;
     for (std::size_t i = 0; i < cell.entries.size(); ++i) {

@@ -534,6 +534,8 @@ TEST(CcgFublTest, ModelFileRoundTripsAndRefusesOtherVersions) {
   options.passes = 2;
   options.parser.beam = 50;
   options.parser.combinators.composition = false;
+  options.parser.beamRanking = BeamRanking::Viterbi;
+  options.parser.keepLexicalEntries = true;
   FublLearner learner(language.types, options);
   learner.train(language.train, language.fixed);
   const std::string text = writeCcgModel(learner.lexicon(), options.parser);
@@ -541,24 +543,30 @@ TEST(CcgFublTest, ModelFileRoundTripsAndRefusesOtherVersions) {
   ASSERT_FALSE(load.diagnostics.hasErrors());
   EXPECT_EQ(load.parser.beam, 50);
   EXPECT_FALSE(load.parser.combinators.composition);
+  EXPECT_EQ(load.parser.beamRanking, BeamRanking::Viterbi);
+  EXPECT_TRUE(load.parser.keepLexicalEntries);
   EXPECT_EQ(writeCcgModel(load.lexicon, load.parser), text);
   for (const auto& [feature, weight] : learner.lexicon().weights()) {
     EXPECT_EQ(load.lexicon.weight(feature), weight) << feature;  // bit for bit
   }
 
-  EXPECT_EQ(text.substr(0, text.find('\n')), "# gwb-ccg-model 3");
-  // Version 1 (before lexemes held operators) still reads: its templates mean what they meant.
+  EXPECT_EQ(text.substr(0, text.find('\n')), "# gwb-ccg-model 4");
+  // Version 1 (before lexemes held operators) still reads: its templates mean what they meant;
+  // versions 1 to 3 (before the beam discipline was kept) rank by inside score and prune
+  // lexical entries like the others.
   CcgModelLoad first = readCcgModel("# gwb-ccg-model 1\nlexeme 1 texas :- texas:s\n", "m");
   EXPECT_FALSE(first.diagnostics.hasErrors());
-  CcgModelLoad wrongVersion = readCcgModel("# gwb-ccg-model 4\n", "m");
+  EXPECT_EQ(first.parser.beamRanking, BeamRanking::Inside);
+  EXPECT_FALSE(first.parser.keepLexicalEntries);
+  CcgModelLoad wrongVersion = readCcgModel("# gwb-ccg-model 5\n", "m");
   ASSERT_TRUE(wrongVersion.diagnostics.hasErrors());
   EXPECT_EQ(toString(wrongVersion.diagnostics.items()[0]),
-            "m:1:17: error: model format version '4' is not supported (this gwb reads versions 1 "
-            "to 3)");
+            "m:1:17: error: model format version '5' is not supported (this gwb reads versions 1 "
+            "to 4)");
   CcgModelLoad plainLexicon = readCcgModel("lexeme 1 texas :- texas:s\n", "m");
   ASSERT_TRUE(plainLexicon.diagnostics.hasErrors());
   EXPECT_EQ(toString(plainLexicon.diagnostics.items()[0]),
-            "m:1:1: error: expected '# gwb-ccg-model 3' (a model written by gwb ccg train)");
+            "m:1:1: error: expected '# gwb-ccg-model 4' (a model written by gwb ccg train)");
   CcgModelLoad badBeam = readCcgModel("# gwb-ccg-model 1\n# beam many\n", "m");
   ASSERT_TRUE(badBeam.diagnostics.hasErrors());
   EXPECT_EQ(toString(badBeam.diagnostics.items()[0]),
@@ -596,7 +604,9 @@ TEST(CcgFublTest, ModelHeaderLinesAreReadAsLinesAndValuesWhole) {
   EXPECT_FALSE(noted.diagnostics.hasErrors());
   EXPECT_EQ(noted.parser.beam, 7);
   EXPECT_FALSE(noted.parser.combinators.composition);
-  for (const char* line : {"# beam 2e5", "# beam 20.5", "# beam 200 wide", "# composition 1x"}) {
+  for (const char* line : {"# beam 2e5", "# beam 20.5", "# beam 200 wide", "# composition 1x",
+                           "# beam-rank outside", "# beam-rank viterbi 2", "# beam-rank",
+                           "# keep-lexical-entries 2", "# keep-lexical-entries yes"}) {
     const CcgModelLoad load = readCcgModel(std::string("# gwb-ccg-model 3\n") + line + "\n", "m");
     ASSERT_TRUE(load.diagnostics.hasErrors()) << line << ": beam " << load.parser.beam;
     EXPECT_EQ(load.diagnostics.items()[0].line, 2) << line;

@@ -4,9 +4,11 @@
 // Model file (docs/formats.md, "CCG models"): a factored lexicon file (lexicon.h) whose opening
 // comment lines carry the format and version and the parser settings:
 //
-//     # gwb-ccg-model 3
+//     # gwb-ccg-model 4
 //     # beam 200
 //     # composition 1
+//     # beam-rank inside
+//     # keep-lexical-entries 0
 //     # root-types <e,t> c i m p r s
 //     lexeme 9.7 texas :- texas:s
 //     ...
@@ -19,7 +21,9 @@
 // in their place (term.h, operatorsAsConstants); version 1 models (none) still read, unchanged.
 // Version 3 adds `# root-types`, the types a root's logical form may have (CkyOptions::rootTypes:
 // the training forms' types), written when the parser has them; without the line (versions 1
-// and 2, or a model trained without the restriction) a root may have any type.
+// and 2, or a model trained without the restriction) a root may have any type. Version 4 adds
+// `# beam-rank inside|viterbi` and `# keep-lexical-entries 0|1` (CkyOptions::beamRanking and
+// keepLexicalEntries, UBL's beam discipline); without them (versions 1 to 3) inside and 0.
 // Files are written atomically (gwb/common/atomic_file.h).
 //
 // Evaluation: each test sentence is parsed; the answer is the most probable logical form,
@@ -48,7 +52,7 @@
 
 namespace gwb::ccg {
 
-inline constexpr int kCcgModelVersion = 3;        // written
+inline constexpr int kCcgModelVersion = 4;        // written
 inline constexpr int kCcgModelOldestVersion = 1;  // read: this one to kCcgModelVersion
 
 struct CcgModelLoad {

@@ -23,9 +23,10 @@
 // every way it was built (ChartEdge: the combinator, its child entries or its lexeme and
 // template, its local score and features) — a packed forest — with inside, Viterbi and outside
 // scores (natural logs). Cells are filled by increasing span; a cell's entries are then ranked by
-// inside score and all but the best `beam` are marked pruned (kept for display, never combined,
-// left out of every sum). The fill is recorded as events (ChartEvent) that a stepper can replay
-// cell by cell and combinator by combinator.
+// inside score (or Viterbi score, CkyOptions::beamRanking) and all but the best `beam` (with
+// keepLexicalEntries, beyond the lexicon's own entries) are marked pruned (kept for display, never
+// combined, left out of every sum). The fill is recorded as events (ChartEvent) that a stepper can
+// replay cell by cell and combinator by combinator.
 //
 // Word skipping (the paper's test-time option, off by default): a lexical entry may also cover
 // skipped words, each adding the `skip` feature. So that each set of skipped words has one
@@ -62,8 +63,20 @@ namespace gwb::ccg {
 
 inline constexpr double kTemplateFeatureValue = 0.1;
 
+// What a cell's beam ranks its entries by: the inside score (the sum over the entry's
+// derivations, the default) or the Viterbi score (its best derivation's, as UBL's
+// Cell.prunescore).
+enum class BeamRanking { Inside, Viterbi };
+
 struct CkyOptions {
   int beam = 200;  // entries kept per cell (UBL's experiment drivers use 200)
+  BeamRanking beamRanking = BeamRanking::Inside;
+  // Never prune an entry the lexicon gives (one with a Lexical edge): the other entries of its
+  // cell compete for the places left, none when the lexical ones fill the beam. UBL's
+  // Chart.addNew never evicts a lexical cell, so every lexical entry of a training sentence
+  // shares in E[φ | x] (and is penalised when wrong) however many a cell holds. Off: lexical
+  // entries are ranked with the others.
+  bool keepLexicalEntries = false;
   CombinatorOptions combinators;
   bool skipWords = false;
   // Weight of feature `skip` when the lexicon gives none: each skipped word costs this much.
