@@ -519,8 +519,9 @@ namespace {
 
 class Substitution {
  public:
-  Substitution(int variable, Term value, int firstFresh)
-      : variable_(variable), value_(std::move(value)), fresh_(firstFresh) {
+  // `work`, when given, counts the nodes the substitution rebuilds (BetaReducer's budget).
+  Substitution(int variable, Term value, int firstFresh, long long* work = nullptr)
+      : variable_(variable), value_(std::move(value)), fresh_(firstFresh), work_(work) {
     freeInValue_ = value_->freeVariables;
   }
 
@@ -529,11 +530,12 @@ class Substitution {
       return term;  // no free occurrence
     }
     if (term->kind == TermKind::Variable) return value_;
+    if (work_ != nullptr) ++*work_;
     if (isBinder(term->kind) &&
         std::binary_search(freeInValue_.begin(), freeInValue_.end(), term->variable)) {
       // Rename the binder so that it does not capture a free variable of the value.
       const int fresh = fresh_++;
-      Substitution rename(term->variable, makeVariable(fresh), fresh_);
+      Substitution rename(term->variable, makeVariable(fresh), fresh_, work_);
       std::vector<Term> children;
       for (const Term& child : term->children) children.push_back(apply(rename.apply(child)));
       fresh_ = std::max(fresh_, rename.fresh_);
@@ -550,6 +552,7 @@ class Substitution {
   Term value_;
   std::vector<int> freeInValue_;
   int fresh_;
+  long long* work_;
 };
 
 class BetaReducer {
@@ -559,7 +562,7 @@ class BetaReducer {
 
   Term reduce(const Term& term) {
     if (exhausted_ || term->betaNormal) return term;
-    if (nesting_ >= kMaxReductionDepth) {
+    if (++work_ > kMaxReductionWork || nesting_ >= kMaxReductionDepth) {
       exhausted_ = true;
       return term;
     }
@@ -606,9 +609,12 @@ class BetaReducer {
       }
       const Term& argument = arguments[next++];
       const int firstFresh = std::max(head->maxVariable, argument->maxVariable) + 1;
-      Substitution substitution(head->variable, argument, firstFresh);
+      Substitution substitution(head->variable, argument, firstFresh, &work_);
       Term body = substitution.apply(head->children.front());
-      if (!withinBounds(body)) return term;
+      if (work_ > kMaxReductionWork || !withinBounds(body)) {
+        exhausted_ = true;
+        return term;
+      }
       head = reduce(body);
       if (exhausted_) return term;
     }
@@ -628,6 +634,7 @@ class BetaReducer {
     for (const Term& child : term->children) {
       Term reduced = reduce(child);
       if (reduced->kind == term->kind) {
+        work_ += static_cast<long long>(reduced->children.size());  // flattened in
         children.insert(children.end(), reduced->children.begin(), reduced->children.end());
         changed = true;
       } else {
@@ -639,7 +646,8 @@ class BetaReducer {
   }
 
   int stepsLeft_;
-  int nesting_ = 0;  // calls of reduce under way
+  long long work_ = 0;  // nodes walked by reduce and rebuilt by substitutions so far
+  int nesting_ = 0;     // calls of reduce under way
   bool exhausted_ = false;
 };
 

@@ -151,6 +151,11 @@ TEST(CcgTermTest, BetaReductionIsBoundedInDepthAndSizeNotOnlyInSteps) {
       "((lambda $0 <e,e> (f:e ($0 $0))) (lambda $0 <e,e> (f:e ($0 $0))))",
       // Every step adds an argument.
       "((lambda $0 <e,e> ($0 $0 $0)) (lambda $0 <e,e> ($0 $0 $0)))",
+      // Every step adds a conjunct, flattened in: neither depth nor (for 30,000 steps) size
+      // passes its bound, but each step walks and copies the whole conjunction, so the
+      // reduction took quadratic time (a fuzzed self-application ran for 15 s) until the bound
+      // on the work in all (kMaxReductionWork).
+      "((lambda $0 e (and (p:t c:e) ($0 $0))) (lambda $0 e (and (p:t c:e) ($0 $0))))",
   };
   for (const char* text : noNormalForm) {
     EXPECT_EQ(betaReduce(term(text), kUnlimitedSteps), nullptr) << text;

@@ -136,10 +136,15 @@ Term substitute(const Term& term, int variable, const Term& value);
 //   step: the step budget alone would let (λx.x x)(λx.x x) overflow the stack first);
 // - a term, after a substitution or as a result, deeper than kMaxReductionDepth or with more
 //   than kMaxReducedSize nodes counted as a tree (substitution shares the substituted value, so
-//   a few dozen steps can build a term of 2^60 nodes whose every walk is exponential).
-// GeoQuery's forms have depth at most 12 and fewer than 100 nodes.
+//   a few dozen steps can build a term of 2^60 nodes whose every walk is exponential);
+// - more than kMaxReductionWork nodes walked and rebuilt in all (each step walks the term it
+//   makes, so the step and size bounds alone allowed 2,000 steps over terms of 100,000 nodes:
+//   a fuzzed self-application ran for 15 s).
+// GeoQuery's forms have depth at most 12 and fewer than 100 nodes; reducing one walks a few
+// hundred.
 inline constexpr int kMaxReductionDepth = 1000;
 inline constexpr int kMaxReducedSize = 100000;
+inline constexpr long long kMaxReductionWork = 100000;
 Term betaReduce(const Term& term, int maxSteps = 10000);
 
 // Bound variables renamed by binding depth; free variables keep their numbers.
