@@ -141,10 +141,11 @@ Term substitute(const Term& term, int variable, const Term& value);
 //   makes, so the step and size bounds alone allowed 2,000 steps over terms of 100,000 nodes:
 //   a fuzzed self-application ran for 15 s).
 // GeoQuery's forms have depth at most 12 and fewer than 100 nodes; reducing one walks a few
-// hundred.
+// hundred. (The size bound was 100,000 until session 15: every walk over a result that large —
+// canonical form, exact-match key — took a third of a second under the sanitizers.)
 inline constexpr int kMaxReductionDepth = 1000;
-inline constexpr int kMaxReducedSize = 100000;
-inline constexpr long long kMaxReductionWork = 100000;
+inline constexpr int kMaxReducedSize = 10000;
+inline constexpr long long kMaxReductionWork = 10000;
 Term betaReduce(const Term& term, int maxSteps = 10000);
 
 // Bound variables renamed by binding depth; free variables keep their numbers.
