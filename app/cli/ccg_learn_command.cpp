@@ -81,7 +81,7 @@ struct TrainSettings {
   std::string out;
   std::vector<std::string> fixedLexicons;
   TypeInput types;
-  int passes = 3;
+  int passes = ccg::FublOptions().passes;
   unsigned long long seed = 0;
   int threads = 1;
   int beam = 200;

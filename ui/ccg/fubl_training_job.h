@@ -46,7 +46,7 @@ struct FublTrainingSettings {
   QString modelPath;         // empty: NAME.ccgmodel beside the training file
   QString typesPath;         // empty: found beside the data (see above)
   QString langPath;
-  int passes = 3;    // FublOptions::passes
+  int passes = 5;    // FublOptions::passes
   quint64 seed = 0;  // 0: the examples in file order every pass
   int beam = 200;
   int threads = 1;  // evaluation parses
