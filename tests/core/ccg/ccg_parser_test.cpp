@@ -474,6 +474,18 @@ TEST(CcgParserTest, AgreesWithBruteForceEnumeration) {
             << " composed derivations\n";
 }
 
+// d log Z / dθ_name by central finite differences (θ restored after).
+double logPartitionSlope(RandomCase* c, const std::string& name, const CkyOptions& options) {
+  const double h = 1e-6;
+  const double original = c->lexicon.weight(name);
+  c->lexicon.setWeight(name, original + h);
+  const double up = CkyChart(c->lexicon, c->words, options).logPartition();
+  c->lexicon.setWeight(name, original - h);
+  const double down = CkyChart(c->lexicon, c->words, options).logPartition();
+  c->lexicon.setWeight(name, original);
+  return (up - down) / (2 * h);
+}
+
 // With a narrow beam the expectations are still the gradient of log Z over the pruned chart:
 // checked by central finite differences.
 TEST(CcgParserTest, PrunedExpectationsAreTheGradientOfLogZ) {
@@ -489,14 +501,8 @@ TEST(CcgParserTest, PrunedExpectationsAreTheGradientOfLogZ) {
     const FeatureCounts expected = chart.expectations();
     for (const auto& [name, value] : expected) {
       if (name.rfind("lexeme:", 0) != 0 && name.rfind("pair:", 0) != 0) continue;
-      const double h = 1e-6;
-      const double original = c.lexicon.weight(name);
-      c.lexicon.setWeight(name, original + h);
-      const double up = CkyChart(c.lexicon, c.words, options).logPartition();
-      c.lexicon.setWeight(name, original - h);
-      const double down = CkyChart(c.lexicon, c.words, options).logPartition();
-      c.lexicon.setWeight(name, original);
-      EXPECT_NEAR((up - down) / (2 * h), value, 1e-5) << "seed " << seed << " " << name;
+      EXPECT_NEAR(logPartitionSlope(&c, name, options), value, 1e-5)
+          << "seed " << seed << " " << name;
       ++checked;
     }
   }
@@ -588,16 +594,10 @@ TEST(CcgParserTest, BeamByViterbiKeepingLexicalEntries) {
         if (!chart.hasParse()) continue;
         for (const auto& [name, value] : chart.expectations()) {
           if (name.rfind("lexeme:", 0) != 0) continue;
-          const double h = 1e-6;
-          const double original = c.lexicon.weight(name);
-          c.lexicon.setWeight(name, original + h);
-          const double up = CkyChart(c.lexicon, c.words, options).logPartition();
-          c.lexicon.setWeight(name, original - h);
-          const double down = CkyChart(c.lexicon, c.words, options).logPartition();
-          c.lexicon.setWeight(name, original);
           // The beam's choice may flip at θ ± h only where two entries tie; random weights
           // make that vanishingly rare.
-          EXPECT_NEAR((up - down) / (2 * h), value, 1e-5) << "seed " << seed << " " << name;
+          EXPECT_NEAR(logPartitionSlope(&c, name, options), value, 1e-5)
+              << "seed " << seed << " " << name;
         }
       }
     }
