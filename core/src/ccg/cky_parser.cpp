@@ -433,6 +433,44 @@ bool CkyChart::isRootCategory(const Category& category) const {
   return isRoot;
 }
 
+// Which entries of `cell` the beam keeps (`dead`: sorted indices of entries in no parse). With
+// keepLexicalEntries, an entry the lexicon gives (a Lexical edge) is never pruned and the others
+// compete for the places the lexical ones leave (UBL's Chart.addNew); the others are ranked by
+// inside or Viterbi score (beamRanking), ties in index order.
+std::vector<bool> CkyChart::beamSurvivors(const ChartCell& cell,
+                                          const std::vector<int>& dead) const {
+  const auto isLexical = [&](const ChartEntry& entry) {
+    return options_.keepLexicalEntries &&
+           std::any_of(entry.edges.begin(), entry.edges.end(), [](const ChartEdge& edge) {
+             return edge.combinator == Combinator::Lexical;
+           });
+  };
+  std::vector<bool> keep(cell.entries.size(), false);
+  std::vector<int> order;
+  order.reserve(cell.entries.size());
+  std::size_t lexicalKept = 0;
+  for (std::size_t i = 0; i < cell.entries.size(); ++i) {
+    if (std::binary_search(dead.begin(), dead.end(), static_cast<int>(i))) continue;
+    if (isLexical(cell.entries[i])) {
+      keep[i] = true;
+      ++lexicalKept;
+    } else {
+      order.push_back(static_cast<int>(i));
+    }
+  }
+  const bool byViterbi = options_.beamRanking == BeamRanking::Viterbi;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return byViterbi ? cell.entries[a].viterbi > cell.entries[b].viterbi
+                     : cell.entries[a].inside > cell.entries[b].inside;
+  });
+  const auto beam = static_cast<std::size_t>(std::max(0, options_.beam));
+  const std::size_t kept = options_.beam > 0
+                               ? std::min(order.size(), beam > lexicalKept ? beam - lexicalKept : 0)
+                               : order.size();
+  for (std::size_t rank = 0; rank < kept; ++rank) keep[order[rank]] = true;
+  return keep;
+}
+
 void CkyChart::finishCell(int cellIdx, FillState* state) {
   ChartCell& cell = cells_[cellIdx];
   for (ChartEntry& entry : cell.entries) {
@@ -462,39 +500,7 @@ void CkyChart::finishCell(int cellIdx, FillState* state) {
   }
   if (!dead.empty() ||
       (options_.beam > 0 && static_cast<int>(cell.entries.size()) > options_.beam)) {
-    // With keepLexicalEntries, an entry the lexicon gives (a Lexical edge) is never pruned and
-    // the others compete for the places the lexical ones leave (UBL's Chart.addNew).
-    const auto isLexical = [&](int index) {
-      if (!options_.keepLexicalEntries) return false;
-      for (const ChartEdge& edge : cell.entries[index].edges) {
-        if (edge.combinator == Combinator::Lexical) return true;
-      }
-      return false;
-    };
-    std::vector<bool> keep(cell.entries.size(), false);
-    std::vector<int> order;
-    order.reserve(cell.entries.size());
-    std::size_t lexicalKept = 0;
-    for (std::size_t i = 0; i < cell.entries.size(); ++i) {
-      if (std::binary_search(dead.begin(), dead.end(), static_cast<int>(i))) continue;
-      if (isLexical(static_cast<int>(i))) {
-        keep[i] = true;
-        ++lexicalKept;
-      } else {
-        order.push_back(static_cast<int>(i));
-      }
-    }
-    const bool byViterbi = options_.beamRanking == BeamRanking::Viterbi;
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-      return byViterbi ? cell.entries[a].viterbi > cell.entries[b].viterbi
-                       : cell.entries[a].inside > cell.entries[b].inside;
-    });
-    const auto beam = static_cast<std::size_t>(std::max(0, options_.beam));
-    const std::size_t kept =
-        options_.beam > 0 ? std::min(order.size(), beam > lexicalKept ? beam - lexicalKept : 0)
-                          : order.size();
-    order.resize(kept);  // the ranks kept; the rest and the dead entries are pruned
-    for (std::size_t rank = 0; rank < kept; ++rank) keep[order[rank]] = true;
+    const std::vector<bool> keep = beamSurvivors(cell, dead);
     std::vector<int> pruned;
     for (std::size_t i = 0; i < cell.entries.size(); ++i) {
       if (!keep[i]) pruned.push_back(static_cast<int>(i));

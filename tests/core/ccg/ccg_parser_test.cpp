@@ -509,102 +509,105 @@ TEST(CcgParserTest, PrunedExpectationsAreTheGradientOfLogZ) {
   EXPECT_GT(checked, 50);
 }
 
+bool hasLexicalEdge(const ChartEntry& entry) {
+  return std::any_of(entry.edges.begin(), entry.edges.end(),
+                     [](const ChartEdge& edge) { return edge.combinator == Combinator::Lexical; });
+}
+
+struct BeamCellCounts {
+  int cells = 0;
+  int lexicalSaved = 0;       // lexical entries the plain beam prunes
+  int rankedDifferently = 0;  // neighbouring entries that inside and Viterbi order differently
+};
+
+// Checks the beam discipline of `chart` (keepLexicalEntries on, `ranking`) cell by cell, and
+// counts what `plain` (inside ranking, lexical entries ranked too) does differently.
+void checkBeamCells(const CkyChart& chart, const CkyChart& plain, const RandomCase& c, int beam,
+                    BeamRanking ranking, BeamCellCounts* counts) {
+  const int n = chart.length();
+  const auto rank = [&](const ChartEntry& entry) {
+    return ranking == BeamRanking::Viterbi ? entry.viterbi : entry.inside;
+  };
+  for (int begin = 0; begin < n; ++begin) {
+    for (int end = begin + 1; end <= n; ++end) {
+      const auto isDead = [&](const ChartEntry& entry) {
+        return begin == 0 && end == n && !c.roots.empty() &&
+               std::find(c.roots.begin(), c.roots.end(), toString(entry.category)) == c.roots.end();
+      };
+      int lexical = 0;
+      int others = 0;
+      int othersKept = 0;
+      double lowestKept = std::numeric_limits<double>::infinity();
+      double highestPruned = kNegInf;
+      for (const ChartEntry& entry : chart.cell(begin, end).entries) {
+        if (isDead(entry)) {
+          EXPECT_TRUE(entry.pruned);
+        } else if (hasLexicalEdge(entry)) {
+          EXPECT_FALSE(entry.pruned) << "cell " << begin << "-" << end;
+          ++lexical;
+        } else if (entry.pruned) {
+          ++others;
+          highestPruned = std::max(highestPruned, rank(entry));
+        } else {
+          ++others;
+          ++othersKept;
+          lowestKept = std::min(lowestKept, rank(entry));
+        }
+      }
+      EXPECT_EQ(othersKept, std::min(others, std::max(0, beam - lexical)))
+          << "cell " << begin << "-" << end;
+      EXPECT_GE(lowestKept, highestPruned) << "cell " << begin << "-" << end;
+      ++counts->cells;
+      for (const ChartEntry& entry : plain.cell(begin, end).entries) {
+        if (hasLexicalEdge(entry) && entry.pruned && !isDead(entry)) ++counts->lexicalSaved;
+      }
+      const std::vector<ChartEntry>& entries = chart.cell(begin, end).entries;
+      for (std::size_t e = 0; e + 1 < entries.size(); ++e) {
+        const double byViterbi = entries[e].viterbi - entries[e + 1].viterbi;
+        if (byViterbi * (entries[e].inside - entries[e + 1].inside) < 0)
+          ++counts->rankedDifferently;
+      }
+    }
+  }
+}
+
 // UBL's beam discipline (CkyOptions::beamRanking, keepLexicalEntries): in every cell of random
 // grammars, every entry the lexicon gives is kept, the others keep the places the lexical ones
 // leave, and each kept one ranks (by Viterbi or inside score) at least as high as each pruned
 // one; the expectations stay the gradient of log Z over the chart so pruned.
 TEST(CcgParserTest, BeamByViterbiKeepingLexicalEntries) {
-  int lexicalSaved = 0;
-  int rankedDifferently = 0;
-  int checked = 0;
+  BeamCellCounts counts;
   for (unsigned seed = 1; seed <= 80; ++seed) {
     RandomCase c = makeRandomCase(seed);
     for (int beam : {1, 2}) {
       for (BeamRanking ranking : {BeamRanking::Viterbi, BeamRanking::Inside}) {
+        SCOPED_TRACE("seed " + std::to_string(seed) + ", beam " + std::to_string(beam));
         CkyOptions options;
         options.beam = beam;
         options.rootCategories = c.roots;
         options.combinators.composition = c.composition;
         options.beamRanking = ranking;
         options.keepLexicalEntries = true;
-        CkyChart chart(c.lexicon, c.words, options);
-        CkyOptions plain = options;
-        plain.keepLexicalEntries = false;
-        plain.beamRanking = BeamRanking::Inside;
-        CkyChart inside(c.lexicon, c.words, plain);
-        const int n = chart.length();
-        for (int begin = 0; begin < n; ++begin) {
-          for (int end = begin + 1; end <= n; ++end) {
-            const ChartCell& cell = chart.cell(begin, end);
-            const auto rank = [&](const ChartEntry& entry) {
-              return ranking == BeamRanking::Viterbi ? entry.viterbi : entry.inside;
-            };
-            const auto isLexical = [](const ChartEntry& entry) {
-              for (const ChartEdge& edge : entry.edges) {
-                if (edge.combinator == Combinator::Lexical) return true;
-              }
-              return false;
-            };
-            const auto isDead = [&](const ChartEntry& entry) {
-              if (begin != 0 || end != n || c.roots.empty()) return false;
-              return std::find(c.roots.begin(), c.roots.end(), toString(entry.category)) ==
-                     c.roots.end();
-            };
-            int lexical = 0;
-            int others = 0;
-            int othersKept = 0;
-            double lowestKept = std::numeric_limits<double>::infinity();
-            double highestPruned = kNegInf;
-            for (const ChartEntry& entry : cell.entries) {
-              if (isDead(entry)) {
-                EXPECT_TRUE(entry.pruned);
-                continue;
-              }
-              if (isLexical(entry)) {
-                EXPECT_FALSE(entry.pruned) << "seed " << seed << " cell " << begin << "-" << end;
-                ++lexical;
-                continue;
-              }
-              ++others;
-              if (entry.pruned) {
-                highestPruned = std::max(highestPruned, rank(entry));
-              } else {
-                ++othersKept;
-                lowestKept = std::min(lowestKept, rank(entry));
-              }
-            }
-            EXPECT_EQ(othersKept, std::min(others, std::max(0, beam - lexical)))
-                << "seed " << seed << " cell " << begin << "-" << end;
-            EXPECT_GE(lowestKept, highestPruned) << "seed " << seed;
-            ++checked;
-            const ChartCell& plainCell = inside.cell(begin, end);
-            for (std::size_t e = 0; e < plainCell.entries.size() && e < cell.entries.size(); ++e) {
-              if (isLexical(plainCell.entries[e]) && plainCell.entries[e].pruned &&
-                  !isDead(plainCell.entries[e])) {
-                ++lexicalSaved;
-              }
-            }
-            for (std::size_t e = 0; e + 1 < cell.entries.size(); ++e) {
-              const ChartEntry& a = cell.entries[e];
-              const ChartEntry& b = cell.entries[e + 1];
-              if ((a.viterbi - b.viterbi) * (a.inside - b.inside) < 0) ++rankedDifferently;
-            }
-          }
-        }
+        CkyOptions plainOptions = options;
+        plainOptions.keepLexicalEntries = false;
+        plainOptions.beamRanking = BeamRanking::Inside;
+        const CkyChart chart(c.lexicon, c.words, options);
+        checkBeamCells(chart, CkyChart(c.lexicon, c.words, plainOptions), c, beam, ranking,
+                       &counts);
         if (!chart.hasParse()) continue;
         for (const auto& [name, value] : chart.expectations()) {
-          if (name.rfind("lexeme:", 0) != 0) continue;
           // The beam's choice may flip at θ ± h only where two entries tie; random weights
           // make that vanishingly rare.
-          EXPECT_NEAR(logPartitionSlope(&c, name, options), value, 1e-5)
-              << "seed " << seed << " " << name;
+          if (name.rfind("lexeme:", 0) == 0) {
+            EXPECT_NEAR(logPartitionSlope(&c, name, options), value, 1e-5) << name;
+          }
         }
       }
     }
   }
-  EXPECT_GT(checked, 1000);
-  EXPECT_GT(lexicalSaved, 20) << "lexical entries the plain beam prunes";
-  EXPECT_GT(rankedDifferently, 20) << "neighbours inside and Viterbi scores order differently";
+  EXPECT_GT(counts.cells, 1000);
+  EXPECT_GT(counts.lexicalSaved, 20) << "lexical entries the plain beam prunes";
+  EXPECT_GT(counts.rankedDifferently, 20) << "neighbours inside and Viterbi order differently";
 }
 
 // Dropping what pruned entries hold, or not recording the fill's events, changes none of the

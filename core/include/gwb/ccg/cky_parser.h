@@ -269,6 +269,7 @@ class CkyChart {
   // Whether a whole-sentence entry may be a root by its type (always, for other categories).
   bool rootTypeAllowed(const Category& category, const Term& semantics) const;
   void finishCell(int cellIdx, FillState* state);
+  std::vector<bool> beamSurvivors(const ChartCell& cell, const std::vector<int>& dead) const;
   void recordEvent(const ChartEvent& event);
   int featureId(const std::string& name);
   bool constantsAllowed(const Term& semantics) const;
