@@ -69,7 +69,7 @@ void EarleyChart::closeSet() {
   StateSet& s = sets_[open_];
   s.itemCount = openItems_.size();
   s.items = openItems_.close();
-  s.waiting = storage_.store(openWaiting_);
+  s.waiting = storage_.store(openWaiting_.data(), openWaiting_.size());
   s.waitingCount = openWaiting_.size();
   closedTerminalWaiting_.swap(openTerminalWaiting_);
   open_ = kNoOpenSet;

@@ -331,7 +331,7 @@ struct SymbolScratch {
   ItemIndex index;
   CompletionAgenda agenda;
   std::vector<PassingRecord> passing;
-  std::vector<std::pair<SymbolId, std::int32_t>> sortedWaiting;
+  AppendBuffer<std::pair<SymbolId, std::int32_t>> sortedWaiting;  // EarleyChart::WaitingEntry
   std::vector<RecordSpanSlot> recordSpans;
   std::vector<double> endWeightDense;
   NumericMode mode = NumericMode::Scaled;
@@ -439,7 +439,7 @@ class EarleyRun {
           chart_.closedTerminalWaiting_.push_back(static_cast<std::int32_t>(k));
         }
       }
-      computePredictionMass(s - 1, waitingBefore, before);
+      computePredictionMass(s - 1, ConstSpan<EarleyChart::WaitingEntry>(waitingBefore), before);
       openSet(s);
       if (scan(s - 1)) {
         complete(s);
@@ -702,7 +702,7 @@ class EarleyRun {
     // The items waiting in the open set, in the order they were made (predict() adds its own
     // items, and their waiting entries, only after the masses are summed).
     const std::optional<SymbolId> next = computePredictionMass(
-        r, chart_.openWaiting_, ConstSpan<EarleyItem>(openItems().data(), openItems().size()));
+        r, waiting(r), ConstSpan<EarleyItem>(openItems().data(), openItems().size()));
     if (next && *next == CompiledGrammar::kEndOfInput) return;
     // The rule-start table: Y's rules by first symbol, the look-ahead tested once per group.
     const std::int32_t* const groupRules = g_.predictionGroupRules().data();
@@ -739,9 +739,9 @@ class EarleyRun {
   // not themselves predicted) of forward · R_L(Z, Y), left in predictionMass_ for predict() and
   // for the scan of word r. `waiting` lists (Z, item of `items`) in the order the items were
   // made. Returns the look-ahead at r.
-  std::optional<SymbolId> computePredictionMass(
-      std::size_t r, const std::vector<std::pair<SymbolId, std::int32_t>>& waiting,
-      ConstSpan<EarleyItem> items) {
+  std::optional<SymbolId> computePredictionMass(std::size_t r,
+                                                ConstSpan<EarleyChart::WaitingEntry> waiting,
+                                                ConstSpan<EarleyItem> items) {
     const std::optional<SymbolId> next = lookaheadAt(r);
     // Mass waiting on each nonterminal Z (items that were not themselves predicted).
     touchedWaiting_.clear();
@@ -769,9 +769,9 @@ class EarleyRun {
   }
 
   // Groups the waiting list by symbol (a counting sort; item order within a symbol is kept).
-  void sortWaiting(std::vector<std::pair<SymbolId, std::int32_t>>& waiting) {
+  void sortWaiting(AppendBuffer<EarleyChart::WaitingEntry>& waiting) {
     if (waiting.size() < 32) {
-      std::sort(waiting.begin(), waiting.end());
+      std::sort(waiting.data(), waiting.data() + waiting.size());
       return;
     }
     touchedWaiting_.clear();
@@ -1295,7 +1295,7 @@ class EarleyRun {
   ItemIndex index_;
   CompletionAgenda agenda_;
   std::vector<std::int32_t> waitingCount_;
-  std::vector<std::pair<SymbolId, std::int32_t>> sortedWaiting_;
+  AppendBuffer<EarleyChart::WaitingEntry> sortedWaiting_;
   std::vector<std::int32_t> scannedFrom_;
   std::vector<Constituent> constituents_;
   std::vector<SymbolId> touchedConstituents_;

@@ -1,17 +1,20 @@
 // Chart memory: ChartStorage hands out stable, correctly filled memory across blocks and reuses
 // it after rewind(); a chart parsed into again, a copied chart, and parses following each other
 // on one thread (which share the per-symbol scratch arrays) give bit-for-bit the results and
-// items of a first parse into a new chart on a new thread.
+// items of a first parse into a new chart on a new thread. AppendBuffer (the open set's waiting
+// list) keeps its elements in order through growth, resize, swap and clear.
 #include "gwb/earley/chart_storage.h"
 
 #include <cstdint>
 #include <cstring>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "brute_force_oracle.h"
+#include "gwb/earley/earley_chart.h"
 #include "gwb/earley/earley_parser.h"
 #include "gwb/earley/tokenize.h"
 #include "test_grammars.h"
@@ -121,6 +124,42 @@ void expectSameResult(const ParseResult& actual, const ParseResult& expected) {
   EXPECT_EQ(actual.logProbability, expected.logProbability);
   EXPECT_EQ(actual.viterbiLogProbability, expected.viterbiLogProbability);
   EXPECT_EQ(actual.logPrefixProbability, expected.logPrefixProbability);
+}
+
+TEST(AppendBufferTest, KeepsItsElementsThroughGrowthResizeSwapAndClear) {
+  AppendBuffer<std::pair<int, int>> buffer;
+  EXPECT_TRUE(buffer.empty());
+  // Past the first room (64) and several doublings.
+  for (int k = 0; k < 1000; ++k) buffer.push_back({k, -k});
+  ASSERT_EQ(buffer.size(), 1000u);
+  for (int k = 0; k < 1000; ++k)
+    EXPECT_EQ(buffer[static_cast<std::size_t>(k)], std::make_pair(k, -k));
+  EXPECT_EQ(buffer.end() - buffer.begin(), 1000);
+  // Shrinking keeps the front; growing by resize keeps it too, and the new places are writable.
+  buffer.resize(10);
+  buffer.resize(5000);
+  for (int k = 0; k < 10; ++k) EXPECT_EQ(buffer[static_cast<std::size_t>(k)].first, k);
+  buffer[4999] = {7, 7};
+  EXPECT_EQ(buffer[4999], std::make_pair(7, 7));
+  AppendBuffer<std::pair<int, int>> other;
+  other.push_back({42, 43});
+  buffer.swap(other);
+  ASSERT_EQ(buffer.size(), 1u);
+  EXPECT_EQ(buffer[0], std::make_pair(42, 43));
+  ASSERT_EQ(other.size(), 5000u);
+  EXPECT_EQ(other[3].second, -3);
+  // Cleared, it is empty and takes new elements from the front.
+  other.clear();
+  EXPECT_TRUE(other.empty());
+  other.push_back({1, 2});
+  ASSERT_EQ(other.size(), 1u);
+  EXPECT_EQ(*other.begin(), std::make_pair(1, 2));
+  // Copies are deep.
+  AppendBuffer<std::pair<int, int>> copy = other;
+  copy.push_back({3, 4});
+  copy[0] = {9, 9};
+  EXPECT_EQ(other.size(), 1u);
+  EXPECT_EQ(other[0], std::make_pair(1, 2));
 }
 
 TEST(ChartReuseTest, ParsesIntoAReusedChartAndOnABusyThreadMatchAFirstParse) {

@@ -35,11 +35,15 @@ class ChartStorage {
   // Copies `values` into the storage and returns where they now live (nullptr when empty).
   // T must be trivially copyable.
   template <typename T>
-  const T* store(const std::vector<T>& values) {
-    if (values.empty()) return nullptr;
-    void* to = allocate(values.size() * sizeof(T), alignof(T));
-    copyBytes(to, values.data(), values.size() * sizeof(T));
+  const T* store(const T* values, std::size_t count) {
+    if (count == 0) return nullptr;
+    void* to = allocate(count * sizeof(T), alignof(T));
+    copyBytes(to, values, count * sizeof(T));
     return static_cast<const T*>(to);
+  }
+  template <typename T>
+  const T* store(const std::vector<T>& values) {
+    return store(values.data(), values.size());
   }
 
   // The open region (at most one at a time; nothing else may be stored while it is open):

@@ -15,6 +15,7 @@
 // being written, one ParseEvent per operation.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -46,6 +47,44 @@ struct EarleyItem {
 };
 
 // A reference to an item: state set and index in it.
+// A growable array of a trivially copyable T for the lists the completer appends to in its inner
+// loop (the open set's waiting list): the append is small enough to be inlined there, where
+// std::vector's emplace_back was not (a call per advance, 2-3% of a dense parse), and only the
+// growth is out of line. Memory is kept when cleared.
+template <typename T>
+class AppendBuffer {
+ public:
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T* data() { return buffer_.data(); }
+  const T* data() const { return buffer_.data(); }
+  const T* begin() const { return buffer_.data(); }
+  const T* end() const { return buffer_.data() + size_; }
+  T& operator[](std::size_t i) { return buffer_[i]; }
+  const T& operator[](std::size_t i) const { return buffer_[i]; }
+  void push_back(const T& value) {  // NOLINT(readability-identifier-naming): as std::vector's
+    if (size_ == buffer_.size()) grow(size_ + 1);
+    buffer_[size_++] = value;
+  }
+  // The elements past the old size hold whatever they held: the caller writes them.
+  void resize(std::size_t size) {
+    if (size > buffer_.size()) grow(size);
+    size_ = size;
+  }
+  void clear() { size_ = 0; }
+  void swap(AppendBuffer& other) noexcept {
+    buffer_.swap(other.buffer_);
+    std::swap(size_, other.size_);
+  }
+
+ private:
+  [[gnu::noinline]] void grow(std::size_t atLeast) {
+    buffer_.resize(std::max({atLeast, 2 * buffer_.size(), std::size_t{64}}));
+  }
+  std::vector<T> buffer_;  // all of it in use as room; the first size_ are the elements
+  std::size_t size_ = 0;
+};
+
 // The items of the state set under construction, in place in chart storage (the storage's open
 // region, chart_storage.h): a vector's interface for the parser, without a copy when the set is
 // finished. Like a vector's, references to the items are invalidated when it grows.
@@ -183,7 +222,7 @@ class EarleyChart {
     double logScaleSum = 0.0;  // Σ_{k ≤ r} log S_k
   };
   ConstSpan<WaitingEntry> waiting(std::size_t r) const {
-    if (r == open_) return ConstSpan<WaitingEntry>(openWaiting_);
+    if (r == open_) return {openWaiting_.data(), openWaiting_.size()};
     return {sets_[r].waiting, sets_[r].waitingCount};
   }
   // Empties the chart for a parse of `sets` state sets, keeping its memory.
@@ -198,7 +237,7 @@ class EarleyChart {
   ChartStorage storage_;
   std::size_t open_ = kNoOpenSet;
   OpenItems openItems_;
-  std::vector<WaitingEntry> openWaiting_;
+  AppendBuffer<WaitingEntry> openWaiting_;
   std::vector<std::int32_t> openTerminalWaiting_;    // items of the open set before a terminal
   std::vector<std::int32_t> closedTerminalWaiting_;  // the same, of the set closed last
 };
