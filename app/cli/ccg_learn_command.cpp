@@ -95,6 +95,7 @@ struct TrainSettings {
   bool noPrune = false;
   bool unconstrained = false;
   std::string newLexNodes = "leaves";
+  bool merge = false;
   bool fixedWeightPerWord = false;
   bool anyRootType = false;
   bool keepLexicon = false;
@@ -170,6 +171,7 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
   options.fixedWeightPerWord = s.fixedWeightPerWord;
   options.newLexNodes = s.newLexNodes == "all" ? ccg::FublOptions::NewLexNodes::AllNodes
                                                : ccg::FublOptions::NewLexNodes::Leaves;
+  options.merge = s.merge;
   options.restrictRootTypes = !s.anyRootType;
   options.pruneAfterLastPass = !s.keepLexicon;
   out.learner = std::make_unique<ccg::FublLearner>(*out.types, options);
@@ -193,8 +195,9 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
           << summary.logLikelihood << " (" << summary.zOutsideFullChart
           << " with z only in the chart of z, " << summary.wholeSentenceBest
           << " right by a whole-sentence item, update L1 " << summary.updateL1 << "), splits "
-          << summary.splitsAdded << " kept / " << summary.splitsRejected << " rejected, "
-          << summary.restored << " whole-sentence items restored, " << summary.partFacTemplates
+          << summary.splitsAdded << " kept (" << summary.mergesAdded << " merges) / "
+          << summary.splitsRejected << " rejected, " << summary.restored
+          << " whole-sentence items restored, " << summary.partFacTemplates
           << " PART-FAC templates; pruned " << summary.lexemesPruned << " lexemes, "
           << summary.templatesPruned << " templates; lexicon " << summary.lexemes << " lexemes, "
           << summary.templates << " templates, " << summary.entries << " entries; "
@@ -464,6 +467,9 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
                   "items, both halves new) or 'all' (UBL: every node, a half may be the chart's "
                   "constituent, all tied splits added)")
       ->check(CLI::IsMember({"leaves", "all"}));
+  command.add_flag("--merge", s.merge,
+                   "NEW-LEX also merges: an internal node of the best correct parse may become one "
+                   "multi-word item (section 7.1; UBL), in competition with the splits");
   command.add_flag(
       "--fixed-weight-per-word", s.fixedWeightPerWord,
       "a fixed-lexicon lexeme starts at 10 per word (UBL: 'salt lake city' 30), not 10");

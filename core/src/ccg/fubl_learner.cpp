@@ -184,11 +184,24 @@ CkyOptions FublLearner::fullParseOptions() const {
   return options;
 }
 
+bool FublLearner::mergeCandidate(const SemanticExample& example, const DerivationNode& node,
+                                 LexicalItem* item, double* delta) const {
+  *item = LexicalItem{slice(example.words, node.begin, node.end), node.category, node.semantics};
+  const Factoring factoring = maximalFactoringOf(*item);
+  if (lexicon_.hasWeight(lexemeFeature(factoring.lexeme)) &&
+      lexicon_.hasWeight(templateFeature(factoring.lexicalTemplate))) {
+    return false;
+  }
+  *delta = itemScore(*item) - subtreeScore(node);
+  return true;
+}
+
 bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
                          const CkyChart& correct, CkyFillCache* cache) {
   std::vector<LexicalItem> added;
+  bool merged = false;
   if (options_.newLexNodes == FublOptions::NewLexNodes::AllNodes) {
-    added = newLexAllNodes(example, best, correct);
+    added = newLexAllNodes(example, best, correct, &merged);
     if (added.empty()) {
       ++splitsRejected_;
       return false;
@@ -199,7 +212,7 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
     collectNodes(best.root, &leaves, &internal);
     bool found = false;
     double bestDelta = 0;
-    LexicalSplit chosen;
+    std::vector<LexicalItem> chosen;
     for (const DerivationNode* leaf : leaves) {
       if (leaf->end - leaf->begin < 2) continue;
       const LexicalItem item{slice(example.words, leaf->begin, leaf->end), leaf->category,
@@ -209,7 +222,20 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
         if (!found || delta > bestDelta) {
           found = true;
           bestDelta = delta;
-          chosen = std::move(split);
+          chosen = {std::move(split.left), std::move(split.right)};
+        }
+      }
+    }
+    if (options_.merge) {
+      for (const DerivationNode* node : internal) {
+        LexicalItem item;
+        double delta = 0;
+        if (!mergeCandidate(example, *node, &item, &delta)) continue;
+        if (!found || delta > bestDelta) {
+          found = true;
+          bestDelta = delta;
+          chosen = {std::move(item)};
+          merged = true;
         }
       }
     }
@@ -223,7 +249,7 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
       ++splitsRejected_;
       return false;
     }
-    added = {std::move(chosen.left), std::move(chosen.right)};
+    added = std::move(chosen);
   }
   const int lexemes = static_cast<int>(lexicon_.lexemes().size());
   const int templates = static_cast<int>(lexicon_.templates().size());
@@ -234,6 +260,7 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
     if (chart.bestDerivation(example.logicalForm, &after) &&
         after.score >= best.score - kLikelihoodTolerance) {
       ++splitsAdded_;
+      if (merged) ++mergesAdded_;
       return true;
     }
   }
@@ -244,13 +271,24 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
 
 std::vector<LexicalItem> FublLearner::newLexAllNodes(const SemanticExample& example,
                                                      const Derivation& best,
-                                                     const CkyChart& correct) const {
+                                                     const CkyChart& correct, bool* merged) const {
   std::vector<const DerivationNode*> nodes;
   collectPreorder(best.root, &nodes);
   // One running maximum over the whole tree, from 0 (UBL: `mostImproved`); a candidate that
   // beats it clears the list, one that ties it joins it.
   double bestDelta = 0;
   std::vector<LexicalItem> chosen;
+  *merged = false;
+  // Whether `delta` makes a candidate: it clears the list when it beats the best so far.
+  const auto admit = [&](double delta) {
+    if (delta > bestDelta + kLikelihoodTolerance) {
+      bestDelta = delta;
+      chosen.clear();
+      *merged = false;
+      return true;
+    }
+    return delta >= bestDelta - kLikelihoodTolerance;
+  };
   for (const DerivationNode* node : nodes) {
     if (node->end - node->begin < 2) continue;
     const double nodeScore = subtreeScore(*node);
@@ -272,15 +310,17 @@ std::vector<LexicalItem> FublLearner::newLexAllNodes(const SemanticExample& exam
         (side == 0 ? leftNew : rightNew) = !reuse;
       }
       if (!leftNew && !rightNew) continue;
-      const double delta = halves - nodeScore;
-      if (delta > bestDelta + kLikelihoodTolerance) {
-        bestDelta = delta;
-        chosen.clear();
-      } else if (delta < bestDelta - kLikelihoodTolerance) {
-        continue;
-      }
+      if (!admit(halves - nodeScore)) continue;
       if (leftNew) chosen.push_back(std::move(split.left));
       if (rightNew) chosen.push_back(std::move(split.right));
+    }
+    if (options_.merge && !node->children.empty()) {
+      LexicalItem mergedItem;
+      double delta = 0;
+      if (mergeCandidate(example, *node, &mergedItem, &delta) && admit(delta)) {
+        chosen.push_back(std::move(mergedItem));
+        *merged = true;
+      }
     }
   }
   return chosen;
@@ -465,6 +505,7 @@ PassSummary FublLearner::runPass(const FublControl& control) {
     }
   }
   splitsAdded_ = 0;
+  mergesAdded_ = 0;
   splitsRejected_ = 0;
   usedLexemes_.clear();
   usedTemplates_.clear();
@@ -557,6 +598,7 @@ PassSummary FublLearner::runPass(const FublControl& control) {
     if (options_.pruneUnused) pruneUnused(&summary);
   }
   summary.splitsAdded = splitsAdded_;
+  summary.mergesAdded = mergesAdded_;
   summary.splitsRejected = splitsRejected_;
   summary.lexemes = lexicon_.lexemes().size();
   summary.templates = lexicon_.templates().size();

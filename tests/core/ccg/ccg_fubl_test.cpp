@@ -1,5 +1,6 @@
 #include <atomic>
 #include <cmath>
+#include <memory>
 #include <set>
 #include <string>
 #include <unordered_set>
@@ -443,6 +444,57 @@ TEST(CcgFublTest, NewLexOverAllNodesReusesTheChartsConstituent) {
   EXPECT_EQ(split.splitsAdded, 1);
   EXPECT_GE(leaves.lexicon().findLexeme(populationCapital), 0);
   EXPECT_LT(leaves.lexicon().findLexeme(population), 0);
+}
+
+// NEW-LEX merges (section 7.1; UBL's Chart.splitMerge): an internal node of y* becomes one
+// multi-word item. The given lexemes weigh −5 each and the whole-sentence item −100, so y* is
+// population:S/NP (capital:NP/NP texas:NP), and its internal node "capital texas" (−10 and the
+// templates) is beaten by a new item over both words (weight 0, scale 0): a gain of about 10, where
+// no split is possible (every leaf is one word). The root's merge is the whole-sentence item, which
+// the lexicon has: no candidate. (Over all nodes, splits of the root that make the same new item
+// "capital texas" beside a reused half gain as much, and others more.)
+TEST(CcgFublTest, NewLexMergesAnInternalNodeOfTheBestParse) {
+  TypeSystemLoad types =
+      readTypeSystem("((s e))", "types", "((population:i s i) (capital:s s s))", "lang");
+  ASSERT_FALSE(types.diagnostics.hasErrors());
+  LexiconLoad given = readFactoredLexicon(
+      "lexeme 0 population :- population:i\n"
+      "lexeme 0 capital :- capital:s\n"
+      "lexeme 0 texas :- texas:s\n"
+      "template 0 NP : #0\n"
+      "template 0 NP/NP : (lambda $0 e (#0 $0))\n"
+      "template 0 S/NP : (lambda $0 s (#0 $0))\n",
+      "given");
+  ASSERT_FALSE(given.diagnostics.hasErrors());
+  SemanticExamplesLoad one =
+      readSemanticExamples("population capital texas\n(population:i (capital:s texas:s))\n", "one");
+  ASSERT_FALSE(one.diagnostics.hasErrors());
+  const Lexeme capitalTexas{{"capital", "texas"}, {"capital:s", "texas:s"}};
+  FublOptions options;
+  options.lexemeInitScale = 0.0;
+  options.fixedLexemeWeight = -5.0;
+  options.partFac = false;
+  const auto learner = [&](bool merge) {
+    options.merge = merge;
+    auto made = std::make_unique<FublLearner>(types.types, options);
+    made->initialise(one.examples, given.lexicon);
+    EXPECT_EQ(made->lexicon().lexemes().size(), 4u);
+    for (const Lexeme& lexeme : made->lexicon().lexemes()) {
+      if (lexeme.words.size() == 3) made->lexicon().setWeight(lexemeFeature(lexeme), -100.0);
+    }
+    return made;
+  };
+  const auto merging = learner(true);
+  const PassSummary merged = merging->runPass();
+  EXPECT_EQ(merged.splitsAdded, 1);
+  EXPECT_EQ(merged.mergesAdded, 1);
+  EXPECT_GE(merging->lexicon().findLexeme(capitalTexas), 0);
+  EXPECT_EQ(merging->lexicon().lexemes().size(), 5u);
+
+  const auto splitting = learner(false);
+  const PassSummary split = splitting->runPass();
+  EXPECT_EQ(split.mergesAdded, 0);
+  EXPECT_LT(splitting->lexicon().findLexeme(capitalTexas), 0);
 }
 
 // The answer is the paper's arg max_z p(z | x), summed over derivations (eq. 2, 3): here

@@ -99,6 +99,13 @@ struct FublOptions {
   //   less its old one; all candidates tied with the best change are added.
   enum class NewLexNodes { Leaves, AllNodes };
   NewLexNodes newLexNodes = NewLexNodes::Leaves;
+  // NEW-LEX also merges (section 7.1: it "generates lexical items by splitting and merging nodes
+  // in the best parse tree"; UBL's Chart.splitMerge): an internal node of y* (the root included)
+  // becomes one multi-word item over its span with the node's category and meaning, scored as
+  // its maximal factoring's weights less the node's Viterbi score, in competition with the splits
+  // (the same best change from 0; under AllNodes, ties join). A merged item already in the
+  // lexicon is no candidate.
+  bool merge = false;
   bool partFac = true;  // PART-FAC templates in Step 1
   // A PART-FAC template joins the lexicon once it has come from this many best correct parses
   // (section 6.2: "commonly occurring nodes"); 1 adds every one at once.
@@ -134,7 +141,8 @@ struct PassSummary {
   int correctBeforeUpdate = 0;  // examples whose best parse was z_i when met (training accuracy)
   int parsable = 0;             // examples with some parse of z_i
   int restored = 0;             // examples given back their whole-sentence item (no parse of z_i)
-  int splitsAdded = 0;          // NEW-LEX splits kept
+  int splitsAdded = 0;          // NEW-LEX splits (and merges) kept
+  int mergesAdded = 0;          // of them, those that added a merged item (FublOptions::merge)
   int splitsRejected = 0;
   int partFacTemplates = 0;  // PART-FAC templates added
   int lexemesPruned = 0;     // lexemes and templates dropped at the end of the pass
@@ -253,10 +261,14 @@ class FublLearner {
   CkyOptions fullParseOptions() const;
   bool newLex(const SemanticExample& example, const Derivation& best, const CkyChart& correct,
               CkyFillCache* cache);
-  // NewLexNodes::AllNodes: the new items of the best splits (all tied ones); empty when none
-  // reaches a change of 0.
+  // NewLexNodes::AllNodes: the new items of the best splits and merges (all tied ones); empty
+  // when none reaches a change of 0. `merged`: whether a merged item is among them.
   std::vector<LexicalItem> newLexAllNodes(const SemanticExample& example, const Derivation& best,
-                                          const CkyChart& correct) const;
+                                          const CkyChart& correct, bool* merged) const;
+  // FublOptions::merge: the item that merges internal node `node` of y*, and the change it makes
+  // to y*'s score; false when the item is in the lexicon already.
+  bool mergeCandidate(const SemanticExample& example, const DerivationNode& node, LexicalItem* item,
+                      double* delta) const;
   int partFac(const DerivationNode& node, const std::vector<std::string>& words, int example);
   void noteUsed(const DerivationNode& node);
   void pruneUnused(PassSummary* summary);
@@ -269,6 +281,7 @@ class FublLearner {
   int passesDone_ = 0;
   long long updates_ = 0;
   int splitsAdded_ = 0;
+  int mergesAdded_ = 0;
   int splitsRejected_ = 0;
   // PART-FAC template key -> the examples (indices) whose best correct parses proposed it.
   std::unordered_map<std::string, std::unordered_set<int>> partFacSeen_;
