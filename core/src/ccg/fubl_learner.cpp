@@ -1,5 +1,6 @@
 #include "gwb/ccg/fubl_learner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -16,10 +17,10 @@ namespace {
 constexpr double kLikelihoodTolerance = 1e-9;
 
 bool holdsOwnConstants(const Term& term) {
-  for (const std::string& constant : constantsInOrder(term)) {
-    if (constant.empty() || constant[0] != '#') return true;
-  }
-  return false;
+  const std::vector<std::string> constants = constantsInOrder(term);
+  return std::any_of(constants.begin(), constants.end(), [](const std::string& constant) {
+    return constant.empty() || constant[0] != '#';
+  });
 }
 
 void collectNodes(const DerivationNode& node, std::vector<const DerivationNode*>* leaves,
@@ -196,6 +197,38 @@ bool FublLearner::mergeCandidate(const SemanticExample& example, const Derivatio
   return true;
 }
 
+std::vector<LexicalItem> FublLearner::newLexLeaves(const SemanticExample& example,
+                                                   const Derivation& best, double* bestDelta,
+                                                   bool* merged) const {
+  std::vector<const DerivationNode*> leaves;
+  std::vector<const DerivationNode*> internal;
+  collectNodes(best.root, &leaves, &internal);
+  std::vector<LexicalItem> chosen;
+  *merged = false;
+  const auto better = [&](double delta) { return chosen.empty() || delta > *bestDelta; };
+  for (const DerivationNode* leaf : leaves) {
+    if (leaf->end - leaf->begin < 2) continue;
+    const LexicalItem item{slice(example.words, leaf->begin, leaf->end), leaf->category,
+                           leaf->semantics};
+    for (LexicalSplit& split : splitLexicalItem(item, types_, options_.splitting)) {
+      const double delta = itemScore(split.left) + itemScore(split.right) - leaf->localScore;
+      if (!better(delta)) continue;
+      *bestDelta = delta;
+      chosen = {std::move(split.left), std::move(split.right)};
+    }
+  }
+  if (!options_.merge) return chosen;
+  for (const DerivationNode* node : internal) {
+    LexicalItem item;
+    double delta = 0;
+    if (!mergeCandidate(example, *node, &item, &delta) || !better(delta)) continue;
+    *bestDelta = delta;
+    chosen = {std::move(item)};
+    *merged = true;
+  }
+  return chosen;
+}
+
 bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
                          const CkyChart& correct, CkyFillCache* cache) {
   std::vector<LexicalItem> added;
@@ -207,39 +240,9 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
       return false;
     }
   } else {
-    std::vector<const DerivationNode*> leaves;
-    std::vector<const DerivationNode*> internal;
-    collectNodes(best.root, &leaves, &internal);
-    bool found = false;
     double bestDelta = 0;
-    std::vector<LexicalItem> chosen;
-    for (const DerivationNode* leaf : leaves) {
-      if (leaf->end - leaf->begin < 2) continue;
-      const LexicalItem item{slice(example.words, leaf->begin, leaf->end), leaf->category,
-                             leaf->semantics};
-      for (LexicalSplit& split : splitLexicalItem(item, types_, options_.splitting)) {
-        const double delta = itemScore(split.left) + itemScore(split.right) - leaf->localScore;
-        if (!found || delta > bestDelta) {
-          found = true;
-          bestDelta = delta;
-          chosen = {std::move(split.left), std::move(split.right)};
-        }
-      }
-    }
-    if (options_.merge) {
-      for (const DerivationNode* node : internal) {
-        LexicalItem item;
-        double delta = 0;
-        if (!mergeCandidate(example, *node, &item, &delta)) continue;
-        if (!found || delta > bestDelta) {
-          found = true;
-          bestDelta = delta;
-          chosen = {std::move(item)};
-          merged = true;
-        }
-      }
-    }
-    if (!found) return false;
+    added = newLexLeaves(example, best, &bestDelta, &merged);
+    if (added.empty()) return false;
     // UBL's test (Kwiatkowski et al. 2010, section 6; Chart.splitAndMergeLex keeps the best split
     // when its improvement is >= a running maximum that starts at 0): the split is kept when the
     // best correct parse with it, y', scores at least as high as y*. Ties at 0 are kept, as UBL
@@ -249,7 +252,6 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
       ++splitsRejected_;
       return false;
     }
-    added = std::move(chosen);
   }
   const int lexemes = static_cast<int>(lexicon_.lexemes().size());
   const int templates = static_cast<int>(lexicon_.templates().size());
@@ -267,6 +269,23 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
   lexicon_.truncate(lexemes, templates);
   ++splitsRejected_;
   return false;
+}
+
+FublLearner::SplitHalves FublLearner::scoreHalves(const CkyChart& correct,
+                                                  const DerivationNode& node,
+                                                  const LexicalSplit& split) const {
+  const int middle = node.begin + static_cast<int>(split.left.words.size());
+  SplitHalves out;
+  for (int side = 0; side < 2; ++side) {
+    const LexicalItem& half = side == 0 ? split.left : split.right;
+    const double newScore = itemScore(half);
+    const ChartEntry* existing = side == 0 ? findChartEntry(correct, node.begin, middle, half)
+                                           : findChartEntry(correct, middle, node.end, half);
+    const bool reuse = existing != nullptr && existing->viterbi >= newScore;
+    out.score += reuse ? existing->viterbi : newScore;
+    (side == 0 ? out.leftNew : out.rightNew) = !reuse;
+  }
+  return out;
 }
 
 std::vector<LexicalItem> FublLearner::newLexAllNodes(const SemanticExample& example,
@@ -295,32 +314,19 @@ std::vector<LexicalItem> FublLearner::newLexAllNodes(const SemanticExample& exam
     const LexicalItem item{slice(example.words, node->begin, node->end), node->category,
                            node->semantics};
     for (LexicalSplit& split : splitLexicalItem(item, types_, options_.splitting)) {
-      const int middle = node->begin + static_cast<int>(split.left.words.size());
       // Each half: the chart's constituent when it scores at least as well as a new item.
-      double halves = 0;
-      bool leftNew = true;
-      bool rightNew = true;
-      for (int side = 0; side < 2; ++side) {
-        const LexicalItem& half = side == 0 ? split.left : split.right;
-        const double newScore = itemScore(half);
-        const ChartEntry* existing = side == 0 ? findChartEntry(correct, node->begin, middle, half)
-                                               : findChartEntry(correct, middle, node->end, half);
-        const bool reuse = existing != nullptr && existing->viterbi >= newScore;
-        halves += reuse ? existing->viterbi : newScore;
-        (side == 0 ? leftNew : rightNew) = !reuse;
-      }
-      if (!leftNew && !rightNew) continue;
-      if (!admit(halves - nodeScore)) continue;
-      if (leftNew) chosen.push_back(std::move(split.left));
-      if (rightNew) chosen.push_back(std::move(split.right));
+      const SplitHalves halves = scoreHalves(correct, *node, split);
+      if (!halves.leftNew && !halves.rightNew) continue;
+      if (!admit(halves.score - nodeScore)) continue;
+      if (halves.leftNew) chosen.push_back(std::move(split.left));
+      if (halves.rightNew) chosen.push_back(std::move(split.right));
     }
-    if (options_.merge && !node->children.empty()) {
-      LexicalItem mergedItem;
-      double delta = 0;
-      if (mergeCandidate(example, *node, &mergedItem, &delta) && admit(delta)) {
-        chosen.push_back(std::move(mergedItem));
-        *merged = true;
-      }
+    LexicalItem mergedItem;
+    double delta = 0;
+    if (options_.merge && !node->children.empty() &&
+        mergeCandidate(example, *node, &mergedItem, &delta) && admit(delta)) {
+      chosen.push_back(std::move(mergedItem));
+      *merged = true;
     }
   }
   return chosen;

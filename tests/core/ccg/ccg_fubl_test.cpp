@@ -1,6 +1,5 @@
 #include <atomic>
 #include <cmath>
-#include <memory>
 #include <set>
 #include <string>
 #include <unordered_set>
@@ -449,14 +448,22 @@ TEST(CcgFublTest, NewLexOverAllNodesReusesTheChartsConstituent) {
 // NEW-LEX merges (section 7.1; UBL's Chart.splitMerge): an internal node of y* becomes one
 // multi-word item. The given lexemes weigh −5 each and the whole-sentence item −100, so y* is
 // population:S/NP (capital:NP/NP texas:NP), and its internal node "capital texas" (−10 and the
-// templates) is beaten by a new item over both words (weight 0, scale 0): a gain of about 10, where
-// no split is possible (every leaf is one word). The root's merge is the whole-sentence item, which
-// the lexicon has: no candidate. (Over all nodes, splits of the root that make the same new item
-// "capital texas" beside a reused half gain as much, and others more.)
-TEST(CcgFublTest, NewLexMergesAnInternalNodeOfTheBestParse) {
+// templates) is beaten by a new item over both words (weight 0, scale 0): a gain of about 10,
+// where no split is possible (every leaf is one word). The root's merge is the whole-sentence
+// item, which the lexicon has: no candidate. (Over all nodes, splits of the root that make the
+// same new item "capital texas" beside a reused half gain as much, and others more.)
+struct ThreeWordExample {
+  TypeSystem types;
+  FactoredLexicon given;
+  std::vector<SemanticExample> examples;
+};
+
+ThreeWordExample threeWordExample() {
+  ThreeWordExample out;
   TypeSystemLoad types =
       readTypeSystem("((s e))", "types", "((population:i s i) (capital:s s s))", "lang");
-  ASSERT_FALSE(types.diagnostics.hasErrors());
+  EXPECT_FALSE(types.diagnostics.hasErrors());
+  out.types = types.types;
   LexiconLoad given = readFactoredLexicon(
       "lexeme 0 population :- population:i\n"
       "lexeme 0 capital :- capital:s\n"
@@ -465,36 +472,53 @@ TEST(CcgFublTest, NewLexMergesAnInternalNodeOfTheBestParse) {
       "template 0 NP/NP : (lambda $0 e (#0 $0))\n"
       "template 0 S/NP : (lambda $0 s (#0 $0))\n",
       "given");
-  ASSERT_FALSE(given.diagnostics.hasErrors());
+  EXPECT_FALSE(given.diagnostics.hasErrors());
+  out.given = given.lexicon;
   SemanticExamplesLoad one =
       readSemanticExamples("population capital texas\n(population:i (capital:s texas:s))\n", "one");
-  ASSERT_FALSE(one.diagnostics.hasErrors());
-  const Lexeme capitalTexas{{"capital", "texas"}, {"capital:s", "texas:s"}};
+  EXPECT_FALSE(one.diagnostics.hasErrors());
+  out.examples = one.examples;
+  return out;
+}
+
+// One pass of NEW-LEX on the three-word example, merging or not; returns the lexicon.
+FactoredLexicon onePassOnThreeWords(const ThreeWordExample& example, bool merge,
+                                    PassSummary* summary) {
   FublOptions options;
   options.lexemeInitScale = 0.0;
   options.fixedLexemeWeight = -5.0;
   options.partFac = false;
-  const auto learner = [&](bool merge) {
-    options.merge = merge;
-    auto made = std::make_unique<FublLearner>(types.types, options);
-    made->initialise(one.examples, given.lexicon);
-    EXPECT_EQ(made->lexicon().lexemes().size(), 4u);
-    for (const Lexeme& lexeme : made->lexicon().lexemes()) {
-      if (lexeme.words.size() == 3) made->lexicon().setWeight(lexemeFeature(lexeme), -100.0);
-    }
-    return made;
-  };
-  const auto merging = learner(true);
-  const PassSummary merged = merging->runPass();
-  EXPECT_EQ(merged.splitsAdded, 1);
-  EXPECT_EQ(merged.mergesAdded, 1);
-  EXPECT_GE(merging->lexicon().findLexeme(capitalTexas), 0);
-  EXPECT_EQ(merging->lexicon().lexemes().size(), 5u);
+  options.merge = merge;
+  FublLearner learner(example.types, options);
+  learner.initialise(example.examples, example.given);
+  EXPECT_EQ(learner.lexicon().lexemes().size(), 4U);
+  for (const Lexeme& lexeme : learner.lexicon().lexemes()) {
+    if (lexeme.words.size() == 3) learner.lexicon().setWeight(lexemeFeature(lexeme), -100.0);
+  }
+  *summary = learner.runPass();
+  return learner.lexicon();
+}
 
-  const auto splitting = learner(false);
-  const PassSummary split = splitting->runPass();
-  EXPECT_EQ(split.mergesAdded, 0);
-  EXPECT_LT(splitting->lexicon().findLexeme(capitalTexas), 0);
+const Lexeme kCapitalTexas{{"capital", "texas"}, {"capital:s", "texas:s"}};
+
+TEST(CcgFublTest, NewLexMergesAnInternalNodeOfTheBestParse) {
+  const ThreeWordExample example = threeWordExample();
+  PassSummary summary;
+  const FactoredLexicon lexicon = onePassOnThreeWords(example, true, &summary);
+  EXPECT_EQ(summary.splitsAdded, 1);
+  EXPECT_EQ(summary.mergesAdded, 1);
+  EXPECT_GE(lexicon.findLexeme(kCapitalTexas), 0);
+  EXPECT_EQ(lexicon.lexemes().size(), 5U);
+}
+
+TEST(CcgFublTest, NewLexDoesNotMergeUnlessAsked) {
+  const ThreeWordExample example = threeWordExample();
+  PassSummary summary;
+  const FactoredLexicon lexicon = onePassOnThreeWords(example, false, &summary);
+  EXPECT_EQ(summary.mergesAdded, 0);
+  EXPECT_EQ(summary.splitsAdded, 0);
+  EXPECT_LT(lexicon.findLexeme(kCapitalTexas), 0);
+  EXPECT_EQ(lexicon.lexemes().size(), 4U);
 }
 
 // The answer is the paper's arg max_z p(z | x), summed over derivations (eq. 2, 3): here

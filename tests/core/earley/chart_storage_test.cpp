@@ -126,40 +126,52 @@ void expectSameResult(const ParseResult& actual, const ParseResult& expected) {
   EXPECT_EQ(actual.logPrefixProbability, expected.logPrefixProbability);
 }
 
-TEST(AppendBufferTest, KeepsItsElementsThroughGrowthResizeSwapAndClear) {
-  AppendBuffer<std::pair<int, int>> buffer;
-  EXPECT_TRUE(buffer.empty());
-  // Past the first room (64) and several doublings.
+using Pairs = AppendBuffer<std::pair<int, int>>;
+
+// 1,000 pairs (k, -k): past the first room (64) and several doublings.
+Pairs thousandPairs() {
+  Pairs buffer;
   for (int k = 0; k < 1000; ++k) buffer.push_back({k, -k});
-  ASSERT_EQ(buffer.size(), 1000u);
+  return buffer;
+}
+
+TEST(AppendBufferTest, KeepsItsElementsInOrderThroughGrowth) {
+  EXPECT_TRUE(Pairs().empty());
+  const Pairs buffer = thousandPairs();
+  ASSERT_EQ(buffer.size(), 1000U);
+  EXPECT_EQ(buffer.end() - buffer.begin(), 1000);
   for (int k = 0; k < 1000; ++k)
     EXPECT_EQ(buffer[static_cast<std::size_t>(k)], std::make_pair(k, -k));
-  EXPECT_EQ(buffer.end() - buffer.begin(), 1000);
-  // Shrinking keeps the front; growing by resize keeps it too, and the new places are writable.
+}
+
+TEST(AppendBufferTest, ResizeKeepsTheFrontAndMakesRoomToWrite) {
+  Pairs buffer = thousandPairs();
   buffer.resize(10);
   buffer.resize(5000);
+  ASSERT_EQ(buffer.size(), 5000U);
   for (int k = 0; k < 10; ++k) EXPECT_EQ(buffer[static_cast<std::size_t>(k)].first, k);
   buffer[4999] = {7, 7};
   EXPECT_EQ(buffer[4999], std::make_pair(7, 7));
-  AppendBuffer<std::pair<int, int>> other;
+}
+
+TEST(AppendBufferTest, SwapsClearsAndCopiesDeeply) {
+  Pairs buffer = thousandPairs();
+  Pairs other;
   other.push_back({42, 43});
   buffer.swap(other);
-  ASSERT_EQ(buffer.size(), 1u);
+  ASSERT_EQ(buffer.size(), 1U);
   EXPECT_EQ(buffer[0], std::make_pair(42, 43));
-  ASSERT_EQ(other.size(), 5000u);
+  ASSERT_EQ(other.size(), 1000U);
   EXPECT_EQ(other[3].second, -3);
   // Cleared, it is empty and takes new elements from the front.
   other.clear();
   EXPECT_TRUE(other.empty());
   other.push_back({1, 2});
-  ASSERT_EQ(other.size(), 1u);
-  EXPECT_EQ(*other.begin(), std::make_pair(1, 2));
-  // Copies are deep.
-  AppendBuffer<std::pair<int, int>> copy = other;
+  Pairs copy = other;
   copy.push_back({3, 4});
   copy[0] = {9, 9};
-  EXPECT_EQ(other.size(), 1u);
-  EXPECT_EQ(other[0], std::make_pair(1, 2));
+  ASSERT_EQ(other.size(), 1U);
+  EXPECT_EQ(*other.begin(), std::make_pair(1, 2));
 }
 
 TEST(ChartReuseTest, ParsesIntoAReusedChartAndOnABusyThreadMatchAFirstParse) {

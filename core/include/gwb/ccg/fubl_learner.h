@@ -261,6 +261,22 @@ class FublLearner {
   CkyOptions fullParseOptions() const;
   bool newLex(const SemanticExample& example, const Derivation& best, const CkyChart& correct,
               CkyFillCache* cache);
+  // NewLexNodes::Leaves: the new items of the best split of a lexical item of y* over two or
+  // more words or, with FublOptions::merge, of the best merge (the first in a fixed order on
+  // ties), and its change to y*'s score in `bestDelta`; empty when there is no candidate.
+  // `merged`: whether it is a merge.
+  std::vector<LexicalItem> newLexLeaves(const SemanticExample& example, const Derivation& best,
+                                        double* bestDelta, bool* merged) const;
+  // A split of `node` of y* as NewLexNodes::AllNodes scores it: each half is the chart's
+  // constituent for its span, category and meaning when that scores at least as well as a new
+  // item; `score` is the node's new Viterbi score.
+  struct SplitHalves {
+    double score = 0;
+    bool leftNew = true;
+    bool rightNew = true;
+  };
+  SplitHalves scoreHalves(const CkyChart& correct, const DerivationNode& node,
+                          const LexicalSplit& split) const;
   // NewLexNodes::AllNodes: the new items of the best splits and merges (all tied ones); empty
   // when none reaches a change of 0. `merged`: whether a merged item is among them.
   std::vector<LexicalItem> newLexAllNodes(const SemanticExample& example, const Derivation& best,

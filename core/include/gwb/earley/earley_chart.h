@@ -59,6 +59,7 @@ class AppendBuffer {
   T* data() { return buffer_.data(); }
   const T* data() const { return buffer_.data(); }
   const T* begin() const { return buffer_.data(); }
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-bounds-pointer-arithmetic): a container's end
   const T* end() const { return buffer_.data() + size_; }
   T& operator[](std::size_t i) { return buffer_[i]; }
   const T& operator[](std::size_t i) const { return buffer_[i]; }
