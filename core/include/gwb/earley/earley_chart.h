@@ -46,7 +46,6 @@ struct EarleyItem {
   bool predicted = false;
 };
 
-// A reference to an item: state set and index in it.
 // A growable array of a trivially copyable T for the lists the completer appends to in its inner
 // loop (the open set's waiting list): the append is small enough to be inlined there, where
 // std::vector's emplace_back was not (a call per advance, 2-3% of a dense parse), and only the
@@ -125,6 +124,7 @@ class OpenItems {
 };
 // NOLINTEND(cppcoreguidelines-pro-bounds-pointer-arithmetic)
 
+// A reference to an item: state set and index in it.
 struct ItemRef {
   std::int32_t set = -1;
   std::int32_t index = -1;
