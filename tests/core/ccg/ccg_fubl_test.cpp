@@ -501,25 +501,35 @@ FactoredLexicon onePassOnThreeWords(const ThreeWordExample& example, bool merge,
 
 const Lexeme kCapitalTexas{{"capital", "texas"}, {"capital:s", "texas:s"}};
 
-TEST(CcgFublTest, NewLexMergesAnInternalNodeOfTheBestParse) {
+// With and without merging: what one pass keeps.
+struct MergeCase {
+  bool merge;
+  int splitsAdded;
+  int mergesAdded;
+  bool capitalTexasLearned;
+  std::size_t lexemes;
+};
+
+class CcgFublMergeTest : public ::testing::TestWithParam<MergeCase> {};
+
+TEST_P(CcgFublMergeTest, NewLexMergesAnInternalNodeOfTheBestParseOnlyWhenAsked) {
+  const MergeCase expected = GetParam();
   const ThreeWordExample example = threeWordExample();
   PassSummary summary;
-  const FactoredLexicon lexicon = onePassOnThreeWords(example, true, &summary);
-  EXPECT_EQ(summary.splitsAdded, 1);
-  EXPECT_EQ(summary.mergesAdded, 1);
-  EXPECT_GE(lexicon.findLexeme(kCapitalTexas), 0);
-  EXPECT_EQ(lexicon.lexemes().size(), 5U);
+  const FactoredLexicon lexicon = onePassOnThreeWords(example, expected.merge, &summary);
+  EXPECT_EQ(summary.splitsAdded, expected.splitsAdded);
+  EXPECT_EQ(summary.mergesAdded, expected.mergesAdded);
+  EXPECT_EQ(lexicon.findLexeme(kCapitalTexas) >= 0, expected.capitalTexasLearned);
+  EXPECT_EQ(lexicon.lexemes().size(), expected.lexemes);
 }
 
-TEST(CcgFublTest, NewLexDoesNotMergeUnlessAsked) {
-  const ThreeWordExample example = threeWordExample();
-  PassSummary summary;
-  const FactoredLexicon lexicon = onePassOnThreeWords(example, false, &summary);
-  EXPECT_EQ(summary.mergesAdded, 0);
-  EXPECT_EQ(summary.splitsAdded, 0);
-  EXPECT_LT(lexicon.findLexeme(kCapitalTexas), 0);
-  EXPECT_EQ(lexicon.lexemes().size(), 4U);
-}
+INSTANTIATE_TEST_SUITE_P(Merge, CcgFublMergeTest,
+                         ::testing::Values(MergeCase{true, 1, 1, true, 5},
+                                           MergeCase{false, 0, 0, false, 4}),
+                         [](const ::testing::TestParamInfo<MergeCase>& mergeCase) {
+                           return mergeCase.param.merge ? std::string("Merging")
+                                                        : std::string("NotMerging");
+                         });
 
 // The answer is the paper's arg max_z p(z | x), summed over derivations (eq. 2, 3): here
 // (loc:t austin:c usa:co) has two derivations (0.8 and 0.7) and beats the single best derivation
