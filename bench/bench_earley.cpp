@@ -27,6 +27,7 @@
 //                                              string probability of every prefix (end weights,
 //                                              StringProbabilityMethod::EndWeights) and the
 //                                              Viterbi tree.
+//   StringProb/.../reused-chart                the same, three parses into one chart.
 //   StringProb/.../complete-every-word         the same by the textbook method, which completes
 //                                              the discourse spine at every word (quadratic;
 //                                              first 100, 250 and 500 utterances only).
@@ -246,6 +247,21 @@ const bool kRegistered = [] {
           ->UseRealTime()
           ->Iterations(utterances == 0 || textbook ? 1 : 3);
     }
+    // The same, parsed three times into one chart (as the Inside rows above): the growth of the
+    // parse itself, without the operating system's mapping of fresh memory, which the whole
+    // corpus pays on every parse into a new chart and the shorter rows mostly escape.
+    gwb::ParseOptions options;
+    options.prefixStringProbabilities = true;
+    options.viterbi = true;
+    const std::string name = "StringProb/socialDiscourse/utterances:" +
+                             (utterances ? std::to_string(utterances) : std::string("all")) +
+                             "/reused-chart";
+    benchmark::RegisterBenchmark(
+        name.c_str(),
+        [utterances, options](benchmark::State& s) { discourse(s, utterances, true, options); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->Iterations(3);
   }
   // The recordings named in recordings.tsv (none when ../shared is missing).
   std::ifstream table(gwb::bench::sharedPath("data/social-cues/recordings.tsv"));
