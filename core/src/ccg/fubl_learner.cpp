@@ -156,7 +156,10 @@ void FublLearner::initialise(const std::vector<SemanticExample>& training,
 }
 
 double FublLearner::itemScore(const LexicalItem& item) const {
-  const Factoring factoring = maximalFactoringOf(item);
+  return factoringScore(maximalFactoringOf(item));
+}
+
+double FublLearner::factoringScore(const Factoring& factoring) const {
   const std::string lexemeName = lexemeFeature(factoring.lexeme);
   const std::string templateName = templateFeature(factoring.lexicalTemplate);
   const double lexemeWeight = lexicon_.hasWeight(lexemeName)
@@ -193,7 +196,7 @@ bool FublLearner::mergeCandidate(const SemanticExample& example, const Derivatio
       lexicon_.hasWeight(templateFeature(factoring.lexicalTemplate))) {
     return false;
   }
-  *delta = itemScore(*item) - subtreeScore(node);
+  *delta = factoringScore(factoring) - subtreeScore(node);
   return true;
 }
 

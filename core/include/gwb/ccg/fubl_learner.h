@@ -257,6 +257,8 @@ class FublLearner {
   // Adds a factoring's lexeme and template with their initial weights when new.
   void addFactoring(const Factoring& factoring);
   double itemScore(const LexicalItem& item) const;
+  // itemScore of the item `factoring` is the maximal factoring of.
+  double factoringScore(const Factoring& factoring) const;
   CkyOptions correctParseOptions(const SemanticExample& example) const;
   CkyOptions fullParseOptions() const;
   bool newLex(const SemanticExample& example, const Derivation& best, const CkyChart& correct,
