@@ -77,6 +77,7 @@ std::shared_ptr<const ParseSession> ParseSession::run(const ParseRequest& reques
   gwb::EarleyParser parser(*session->compiled_);
   session->result_ = parser.parse(session->words_, options, session->chart_);
   session->trace_.finish(session->chart_, options);
+  session->chart_.releaseWorkingMemory();  // the session reads the chart, it does not parse again
   constexpr std::size_t kMinimumBudget = std::size_t{256} << 20U;
   session->trace_.setDetailBudget(request.traceBudgetBytes > 0
                                       ? request.traceBudgetBytes

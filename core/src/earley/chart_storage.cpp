@@ -29,7 +29,8 @@ ChartStorage::ChartStorage(ChartStorage&& other) noexcept
     : blocks_(std::move(other.blocks_)),
       current_(other.current_),
       offset_(other.offset_),
-      used_(other.used_) {
+      used_(other.used_),
+      purpose_(other.purpose_) {
   other.blocks_.clear();
   other.current_ = other.offset_ = other.used_ = 0;
 }
@@ -41,6 +42,7 @@ ChartStorage& ChartStorage::operator=(ChartStorage&& other) noexcept {
     current_ = other.current_;
     offset_ = other.offset_;
     used_ = other.used_;
+    purpose_ = other.purpose_;
     other.blocks_.clear();
     other.current_ = other.offset_ = other.used_ = 0;
   }
@@ -121,7 +123,7 @@ void* ChartStorage::allocate(std::size_t bytes, std::size_t alignment) {
   size = std::max(size, roundUp(bytes, kFirstBlock));
   Block block;
   if (size >= kHugePage) size = roundUp(size, kHugePage);
-  reserveMemory(size, "the Earley chart");
+  reserveMemory(size, purpose_);
   if (size >= kHugePage) {
     block.data = static_cast<unsigned char*>(std::aligned_alloc(kHugePage, size));
 #if defined(__linux__) && defined(MADV_HUGEPAGE)

@@ -216,7 +216,9 @@ class ItemIndex {
 // symbol after the dot or, when the advance finishes the rule, its LHS). Records are the parse's
 // working memory, not part of the chart: the records of one run are made when a later set first
 // completes into set k a constituent that the run waits for (many runs of a dense grammar's set
-// never are), in an arena the thread keeps from parse to parse (SymbolScratch).
+// never are), in block storage that the chart keeps from parse to parse (its completion arena, as
+// its items' storage): a whole discourse's records (tens of megabytes) are never copied to grow,
+// never need twice their size while they do, and a batch parsing into one chart maps them once.
 struct WaitingRecord {
   double forward = 0.0;
   double inner = 0.0;
@@ -232,9 +234,9 @@ struct WaitingRecord {
 // The waiting list's runs: symbol Z waits in entries [begin, next run's begin) of set k's
 // waiting list; their records, once made, are as many from `records` on in the arena.
 struct WaitingRun {
-  SymbolId symbol;
-  std::int32_t begin;
-  std::int64_t records = -1;  // not made yet
+  SymbolId symbol = kNoSymbol;
+  std::int32_t begin = 0;
+  const WaitingRecord* records = nullptr;  // not made yet
 };
 
 // The finished items of the set being completed, waiting for their origin's turn. Completion
@@ -307,7 +309,7 @@ struct Constituent {
 
 // A closed set's runs in the arena (runCount < 0: not made yet).
 struct RecordSpanSlot {
-  std::size_t runs = 0;
+  WaitingRun* runs = nullptr;
   std::int64_t runCount = -1;
 };
 
@@ -323,9 +325,6 @@ struct SymbolScratch {
   std::vector<Constituent> constituents;
   std::vector<Constituent> gathered;
   std::vector<std::int32_t> waitingCount;
-  // Completion's records of the closed sets (not per symbol: no need to be clean).
-  std::vector<WaitingRecord> records;
-  std::vector<WaitingRun> runs;
   // The rest of a parse's working memory, kept so that a thread parsing sentence after sentence
   // (a batch, an E-step) neither maps it again nor grows the item index anew for every one.
   ItemIndex index;
@@ -347,8 +346,6 @@ inline SymbolScratch& threadScratch() {
 template <typename Numeric>
 class EarleyRun {
   using RecordSpan = RecordSpanSlot;
-  // The record arena a thread keeps between parses, at most.
-  static constexpr std::size_t kKeptRecordBytes = std::size_t{64} << 20;
 
  public:
   EarleyRun(const CompiledGrammar& grammar, const ParseOptions& options, EarleyChart& chart)
@@ -363,8 +360,6 @@ class EarleyRun {
     constituents_.swap(scratch.constituents);
     gathered_.swap(scratch.gathered);
     waitingCount_.swap(scratch.waitingCount);
-    records_.swap(scratch.records);
-    runs_.swap(scratch.runs);
     lendBuffers(scratch);
   }
 
@@ -385,13 +380,6 @@ class EarleyRun {
     constituents_.swap(scratch_->constituents);
     gathered_.swap(scratch_->gathered);
     waitingCount_.swap(scratch_->waitingCount);
-    // A whole discourse leaves many records; the thread keeps the arena only up to a bound.
-    if (records_.capacity() * sizeof(WaitingRecord) > kKeptRecordBytes) {
-      std::vector<WaitingRecord>().swap(records_);
-      std::vector<WaitingRun>().swap(runs_);
-    }
-    records_.swap(scratch_->records);
-    runs_.swap(scratch_->runs);
     if (!finished_) agenda_ = CompletionAgenda{};  // an exception may have left lists in it
     lendBuffers(*scratch_);                        // back
     scratch_->inUse = false;
@@ -475,8 +463,7 @@ class EarleyRun {
       gathered_.assign(g_.symbolCount(), Constituent{});
       waitingCount_.assign(g_.symbolCount(), 0);
     }
-    records_.clear();
-    runs_.clear();
+    chart_.completionArena_.rewind();
     recordSpans_.assign(n + 1, RecordSpan{});
     // Completion's item index: dense for a short sentence (see ItemIndex).
     const std::size_t denseSlots = (n + 1) * g_.completionTargetCount();
@@ -596,34 +583,40 @@ class EarleyRun {
   OriginWaiting originWaiting(std::size_t k) {
     RecordSpan& span = recordSpans_[k];
     if (span.runCount < 0) makeWaitingRuns(k, span);
-    return {k, runs_.data() + span.runs, static_cast<std::size_t>(span.runCount)};
+    return {k, span.runs, static_cast<std::size_t>(span.runCount)};
   }
   void makeWaitingRuns(std::size_t k, RecordSpan& span) {
     const ConstSpan<EarleyChart::WaitingEntry> waiting = this->waiting(k);
-    span.runs = runs_.size();
+    span.runs = nullptr;
     span.runCount = 0;
     if (waiting.empty()) return;
+    std::size_t count = 1;
+    for (std::size_t i = 1; i < waiting.size(); ++i)
+      if (waiting[i - 1].first != waiting[i].first) ++count;
+    WaitingRun* const runs = chart_.completionArena_.allocateArray<WaitingRun>(count + 1);
+    std::size_t made = 0;
     for (std::size_t i = 0; i < waiting.size(); ++i) {
       if (i == 0 || waiting[i - 1].first != waiting[i].first)
-        runs_.push_back({waiting[i].first, static_cast<std::int32_t>(i)});
+        runs[made++] = {waiting[i].first, static_cast<std::int32_t>(i)};
     }
-    span.runCount = static_cast<std::int64_t>(runs_.size() - span.runs);
-    runs_.push_back({kNoSymbol, static_cast<std::int32_t>(waiting.size())});
+    runs[made] = {kNoSymbol, static_cast<std::int32_t>(waiting.size())};
+    span.runs = runs;
+    span.runCount = static_cast<std::int64_t>(count);
   }
   // The records of `run` (of set k's waiting list), made on first use.
   const WaitingRecord* runRecords(std::size_t k, WaitingRun* run) {
-    if (run->records >= 0) return records_.data() + run->records;
+    if (run->records != nullptr) return run->records;
     const ConstSpan<EarleyChart::WaitingEntry> waiting = this->waiting(k);
     const ConstSpan<EarleyItem> items = this->items(k);
     const auto begin = static_cast<std::size_t>(run->begin);
     const auto end = static_cast<std::size_t>(run[1].begin);
-    run->records = static_cast<std::int64_t>(records_.size());
-    if (records_.capacity() < records_.size() + (end - begin))  // geometric, as push_back's
-      records_.reserve(std::max(records_.size() + (end - begin), 2 * records_.capacity()));
+    WaitingRecord* const records =
+        chart_.completionArena_.allocateArray<WaitingRecord>(end - begin);
+    run->records = records;
     for (std::size_t i = begin; i < end; ++i) {
       const std::int32_t index = waiting[i].second;
       const EarleyItem& item = items[static_cast<std::size_t>(index)];
-      WaitingRecord& record = records_.emplace_back();  // in place (see forEachWaitingOn)
+      WaitingRecord& record = records[i - begin];  // in place (see forEachWaitingOn)
       record.forward = item.forward;
       record.inner = item.inner;
       record.viterbi = item.viterbi;
@@ -636,7 +629,7 @@ class EarleyRun {
       record.dot = item.dot;
       record.advance = advance.kind;
     }
-    return records_.data() + run->records;
+    return records;
   }
   // The key in completion's item index of the item [origin, r] (rule, dot) it makes: an itemKey,
   // or in dense mode the slot of (origin, completion target).
@@ -1297,9 +1290,7 @@ class EarleyRun {
   std::vector<Constituent> gathered_;  // by Z: the constituents of one origin, through R_U
   std::vector<SymbolId> touchedGathered_;
   using Passing = PassingRecord;
-  std::vector<Passing> passing_;        // a run's records that pass the look-ahead test
-  std::vector<WaitingRecord> records_;  // completion's records of the closed sets
-  std::vector<WaitingRun> runs_;
+  std::vector<Passing> passing_;         // a run's records that pass the look-ahead test
   std::vector<RecordSpan> recordSpans_;  // by set
   bool useEndWeights_ = false;
   std::vector<EndWeight> endWeights_;        // E_k of every finished set k, by symbol

@@ -53,6 +53,45 @@ TEST(ChartStorageTest, StoresValuesAcrossBlocksAndReusesThemAfterRewind) {
   EXPECT_EQ(storage.capacityBytes(), 0u);  // NOLINT(bugprone-use-after-move): moved-from is empty
 }
 
+// Arrays handed out in place (completion's records): constructed by default, aligned, and left
+// where they are while later arrays take new blocks.
+struct TestRecord {
+  double value = 1.5;
+  std::int32_t index = -1;
+};
+
+// NOLINTBEGIN(cppcoreguidelines-pro-bounds-pointer-arithmetic): arrays handed out as pointers
+// True when array `a` of `count` records holds a's numbers (and marks them when `mark`).
+bool checkRecords(TestRecord* array, std::size_t count, std::size_t a, bool mark) {
+  for (std::size_t k = 0; k < count; ++k) {
+    const auto expected = static_cast<std::int32_t>(a * 1000000 + k);
+    if (mark) {
+      if (array[k].value != 1.5 || array[k].index != -1) return false;
+      array[k].index = expected;
+    } else if (array[k].index != expected) {
+      return false;
+    }
+  }
+  return true;
+}
+// NOLINTEND(cppcoreguidelines-pro-bounds-pointer-arithmetic)
+
+TEST(ChartStorageTest, AllocatesArraysThatStayWhereTheyAre) {
+  ChartStorage storage("test records");
+  EXPECT_EQ(storage.allocateArray<TestRecord>(0), nullptr);
+  std::vector<std::pair<TestRecord*, std::size_t>> arrays;
+  for (const std::size_t count : {3U, 5000U, 200000U, 1U, 700000U}) {
+    auto* const array = storage.allocateArray<TestRecord>(count);
+    ASSERT_NE(array, nullptr);
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): an address's alignment
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(array) % alignof(TestRecord), 0U);
+    EXPECT_TRUE(checkRecords(array, count, arrays.size(), true)) << "constructed by default";
+    arrays.emplace_back(array, count);
+  }
+  for (std::size_t a = 0; a < arrays.size(); ++a)
+    EXPECT_TRUE(checkRecords(arrays[a].first, arrays[a].second, a, false)) << "array " << a;
+}
+
 // The open region (a set's items built in place): it grows within its block, moves to a new
 // block with its contents when the block runs out, and once closed keeps exactly its bytes, with
 // the next values stored right after them and nothing stored before it disturbed.
@@ -211,6 +250,32 @@ TEST(ChartReuseTest, ParsesIntoAReusedChartAndOnABusyThreadMatchAFirstParse) {
       EXPECT_EQ(copy.itemCount(), references[i].items);
     }
   }
+}
+
+// Completion's working memory stays with the chart: parsing the same sentence into it again maps
+// nothing new; a copy starts without it; released, the next parse maps it again and gives the
+// same results.
+TEST(ChartReuseTest, TheChartKeepsCompletionsWorkingMemoryUntilReleased) {
+  const Grammar grammar = testing::grammarFromText(kGrammar);
+  Diagnostics diagnostics;
+  const auto compiled = CompiledGrammar::compile(grammar, diagnostics);
+  ASSERT_TRUE(compiled);
+  const auto words = tokenize("the man saw john in the park with a telescope");
+  EarleyChart chart;
+  EXPECT_EQ(chart.workingBytes(), 0U);
+  const ParseResult first = EarleyParser(*compiled).parse(words, {}, chart);
+  ASSERT_TRUE(first.success);
+  const std::size_t working = chart.workingBytes();
+  EXPECT_GT(working, 0U) << "completion made records";
+  const EarleyChart copy = chart;
+  EXPECT_EQ(copy.workingBytes(), 0U);
+  expectSameResult(EarleyParser(*compiled).parse(words, {}, chart), first);
+  EXPECT_EQ(chart.workingBytes(), working);
+  chart.releaseWorkingMemory();
+  EXPECT_EQ(chart.workingBytes(), 0U);
+  expectSameItems(chart, copy);  // the items stay
+  expectSameResult(EarleyParser(*compiled).parse(words, {}, chart), first);
+  EXPECT_EQ(chart.workingBytes(), working);
 }
 
 // A parse stopped by its observer leaves the thread's scratch arrays clean for the next one.

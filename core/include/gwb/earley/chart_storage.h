@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <new>
 #include <vector>
 
 #include "gwb/common/const_span.h"
@@ -26,6 +27,8 @@ namespace gwb {
 class ChartStorage {
  public:
   ChartStorage() = default;
+  // `purpose` names what the memory is for in a memory-budget error ("the Earley chart").
+  explicit ChartStorage(const char* purpose) : purpose_(purpose) {}
   ChartStorage(const ChartStorage&) = delete;
   ChartStorage& operator=(const ChartStorage&) = delete;
   ChartStorage(ChartStorage&& other) noexcept;
@@ -45,6 +48,16 @@ class ChartStorage {
   const T* store(const std::vector<T>& values) {
     return store(values.data(), values.size());
   }
+  // Room for `count` values of T (trivially copyable and destructible), constructed by default;
+  // the caller fills them in place. nullptr when `count` is 0.
+  template <typename T>
+  T* allocateArray(std::size_t count) {
+    if (count == 0) return nullptr;
+    auto* const to = static_cast<T*>(allocate(count * sizeof(T), alignof(T)));
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-bounds-pointer-arithmetic): within the block
+    for (std::size_t i = 0; i < count; ++i) new (to + i) T;
+    return to;
+  }
 
   // The open region (at most one at a time; nothing else may be stored while it is open):
   // openRegion() returns room for at least `minBytes` bytes, aligned to `alignment`, and how much
@@ -58,6 +71,7 @@ class ChartStorage {
 
   // Everything handed out becomes free again; the blocks stay mapped for the next parse.
   void rewind();
+
   // Bytes in blocks (mapped), and bytes handed out since the last rewind.
   std::size_t capacityBytes() const;
   std::size_t usedBytes() const { return used_; }
@@ -75,6 +89,7 @@ class ChartStorage {
   std::size_t current_ = 0;  // block being filled
   std::size_t offset_ = 0;   // first free byte in it
   std::size_t used_ = 0;
+  const char* purpose_ = "the Earley chart";
 };
 
 }  // namespace gwb

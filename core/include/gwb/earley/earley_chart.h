@@ -207,6 +207,10 @@ class EarleyChart {
   const std::vector<std::string>& words() const { return words_; }
   // Bytes of chart memory mapped (kept for the next parse into this chart).
   std::size_t storageBytes() const { return storage_.capacityBytes(); }
+  // Bytes of the parse's working memory that the chart keeps for the next parse into it
+  // (completion's records), and their release, for a chart kept only to be read.
+  std::size_t workingBytes() const { return completionArena_.capacityBytes(); }
+  void releaseWorkingMemory() { completionArena_ = ChartStorage(kWorkingMemoryPurpose); }
 
  private:
   friend class EarleyParser;
@@ -236,6 +240,11 @@ class EarleyChart {
   std::vector<StateSet> sets_;
   std::vector<std::string> words_;
   ChartStorage storage_;
+  // The parse's working memory for completion (earley_run.h: the waiting records of the closed
+  // sets), kept with the chart for the next parse into it; not part of what the chart shows, so
+  // a copy starts without it.
+  static constexpr const char* kWorkingMemoryPurpose = "the completion records of the Earley chart";
+  ChartStorage completionArena_{kWorkingMemoryPurpose};
   std::size_t open_ = kNoOpenSet;
   OpenItems openItems_;
   AppendBuffer<WaitingEntry> openWaiting_;
