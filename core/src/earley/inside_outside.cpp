@@ -162,10 +162,51 @@ using earley_internal::EarleyRun;
 using earley_internal::LinearNumeric;
 using earley_internal::LogNumeric;
 
+namespace {
+
+// The chart parseWithCounts parses into: the thread's, kept from sentence to sentence (an
+// E-step parses thousands) so that its memory is mapped once, unless it grew past a bound (a
+// whole discourse) or is already in use (a parse started from inside another).
+constexpr std::size_t kKeptCountingChartBytes = std::size_t{64} << 20;
+
+struct CountingChart {
+  EarleyChart chart;
+  bool inUse = false;
+};
+
+class BorrowedChart {
+ public:
+  BorrowedChart() {
+    thread_local CountingChart kept;
+    if (!kept.inUse) {
+      kept_ = &kept;
+      kept.inUse = true;
+    }
+  }
+  BorrowedChart(const BorrowedChart&) = delete;
+  BorrowedChart& operator=(const BorrowedChart&) = delete;
+  BorrowedChart(BorrowedChart&&) = delete;
+  BorrowedChart& operator=(BorrowedChart&&) = delete;
+  ~BorrowedChart() {
+    if (kept_ == nullptr) return;
+    if (kept_->chart.storageBytes() + kept_->chart.workingBytes() > kKeptCountingChartBytes)
+      kept_->chart = EarleyChart();
+    kept_->inUse = false;
+  }
+  EarleyChart& chart() { return kept_ != nullptr ? kept_->chart : own_; }
+
+ private:
+  CountingChart* kept_ = nullptr;
+  EarleyChart own_;
+};
+
+}  // namespace
+
 ParseResult EarleyParser::parseWithCounts(const std::vector<std::string>& words,
                                           const ParseOptions& options,
                                           std::vector<double>& counts) {
-  EarleyChart chart;
+  BorrowedChart borrowed;
+  EarleyChart& chart = borrowed.chart();
   if (options.mode == NumericMode::Log) {
     EarleyRun<LogNumeric> run(grammar_, options, chart);
     ParseResult result = run.run(words);

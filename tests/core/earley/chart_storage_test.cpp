@@ -278,6 +278,31 @@ TEST(ChartReuseTest, TheChartKeepsCompletionsWorkingMemoryUntilReleased) {
   EXPECT_EQ(chart.workingBytes(), working);
 }
 
+// Expected counts parse into the thread's kept chart: after other sentences, in the other mode,
+// on the same thread, a sentence's counts are bit for bit those of a first call on a new thread.
+TEST(ChartReuseTest, ExpectedCountsOnABusyThreadMatchAFirstCall) {
+  const Grammar grammar = testing::grammarFromText(kGrammar);
+  Diagnostics diagnostics;
+  const auto compiled = CompiledGrammar::compile(grammar, diagnostics);
+  ASSERT_TRUE(compiled);
+  const auto words = tokenize("i saw the man with the telescope");
+  for (NumericMode mode : {NumericMode::Scaled, NumericMode::Log}) {
+    ParseOptions options;
+    options.mode = mode;
+    std::vector<double> reference(grammar.ruleCount(), 0.0);
+    std::thread([&] { EarleyParser(*compiled).parseWithCounts(words, options, reference); }).join();
+    ParseOptions other = options;
+    other.mode = mode == NumericMode::Log ? NumericMode::Scaled : NumericMode::Log;
+    std::vector<double> scratch(grammar.ruleCount(), 0.0);
+    EarleyParser(*compiled).parseWithCounts(
+        tokenize("the man saw john in the park with a telescope"), other, scratch);
+    EarleyParser(*compiled).parseWithCounts(tokenize("john walked"), options, scratch);
+    std::vector<double> counts(grammar.ruleCount(), 0.0);
+    EarleyParser(*compiled).parseWithCounts(words, options, counts);
+    EXPECT_EQ(counts, reference) << numericModeName(mode);
+  }
+}
+
 // A parse stopped by its observer leaves the thread's scratch arrays clean for the next one.
 class StopAfterFirstWord : public ParseObserver {
  public:

@@ -63,7 +63,8 @@ class EarleyParser {
   ParseResult parse(const std::vector<std::string>& words, const ParseOptions& options,
                     EarleyChart& chart);
   // As parse(), then the outside pass: adds E[c(r) | words] for every grammar rule (by RuleId)
-  // to `counts` when the words parse (see inside_outside.h).
+  // to `counts` when the words parse (see inside_outside.h). It parses into a chart the thread
+  // keeps from call to call (up to 64 MiB of it), so an E-step maps chart memory once.
   ParseResult parseWithCounts(const std::vector<std::string>& words, const ParseOptions& options,
                               std::vector<double>& counts);
   // Makes state set `set` of a parse again, from the sets before it in `chart`, and hands its

@@ -58,7 +58,8 @@
 // depending on the thread count), sums each chunk in sentence order into its own vector, and
 // adds the chunk vectors to the total in chunk order. Results are therefore bitwise identical for
 // any number of threads. At most a few chunks per thread are in flight, so memory is bounded by
-// O(threads · rules) plus one chart per thread (accumulateExpectedCounts frees its chart).
+// O(threads · rules) plus one chart per thread (accumulateExpectedCounts parses into the
+// thread's chart, which it keeps for the next sentence up to 64 MiB).
 //
 // Cancel: the driver polls an std::atomic<bool> between sentences. A cancelled iteration is
 // discarded; the result holds the grammar of the last completed M-step (or the initial one),

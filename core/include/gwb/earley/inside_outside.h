@@ -31,7 +31,8 @@ struct ExpectedCounts {
 };
 
 // Parses `words` and adds E[c(r) | w] for every grammar rule r (indexed by the Grammar's RuleId)
-// to `counts`, which must have grammar().ruleCount() entries. Charts are freed on return.
+// to `counts`, which must have grammar().ruleCount() entries. The chart is the thread's, kept
+// for its next sentence unless it grew past 64 MiB (then freed on return).
 ExpectedCounts accumulateExpectedCounts(const CompiledGrammar& grammar,
                                         const std::vector<std::string>& words, NumericMode mode,
                                         std::vector<double>& counts);
