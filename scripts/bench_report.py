@@ -74,8 +74,11 @@ def print_growth(rows):
          "inside pass, each parse into a new chart"),
         ("Inside/socialDiscourse/", lambda name: "reused" in name,
          "inside pass, parses into a reused chart"),
-        ("StringProb/socialDiscourse/", lambda name: "complete-every-word" not in name,
-         "--surprisal --stringprob --viterbi (end weights)"),
+        ("StringProb/socialDiscourse/",
+         lambda name: "complete-every-word" not in name and "reused" not in name,
+         "--surprisal --stringprob --viterbi (end weights), each parse into a new chart"),
+        ("StringProb/socialDiscourse/", lambda name: "reused" in name,
+         "--surprisal --stringprob --viterbi (end weights), parses into a reused chart"),
         ("StringProb/socialDiscourse/", lambda name: "complete-every-word" in name,
          "--stringprob by completing at every word"),
     )
