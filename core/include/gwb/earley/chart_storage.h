@@ -71,7 +71,6 @@ class ChartStorage {
 
   // Everything handed out becomes free again; the blocks stay mapped for the next parse.
   void rewind();
-
   // Bytes in blocks (mapped), and bytes handed out since the last rewind.
   std::size_t capacityBytes() const;
   std::size_t usedBytes() const { return used_; }
