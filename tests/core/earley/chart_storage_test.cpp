@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -138,6 +139,21 @@ TEST(ChartStorageTest, OpenRegionGrowsMovesAndClosesToItsContents) {
 
 const char* const kGrammar = testing::kPpAttachmentGrammar;
 
+// The PP-attachment grammar, compiled (the compiled grammar points into `grammar`: not movable).
+struct PpGrammar {
+  PpGrammar() {
+    Diagnostics diagnostics;
+    compiled = CompiledGrammar::compile(grammar, diagnostics);
+  }
+  PpGrammar(const PpGrammar&) = delete;
+  PpGrammar& operator=(const PpGrammar&) = delete;
+  PpGrammar(PpGrammar&&) = delete;
+  PpGrammar& operator=(PpGrammar&&) = delete;
+  ~PpGrammar() = default;
+  const Grammar grammar = testing::grammarFromText(kGrammar);
+  std::optional<CompiledGrammar> compiled;
+};
+
 void expectSameItems(const EarleyChart& actual, const EarleyChart& expected) {
   ASSERT_EQ(actual.setCount(), expected.setCount());
   for (std::size_t r = 0; r < expected.setCount(); ++r) {
@@ -214,10 +230,8 @@ TEST(AppendBufferTest, SwapsClearsAndCopiesDeeply) {
 }
 
 TEST(ChartReuseTest, ParsesIntoAReusedChartAndOnABusyThreadMatchAFirstParse) {
-  const Grammar grammar = testing::grammarFromText(kGrammar);
-  Diagnostics diagnostics;
-  const auto compiled = CompiledGrammar::compile(grammar, diagnostics);
-  ASSERT_TRUE(compiled);
+  const PpGrammar pp;
+  ASSERT_TRUE(pp.compiled);
   const std::vector<std::vector<std::string>> sentences = {
       tokenize("i saw the man with the telescope"), tokenize("john walked"),
       tokenize("the man saw john in the park with a telescope"), tokenize("i saw the man saw")};
@@ -230,22 +244,22 @@ TEST(ChartReuseTest, ParsesIntoAReusedChartAndOnABusyThreadMatchAFirstParse) {
     std::vector<EarleyChart> referenceCharts(sentences.size());
     for (std::size_t i = 0; i < sentences.size(); ++i) {
       std::thread([&, i] {
-        references[i] = EarleyParser(*compiled).parse(sentences[i], options, referenceCharts[i]);
+        references[i] = EarleyParser(*pp.compiled).parse(sentences[i], options, referenceCharts[i]);
       }).join();
     }
     // The same sentences, one chart for all, on this thread after parses in the other mode.
     ParseOptions other = options;
     other.mode = mode == NumericMode::Log ? NumericMode::Scaled : NumericMode::Log;
-    EarleyParser(*compiled).parse(sentences[2], other);
+    EarleyParser(*pp.compiled).parse(sentences[2], other);
     EarleyChart chart;
     for (std::size_t i = 0; i < sentences.size(); ++i) {
       SCOPED_TRACE(std::string(numericModeName(mode)) + " sentence " + std::to_string(i));
-      const ParseResult result = EarleyParser(*compiled).parse(sentences[i], options, chart);
+      const ParseResult result = EarleyParser(*pp.compiled).parse(sentences[i], options, chart);
       expectSameResult(result, references[i]);
       expectSameItems(chart, referenceCharts[i]);
       // A copy is deep: it keeps its items after the original is parsed into again.
       const EarleyChart copy = chart;
-      EarleyParser(*compiled).parse(sentences[(i + 1) % sentences.size()], options, chart);
+      EarleyParser(*pp.compiled).parse(sentences[(i + 1) % sentences.size()], options, chart);
       expectSameItems(copy, referenceCharts[i]);
       EXPECT_EQ(copy.itemCount(), references[i].items);
     }
@@ -256,49 +270,47 @@ TEST(ChartReuseTest, ParsesIntoAReusedChartAndOnABusyThreadMatchAFirstParse) {
 // nothing new; a copy starts without it; released, the next parse maps it again and gives the
 // same results.
 TEST(ChartReuseTest, TheChartKeepsCompletionsWorkingMemoryUntilReleased) {
-  const Grammar grammar = testing::grammarFromText(kGrammar);
-  Diagnostics diagnostics;
-  const auto compiled = CompiledGrammar::compile(grammar, diagnostics);
-  ASSERT_TRUE(compiled);
+  const PpGrammar pp;
+  ASSERT_TRUE(pp.compiled);
   const auto words = tokenize("the man saw john in the park with a telescope");
   EarleyChart chart;
   EXPECT_EQ(chart.workingBytes(), 0U);
-  const ParseResult first = EarleyParser(*compiled).parse(words, {}, chart);
+  const ParseResult first = EarleyParser(*pp.compiled).parse(words, {}, chart);
   ASSERT_TRUE(first.success);
   const std::size_t working = chart.workingBytes();
   EXPECT_GT(working, 0U) << "completion made records";
   const EarleyChart copy = chart;
   EXPECT_EQ(copy.workingBytes(), 0U);
-  expectSameResult(EarleyParser(*compiled).parse(words, {}, chart), first);
+  expectSameResult(EarleyParser(*pp.compiled).parse(words, {}, chart), first);
   EXPECT_EQ(chart.workingBytes(), working);
   chart.releaseWorkingMemory();
   EXPECT_EQ(chart.workingBytes(), 0U);
   expectSameItems(chart, copy);  // the items stay
-  expectSameResult(EarleyParser(*compiled).parse(words, {}, chart), first);
+  expectSameResult(EarleyParser(*pp.compiled).parse(words, {}, chart), first);
   EXPECT_EQ(chart.workingBytes(), working);
 }
 
 // Expected counts parse into the thread's kept chart: after other sentences, in the other mode,
 // on the same thread, a sentence's counts are bit for bit those of a first call on a new thread.
 TEST(ChartReuseTest, ExpectedCountsOnABusyThreadMatchAFirstCall) {
-  const Grammar grammar = testing::grammarFromText(kGrammar);
-  Diagnostics diagnostics;
-  const auto compiled = CompiledGrammar::compile(grammar, diagnostics);
-  ASSERT_TRUE(compiled);
+  const PpGrammar pp;
+  ASSERT_TRUE(pp.compiled);
   const auto words = tokenize("i saw the man with the telescope");
   for (NumericMode mode : {NumericMode::Scaled, NumericMode::Log}) {
     ParseOptions options;
     options.mode = mode;
-    std::vector<double> reference(grammar.ruleCount(), 0.0);
-    std::thread([&] { EarleyParser(*compiled).parseWithCounts(words, options, reference); }).join();
+    std::vector<double> reference(pp.grammar.ruleCount(), 0.0);
+    std::thread([&] {
+      EarleyParser(*pp.compiled).parseWithCounts(words, options, reference);
+    }).join();
     ParseOptions other = options;
     other.mode = mode == NumericMode::Log ? NumericMode::Scaled : NumericMode::Log;
-    std::vector<double> scratch(grammar.ruleCount(), 0.0);
-    EarleyParser(*compiled).parseWithCounts(
-        tokenize("the man saw john in the park with a telescope"), other, scratch);
-    EarleyParser(*compiled).parseWithCounts(tokenize("john walked"), options, scratch);
-    std::vector<double> counts(grammar.ruleCount(), 0.0);
-    EarleyParser(*compiled).parseWithCounts(words, options, counts);
+    std::vector<double> scratch(pp.grammar.ruleCount(), 0.0);
+    EarleyParser(*pp.compiled)
+        .parseWithCounts(tokenize("the man saw john in the park with a telescope"), other, scratch);
+    EarleyParser(*pp.compiled).parseWithCounts(tokenize("john walked"), options, scratch);
+    std::vector<double> counts(pp.grammar.ruleCount(), 0.0);
+    EarleyParser(*pp.compiled).parseWithCounts(words, options, counts);
     EXPECT_EQ(counts, reference) << numericModeName(mode);
   }
 }
@@ -315,19 +327,17 @@ class StopAfterFirstWord : public ParseObserver {
 };
 
 TEST(ChartReuseTest, ACancelledParseDoesNotDisturbTheNext) {
-  const Grammar grammar = testing::grammarFromText(kGrammar);
-  Diagnostics diagnostics;
-  const auto compiled = CompiledGrammar::compile(grammar, diagnostics);
-  ASSERT_TRUE(compiled);
+  const PpGrammar pp;
+  ASSERT_TRUE(pp.compiled);
   const auto words = tokenize("the man saw john in the park");
   ParseResult reference;
-  std::thread([&] { reference = EarleyParser(*compiled).parse(words); }).join();
+  std::thread([&] { reference = EarleyParser(*pp.compiled).parse(words); }).join();
 
   StopAfterFirstWord stopper;
   ParseOptions stopping;
   stopping.observer = &stopper;
-  EXPECT_TRUE(EarleyParser(*compiled).parse(words, stopping).cancelled);
-  expectSameResult(EarleyParser(*compiled).parse(words), reference);
+  EXPECT_TRUE(EarleyParser(*pp.compiled).parse(words, stopping).cancelled);
+  expectSameResult(EarleyParser(*pp.compiled).parse(words), reference);
 }
 
 }  // namespace
