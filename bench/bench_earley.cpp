@@ -18,8 +18,9 @@
 //                                              250, 500, 1000 utterances and the whole corpus
 //                                              (51,665 tokens) as one string: string probability
 //                                              and Viterbi score (scaled mode, look-ahead).
-//   Inside/socialDiscourse/TOKENS/reused-chart the same, three parses into one chart (its memory
-//                                              reused: the steady state of a batch).
+//   Inside/socialDiscourse/TOKENS/reused-chart the same, three timed parses into one chart that
+//                                              an untimed parse filled first (its memory reused:
+//                                              the steady state of a batch).
 //   Inside/recording/ID                        each of the 24 recordings as one discourse.
 //   StringProb/socialDiscourse/utterances:N    the first 100, 250, 500, 1000, 2000 utterances
 //                                              and the whole corpus with what `gwb parse
@@ -27,7 +28,7 @@
 //                                              string probability of every prefix (end weights,
 //                                              StringProbabilityMethod::EndWeights) and the
 //                                              Viterbi tree.
-//   StringProb/.../reused-chart                the same, three parses into one chart.
+//   StringProb/.../reused-chart                the same, into a reused chart (as above).
 //   StringProb/.../complete-every-word         the same by the textbook method, which completes
 //                                              the discourse spine at every word (quadratic;
 //                                              first 100, 250 and 500 utterances only).
@@ -216,10 +217,10 @@ const bool kRegistered = [] {
         ->UseRealTime()
         ->Iterations(utterances == 0 ? 1 : 3);
   }
-  // The same lengths parsed three times into one chart, whose memory the second and third parse
-  // reuse: the steady state of a batch or an EM iteration, free of the operating system's cost
-  // of mapping fresh memory (which the small rows above mostly escape through the allocator's
-  // own reuse, and the whole corpus does not).
+  // The same lengths parsed three times into one chart that an untimed parse filled first, so
+  // that every timed parse reuses its memory: the steady state of a batch or an EM iteration, free
+  // of the operating system's cost of mapping fresh memory (which the small rows above mostly
+  // escape through the allocator's own reuse, and the whole corpus does not).
   for (std::size_t utterances : {25, 50, 100, 250, 500, 1000, 0}) {
     const std::string name = "Inside/socialDiscourse/utterances:" +
                              (utterances ? std::to_string(utterances) : std::string("all")) +
@@ -251,7 +252,7 @@ const bool kRegistered = [] {
           ->UseRealTime()
           ->Iterations(utterances == 0 || textbook ? 1 : 3);
     }
-    // The same, parsed three times into one chart (as the Inside rows above): the growth of the
+    // The same, parsed into a reused chart (as the Inside rows above): the growth of the
     // parse itself, without the operating system's mapping of fresh memory, which the whole
     // corpus pays on every parse into a new chart and the shorter rows mostly escape.
     gwb::ParseOptions options;

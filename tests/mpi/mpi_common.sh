@@ -4,11 +4,11 @@
 # Expects $mpirun; sets up fail() and $failures.
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+mpi_env=(OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo
+  OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
 ranks() {
   local n=$1; shift
-  OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo \
-  OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-    timeout -k 10 90 "$mpirun" --oversubscribe --bind-to none -np "$n" "$@"
+  timeout -k 10 90 env "${mpi_env[@]}" "$mpirun" --oversubscribe --bind-to none -np "$n" "$@"
 }
 # `aborting_ranks N command...`: a job one of whose ranks fails and stops it with MPI_Abort. On a
 # loaded machine Open MPI's own mpirun sometimes hangs (or segfaults in PMIx_server_finalize)
@@ -21,9 +21,7 @@ ranks() {
 # status 1, with a note on stderr. Only ranks still running at the time limit are a hang (124).
 aborting_ranks() {
   local n=$1; shift
-  OMPI_MCA_btl=self,vader OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo \
-  OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-    "$mpirun" --oversubscribe --bind-to none -np "$n" "$@" &
+  env "${mpi_env[@]}" "$mpirun" --oversubscribe --bind-to none -np "$n" "$@" &  # env execs mpirun
   local job=$! start=$SECONDS seen=0 gone_since=-1 live
   while kill -0 "$job" 2> /dev/null; do
     live=$(ps --ppid "$job" -o stat= 2> /dev/null | grep -vc '^Z')

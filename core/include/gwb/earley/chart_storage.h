@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 #include "gwb/common/const_span.h"
@@ -52,6 +53,8 @@ class ChartStorage {
   // the caller fills them in place. nullptr when `count` is 0.
   template <typename T>
   T* allocateArray(std::size_t count) {
+    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
+                  "blocks are reused and freed without running destructors");
     if (count == 0) return nullptr;
     auto* const to = static_cast<T*>(allocate(count * sizeof(T), alignof(T)));
     // NOLINTNEXTLINE(cppcoreguidelines-pro-bounds-pointer-arithmetic): within the block
