@@ -132,6 +132,12 @@ class PairMap {
     std::fill(keys_.begin(), keys_.end(), kEmpty);
     size_ = 0;
   }
+  // Empties the map and gives its memory back.
+  void release() {
+    std::vector<std::uint64_t>(256, kEmpty).swap(keys_);
+    std::vector<Value>(256).swap(values_);
+    size_ = 0;
+  }
 
  private:
   static constexpr std::uint64_t kEmpty = ~0ULL;
@@ -200,6 +206,34 @@ struct CkyChart::FillState {
   PairMap<int> wellTyped;
   // With CkyOptions::rootTypes: whether (category id, meaning id) may be a root (1) or not (0).
   PairMap<int> rootTyped;
+
+  // Terms in the arena above which the fill compacts it after a cell (compactTerms); raised
+  // to twice what a compaction keeps, so that it never runs once a cell.
+  std::size_t nextCompaction = 0;
+
+  // Keeps only the meanings of the entries still in play (in a finished cell, not pruned): the
+  // arena's other terms are the combinations the beam dropped and the steps of their
+  // reductions. The memo tables are keyed by meaning ids, so they go too; every result is a
+  // function of structure, so the fill goes on exactly as it would have.
+  void compactTerms() {
+    std::vector<Id> live;
+    for (std::size_t cell = 0; cell < entryMeanings.size(); ++cell) {
+      for (std::size_t e = 0; e < entryMeanings[cell].size(); ++e) {
+        if (entryCategories[cell][e] < 0) entryMeanings[cell][e] = detail::TermArena::kNone;
+        live.push_back(entryMeanings[cell][e]);
+      }
+    }
+    terms.compact(&live);
+    std::size_t next = 0;
+    for (std::vector<Id>& meanings : entryMeanings) {
+      for (Id& meaning : meanings) meaning = live[next++];
+    }
+    applied.release();
+    composed.release();
+    wellTyped.release();
+    rootTyped.release();
+    cellEntries.release();
+  }
 
   int categoryId(const Category& category) {
     auto found = categoryIdOf.find(category.get());
@@ -603,6 +637,11 @@ void CkyChart::fill(CkyFillCache* cache) {
         combineCells(cellIdx, cellIndex(begin, split), cellIndex(split, end), &state);
       }
       finishCell(cellIdx, &state);
+      if (options_.compactTermsAbove > 0 &&
+          state.terms.size() > std::max(options_.compactTermsAbove, state.nextCompaction)) {
+        state.compactTerms();
+        state.nextCompaction = 2 * state.terms.size();
+      }
     }
   }
   // Roots.

@@ -23,8 +23,8 @@ std::uint64_t mixHash(std::uint64_t h, std::uint64_t value) {
 
 TermArena::TermArena() : table_(4096, kNone) {}
 
-TermArena::Id TermArena::make(TermKind kind, std::int32_t value, const Id* children,
-                              std::size_t count) {
+std::uint64_t TermArena::nodeHash(TermKind kind, std::int32_t value, const Id* children,
+                                  std::size_t count) {
   std::uint64_t h =
       mixHash(static_cast<std::uint64_t>(kind) + 1, static_cast<std::uint32_t>(value));
   for (std::size_t c = 0; c < count; ++c) h = mixHash(h, static_cast<std::uint32_t>(children[c]));
@@ -34,6 +34,12 @@ TermArena::Id TermArena::make(TermKind kind, std::int32_t value, const Id* child
   h ^= h >> 33;
   h *= 0xc4ceb9fe1a85ec53ULL;
   h ^= h >> 33;
+  return h;
+}
+
+TermArena::Id TermArena::make(TermKind kind, std::int32_t value, const Id* children,
+                              std::size_t count) {
+  const std::uint64_t h = nodeHash(kind, value, children, count);
   const std::size_t mask = table_.size() - 1;
   std::size_t slot = h & mask;
   for (; table_[slot] != kNone; slot = (slot + 1) & mask) {
@@ -42,7 +48,7 @@ TermArena::Id TermArena::make(TermKind kind, std::int32_t value, const Id* child
         node.count != static_cast<std::int32_t>(count)) {
       continue;
     }
-    if (std::equal(children, children + count, children_.begin() + node.first)) {
+    if (std::equal(children, children + count, children_.data() + node.first)) {
       return table_[slot];
     }
   }
@@ -72,22 +78,72 @@ TermArena::Id TermArena::make(TermKind kind, std::int32_t value, const Id* child
   node.freeDepth = freeDepth;
   const Id id = static_cast<Id>(nodes_.size());
   nodes_.push_back(node);
-  children_.insert(children_.end(), children, children + count);
+  children_.append(children, children + count);
   keys_.push_back(kNone);
   table_[slot] = id;
   if (2 * nodes_.size() > table_.size()) grow();
   return id;
 }
 
-void TermArena::grow() {
-  std::vector<Id> table(table_.size() * 2, kNone);
-  const std::size_t mask = table.size() - 1;
+void TermArena::grow() { rebuildTable(table_.size() * 2); }
+
+void TermArena::rebuildTable(std::size_t slots) {
+  std::vector<Id>().swap(table_);  // the old table is not needed to build the new one
+  table_.assign(slots, kNone);
+  const std::size_t mask = slots - 1;
   for (Id id = 0; id < static_cast<Id>(nodes_.size()); ++id) {
     std::size_t slot = nodes_[id].hash & mask;
-    while (table[slot] != kNone) slot = (slot + 1) & mask;
-    table[slot] = id;
+    while (table_[slot] != kNone) slot = (slot + 1) & mask;
+    table_[slot] = id;
   }
-  table_.swap(table);
+}
+
+void TermArena::compact(std::vector<Id>* roots) {
+  // Mark what the roots reach; a node's children are older than it (make() takes existing
+  // ids), so one pass in id order renumbers children before their parents.
+  constexpr Id kReached = 0;
+  std::vector<Id> newId(nodes_.size(), kNone);
+  std::vector<Id> stack;
+  for (Id root : *roots) {
+    if (root == kNone || newId[root] != kNone) continue;
+    newId[root] = kReached;
+    stack.push_back(root);
+    while (!stack.empty()) {
+      const Id id = stack.back();
+      stack.pop_back();
+      for (std::int32_t c = 0; c < nodes_[id].count; ++c) {
+        const Id child = children(id)[c];
+        if (newId[child] == kNone) {
+          newId[child] = kReached;
+          stack.push_back(child);
+        }
+      }
+    }
+  }
+  ReallocArray<Node> nodes;
+  ReallocArray<Id> childLists;
+  for (Id id = 0; id < static_cast<Id>(nodes_.size()); ++id) {
+    if (newId[id] == kNone) continue;
+    Node node = nodes_[id];  // kind, value and the structural fields stay
+    node.first = static_cast<std::int32_t>(childLists.size());
+    for (std::int32_t c = 0; c < node.count; ++c) childLists.push_back(newId[children(id)[c]]);
+    node.hash = nodeHash(node.kind, node.value, childLists.data() + node.first,
+                         static_cast<std::size_t>(node.count));
+    newId[id] = static_cast<Id>(nodes.size());
+    nodes.push_back(node);
+  }
+  nodes_.swap(nodes);
+  children_.swap(childLists);
+  ReallocArray<Id> keys;
+  for (std::size_t id = 0; id < nodes_.size(); ++id) keys.push_back(kNone);
+  keys_.swap(keys);
+  std::size_t slots = 4096;
+  while (slots < 2 * nodes_.size() + 2) slots *= 2;
+  rebuildTable(slots);
+  toTermMemo_.clear();
+  for (Id& root : *roots) {
+    if (root != kNone) root = newId[root];
+  }
 }
 
 // ((f a) b) is (f a b), as term.h's makeApplication makes it.
@@ -179,6 +235,7 @@ Term TermArena::toTerm(Id id, int depth, int offset) {
       }
     }
   }
+  if (toTermMemo_.size() >= kToTermMemoLimit) toTermMemo_.clear();
   toTermMemo_.emplace(memoKey, out);
   return out;
 }

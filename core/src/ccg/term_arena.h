@@ -17,7 +17,11 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -27,6 +31,70 @@ namespace gwb::ccg::detail {
 
 // Ids index flat arrays and child lists are (pointer, count) spans: the hot loop of the parser.
 // NOLINTBEGIN(cppcoreguidelines-pro-bounds-pointer-arithmetic)
+// A growable array of trivially copyable values that grows with realloc: for the sizes the
+// arena reaches (hundreds of MB on a long sentence), glibc moves the pages (mremap) instead of
+// copying them, so growing never needs the old and the new buffer at once — a std::vector's
+// doubling does, and that was a third of a parse's peak memory. Out of memory throws
+// std::bad_alloc, as a vector would.
+template <typename T>
+class ReallocArray {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
+                "moved by realloc");
+
+ public:
+  ReallocArray() = default;
+  ReallocArray(const ReallocArray&) = delete;
+  ReallocArray& operator=(const ReallocArray&) = delete;
+  ReallocArray(ReallocArray&&) = delete;
+  ReallocArray& operator=(ReallocArray&&) = delete;
+  ~ReallocArray() { std::free(data_); }  // NOLINT(cppcoreguidelines-no-malloc)
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+
+  void push_back(const T& value) {
+    if (size_ == capacity_) reserveFor(size_ + 1);
+    data_[size_++] = value;
+  }
+  // [first, last) may lie in this array: it is found again after growing.
+  void append(const T* first, const T* last) {
+    const auto count = static_cast<std::size_t>(last - first);
+    if (count == 0) return;
+    if (size_ + count > capacity_) {
+      const bool inside = first >= data_ && first < data_ + size_;
+      const std::size_t offset = inside ? static_cast<std::size_t>(first - data_) : 0;
+      reserveFor(size_ + count);
+      if (inside) first = data_ + offset;
+    }
+    std::memmove(data_ + size_, first, count * sizeof(T));
+    size_ += count;
+  }
+  void swap(ReallocArray& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+  }
+
+ private:
+  void reserveFor(std::size_t needed) {
+    std::size_t capacity = capacity_ == 0 ? 1024 : capacity_;
+    while (capacity < needed) capacity += capacity / 2 + 1;
+    // NOLINTNEXTLINE(cppcoreguidelines-no-malloc,cppcoreguidelines-owning-memory)
+    void* grown = std::realloc(data_, capacity * sizeof(T));
+    if (grown == nullptr) throw std::bad_alloc();
+    data_ = static_cast<T*>(grown);
+    capacity_ = capacity;
+  }
+
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
 class TermArena {
  public:
   using Id = std::int32_t;
@@ -48,6 +116,14 @@ class TermArena {
   Id exactMatchKey(Id id);
 
   std::size_t size() const { return nodes_.size(); }
+
+  // Keeps only the terms reachable from `roots` (kNone entries are left alone), renumbered in
+  // their order, and rewrites `roots` to the new ids; every other id is invalid afterwards, and
+  // so is anything keyed by ids (a caller's memo tables). What the arena computes is a function
+  // of structure, so compacting changes no result, only which ids name it: a parser compacts
+  // between cells so that the garbage of the combinations its beam dropped does not
+  // accumulate over a long sentence.
+  void compact(std::vector<Id>* roots);
 
  private:
   // A short list of ids, inline up to 8 (most terms have fewer children): the walks below
@@ -107,6 +183,9 @@ class TermArena {
   static_assert(sizeof(Node) <= 32, "two nodes to a cache line");
 
   Id make(TermKind kind, std::int32_t value, const Id* children, std::size_t count);
+  static std::uint64_t nodeHash(TermKind kind, std::int32_t value, const Id* children,
+                                std::size_t count);
+  void rebuildTable(std::size_t slots);
   Id make(TermKind kind, std::int32_t value, const IdList& children) {
     return make(kind, value, children.begin(), children.size());
   }
@@ -130,15 +209,16 @@ class TermArena {
   std::int32_t nameId(const std::string& name);
   std::int32_t typeId(const TypePtr& type);
 
-  std::vector<Node> nodes_;
-  std::vector<Id> children_;
+  ReallocArray<Node> nodes_;
+  ReallocArray<Id> children_;
   std::vector<Id> table_;  // open addressing over nodes_, linear probing, power-of-two size
-  std::vector<Id> keys_;   // exactMatchKey memo, by id (kNone: not yet)
+  ReallocArray<Id> keys_;  // exactMatchKey memo, by id (kNone: not yet)
   std::vector<std::string> names_;
   std::unordered_map<std::string, std::int32_t> nameIds_;
   std::vector<TypePtr> types_;
   std::unordered_map<std::string, std::int32_t> typeIds_;
   std::unordered_map<std::uint64_t, Term> toTermMemo_;  // (id, depth, offset)
+  static constexpr std::size_t kToTermMemoLimit = std::size_t{1} << 16;
   int stepsLeft_ = 0;
   int nesting_ = 0;  // calls of reduce under way
   bool exhausted_ = false;

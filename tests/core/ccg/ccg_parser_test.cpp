@@ -716,6 +716,52 @@ TEST(CcgParserTest, ASharedFillCacheChangesNoResult) {
   EXPECT_GT(cache.meanings(), 0u);
 }
 
+// Compacting the fill's term store (CkyOptions::compactTermsAbove) after every cell changes no
+// chart: 60 random grammars and sentences, beams 2 and unbounded, alone and through one shared
+// cache, against fills that never compact; and it does compact (the cache holds fewer terms).
+TEST(CcgParserTest, CompactingTheTermStoreAfterEveryCellChangesNoResult) {
+  CkyFillCache compacting;
+  CkyFillCache growing;
+  for (unsigned seed = 1; seed <= 60; ++seed) {
+    RandomCase c = makeRandomCase(seed);
+    for (int beam : {2, 0}) {
+      CkyOptions never;
+      never.beam = beam;
+      never.rootCategories = c.roots;
+      never.combinators.composition = c.composition;
+      never.compactTermsAbove = 0;
+      CkyOptions always = never;
+      always.compactTermsAbove = 1;
+      const CkyChart reference(c.lexicon, c.words, never);
+      expectSameCharts(reference, CkyChart(c.lexicon, c.words, always));
+      expectSameCharts(reference, CkyChart(c.lexicon, c.words, always, &compacting));
+      expectSameCharts(reference, CkyChart(c.lexicon, c.words, never, &growing));
+    }
+  }
+  EXPECT_GT(compacting.meanings(), 0u);
+  EXPECT_LT(compacting.meanings(), growing.meanings());
+}
+
+// The same on a learner's typed charts of a Geo sentence, with root types, through one cache.
+TEST(CcgParserTest, CompactingTheTermStoreChangesNoTypedChart) {
+  LexiconLoad load = readFactoredLexicon(kGeoLexicon, "geo");
+  ASSERT_FALSE(load.diagnostics.hasErrors());
+  FactoredLexicon lexicon = load.lexicon;
+  lexicon.buildEntries(&geoTypes());
+  const std::vector<std::string> words = split("what states border texas");
+  CkyOptions never;
+  never.types = &geoTypes();
+  never.compactTermsAbove = 0;
+  CkyOptions always = never;
+  always.compactTermsAbove = 1;
+  CkyFillCache cache;
+  expectSameCharts(CkyChart(lexicon, words, never), CkyChart(lexicon, words, always, &cache));
+  never.allowedConstants = std::make_shared<const std::unordered_set<std::string>>(
+      std::unordered_set<std::string>{"state:t", "next_to:t", "texas:s"});
+  always.allowedConstants = never.allowedConstants;
+  expectSameCharts(CkyChart(lexicon, words, never), CkyChart(lexicon, words, always, &cache));
+}
+
 // A learner's sequence on one sentence: the chart of x, the chart of z's constants, the chart of
 // x again with a lexeme added, all typed, through one cache; the second and third find what the
 // first computed (the cache grows by less than a fill of its own).

@@ -92,6 +92,78 @@ TEST(CcgTermArenaTest, CombinationsAgreeWithTermH) {
   EXPECT_GT(matches, 0) << "some results differ only in conjunct order";
 }
 
+// Compacting keeps the terms the roots reach, under new ids: each still reads back as the same
+// term, and the arena goes on as if nothing had happened: every combination of the kept terms
+// gives the term and the exact-match key classes it gave before; making a kept term again finds
+// it (hash-consing survives the renumbering), and what only the combinations reached is gone.
+TEST(CcgTermArenaTest, CompactingKeepsWhatTheRootsReachAndChangesNoResult) {
+  std::vector<Term> terms;
+  for (const char* text : kTerms) {
+    std::string error;
+    terms.push_back(parseTerm(text, &error));
+    ASSERT_TRUE(terms.back()) << text << ": " << error;
+  }
+  using Id = detail::TermArena::Id;
+  const int steps = 50;
+  const auto combineAll = [&](detail::TermArena* arena, const std::vector<Id>& ids) {
+    std::vector<std::string> out;
+    std::vector<Id> keys;
+    for (Id f : ids) {
+      for (Id g : ids) {
+        for (bool composition : {false, true}) {
+          const Id got = composition ? arena->compose(f, g, steps) : arena->apply(f, g, steps);
+          out.push_back(got == detail::TermArena::kNone ? "-" : toString(arena->toTerm(got)));
+          keys.push_back(got == detail::TermArena::kNone ? got : arena->exactMatchKey(got));
+        }
+      }
+    }
+    // The key classes, as the index of each result's first equal key.
+    for (std::size_t a = 0; a < keys.size(); ++a) {
+      std::size_t first = a;
+      while (keys[first] != keys[a]) ++first;
+      out.push_back(std::to_string(first));
+    }
+    return out;
+  };
+  detail::TermArena arena;
+  std::vector<Id> ids;
+  for (const Term& term : terms) ids.push_back(arena.fromTerm(term));
+  const std::vector<std::string> before = combineAll(&arena, ids);
+  const std::size_t grown = arena.size();
+  // Keep every other input term (and a kNone, which is left alone).
+  std::vector<Id> kept;
+  std::vector<Term> keptTerms;
+  for (std::size_t i = 0; i < ids.size(); i += 2) {
+    kept.push_back(ids[i]);
+    keptTerms.push_back(terms[i]);
+  }
+  kept.push_back(detail::TermArena::kNone);
+  arena.compact(&kept);
+  EXPECT_EQ(kept.back(), detail::TermArena::kNone);
+  kept.pop_back();
+  EXPECT_LT(arena.size(), grown / 4) << "the combinations' terms are gone";
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    EXPECT_EQ(toString(arena.toTerm(kept[i])), toString(canonicalTerm(keptTerms[i])));
+    EXPECT_EQ(arena.fromTerm(keptTerms[i]), kept[i]) << "found again, not made anew";
+  }
+  const std::size_t compacted = arena.size();
+  detail::TermArena fresh;
+  std::vector<Id> freshIds;
+  for (const Term& term : keptTerms) freshIds.push_back(fresh.fromTerm(term));
+  EXPECT_EQ(compacted, fresh.size()) << "exactly the terms the roots reach";
+  EXPECT_EQ(combineAll(&arena, kept), combineAll(&fresh, freshIds));
+  // And against the results before compacting, for the kept pairs.
+  std::vector<std::string> expected;
+  const std::size_t n = ids.size();
+  for (std::size_t f = 0; f < n; f += 2) {
+    for (std::size_t g = 0; g < n; g += 2) {
+      for (std::size_t c = 0; c < 2; ++c) expected.push_back(before[(f * n + g) * 2 + c]);
+    }
+  }
+  const std::vector<std::string> after = combineAll(&arena, kept);
+  EXPECT_EQ(std::vector<std::string>(after.begin(), after.begin() + expected.size()), expected);
+}
+
 // The bounds of betaReduce besides the step budget (term.h: nesting, depth and size): the arena
 // gives up exactly where term.h does, on halves of Omega and of a Y-like term, on Church numerals
 // whose power is too deep, and on a doubling by sharing too big to walk; and it reduces the

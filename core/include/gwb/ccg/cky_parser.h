@@ -106,6 +106,12 @@ struct CkyOptions {
   // benchmark saves 16 bytes for every derivation step ever made, pruned ones included (with a
   // beam of 200 they outnumber the kept ones many times).
   bool recordEvents = true;
+  // Above this many terms in its store (the meanings made so far, 40–60 bytes each), the fill
+  // keeps only those of the entries still in play, once a cell is finished: what the beam
+  // dropped and the intermediate steps of beta-reduction would otherwise stay for the whole
+  // chart (and the charts sharing its CkyFillCache) — 5 M terms on a 16-word Geo880 sentence.
+  // No result changes; 0: never (tests compare).
+  std::size_t compactTermsAbove = std::size_t{1} << 21;
   // Polled before each cell is filled (a workbench's cancel button): once it reads true the
   // fill stops, the chart is incomplete, cancelled() is true and it holds no parse.
   const std::atomic<bool>* cancel = nullptr;
