@@ -77,9 +77,9 @@ TermArena::Id TermArena::make(TermKind kind, std::int32_t value, const Id* child
   node.normal = normal;
   node.freeDepth = freeDepth;
   const Id id = static_cast<Id>(nodes_.size());
-  nodes_.push_back(node);
+  nodes_.pushBack(node);
   children_.append(children, children + count);
-  keys_.push_back(kNone);
+  keys_.pushBack(kNone);
   table_[slot] = id;
   if (2 * nodes_.size() > table_.size()) grow();
   return id;
@@ -126,16 +126,16 @@ void TermArena::compact(std::vector<Id>* roots) {
     if (newId[id] == kNone) continue;
     Node node = nodes_[id];  // kind, value and the structural fields stay
     node.first = static_cast<std::int32_t>(childLists.size());
-    for (std::int32_t c = 0; c < node.count; ++c) childLists.push_back(newId[children(id)[c]]);
+    for (std::int32_t c = 0; c < node.count; ++c) childLists.pushBack(newId[children(id)[c]]);
     node.hash = nodeHash(node.kind, node.value, childLists.data() + node.first,
                          static_cast<std::size_t>(node.count));
     newId[id] = static_cast<Id>(nodes.size());
-    nodes.push_back(node);
+    nodes.pushBack(node);
   }
   nodes_.swap(nodes);
   children_.swap(childLists);
   ReallocArray<Id> keys;
-  for (std::size_t id = 0; id < nodes_.size(); ++id) keys.push_back(kNone);
+  for (std::size_t id = 0; id < nodes_.size(); ++id) keys.pushBack(kNone);
   keys_.swap(keys);
   std::size_t slots = 4096;
   while (slots < 2 * nodes_.size() + 2) slots *= 2;

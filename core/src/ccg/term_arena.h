@@ -56,7 +56,7 @@ class ReallocArray {
   T& operator[](std::size_t i) { return data_[i]; }
   const T& operator[](std::size_t i) const { return data_[i]; }
 
-  void push_back(const T& value) {
+  void pushBack(const T& value) {
     if (size_ == capacity_) reserveFor(size_ + 1);
     data_[size_++] = value;
   }

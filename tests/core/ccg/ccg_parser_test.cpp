@@ -738,7 +738,7 @@ TEST(CcgParserTest, CompactingTheTermStoreAfterEveryCellChangesNoResult) {
       expectSameCharts(reference, CkyChart(c.lexicon, c.words, never, &growing));
     }
   }
-  EXPECT_GT(compacting.meanings(), 0u);
+  EXPECT_GT(compacting.meanings(), 0U);
   EXPECT_LT(compacting.meanings(), growing.meanings());
 }
 

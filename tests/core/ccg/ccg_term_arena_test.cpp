@@ -127,6 +127,7 @@ TEST(CcgTermArenaTest, CompactingKeepsWhatTheRootsReachAndChangesNoResult) {
   };
   detail::TermArena arena;
   std::vector<Id> ids;
+  ids.reserve(terms.size());
   for (const Term& term : terms) ids.push_back(arena.fromTerm(term));
   const std::vector<std::string> before = combineAll(&arena, ids);
   const std::size_t grown = arena.size();
@@ -149,6 +150,7 @@ TEST(CcgTermArenaTest, CompactingKeepsWhatTheRootsReachAndChangesNoResult) {
   const std::size_t compacted = arena.size();
   detail::TermArena fresh;
   std::vector<Id> freshIds;
+  freshIds.reserve(keptTerms.size());
   for (const Term& term : keptTerms) freshIds.push_back(fresh.fromTerm(term));
   EXPECT_EQ(compacted, fresh.size()) << "exactly the terms the roots reach";
   EXPECT_EQ(combineAll(&arena, kept), combineAll(&fresh, freshIds));
