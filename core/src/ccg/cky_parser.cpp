@@ -359,7 +359,9 @@ void CkyChart::addEdge(int cellIdx, int category, int meaning, int key, ChartEdg
   if (edge.leftCell >= 0 && options_.types != nullptr) {
     auto [typed, unseen] = state->wellTyped.emplace(pairKey(category, meaning), 0);
     if (unseen) {
-      *typed = wellTyped(state->categories[category], state->terms.toTerm(meaning)) ? 1 : 0;
+      *typed = wellTyped(state->categories[category], state->terms.typeOf(meaning, *options_.types))
+                   ? 1
+                   : 0;
     }
     if (*typed == 0) return;
   }
@@ -367,7 +369,10 @@ void CkyChart::addEdge(int cellIdx, int category, int meaning, int key, ChartEdg
       cellIdx == cellIndex(0, length())) {
     auto [allowed, unseen] = state->rootTyped.emplace(pairKey(category, meaning), 0);
     if (unseen) {
-      *allowed = rootTypeAllowed(state->categories[category], state->terms.toTerm(meaning)) ? 1 : 0;
+      *allowed = rootTypeAllowed(state->categories[category],
+                                 state->terms.typeOf(meaning, *options_.types))
+                     ? 1
+                     : 0;
     }
     if (*allowed == 0) return;
   }
@@ -436,14 +441,12 @@ bool CkyChart::constantsAllowed(const Term& semantics) const {
   return true;
 }
 
-bool CkyChart::wellTyped(const Category& category, const Term& semantics) const {
-  const TypePtr type = typeCheck(semantics, *options_.types, "", 0, 0, nullptr);
+bool CkyChart::wellTyped(const Category& category, const TypePtr& type) const {
   return type != nullptr && typeFitsCategory(type, category, *options_.types);
 }
 
-bool CkyChart::rootTypeAllowed(const Category& category, const Term& semantics) const {
+bool CkyChart::rootTypeAllowed(const Category& category, const TypePtr& type) const {
   if (!isRootCategory(category)) return true;  // in no parse anyway (finishCell)
-  const TypePtr type = typeCheck(semantics, *options_.types, "", 0, 0, nullptr);
   if (type == nullptr) return false;
   return std::any_of(
       options_.rootTypes->begin(), options_.rootTypes->end(),

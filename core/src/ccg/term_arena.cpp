@@ -411,6 +411,250 @@ TermArena::Id TermArena::exactMatchKey(Id id) {
   return key;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Type checking (term.cpp's TypeChecker, step for step, on ids)
+
+class TermArena::TypeChecker {
+ public:
+  TypeChecker(TermArena& arena, const TypeSystem& types) : arena_(arena), types_(types) {}
+
+  // The term's type once every bound variable has the type its uses require (passes to a fixed
+  // point, as term.cpp).
+  TypePtr check(Id root) {
+    for (;;) {
+      before_.clear();
+      for (const Binding& binding : bindings_) before_.push_back(binding.type);
+      scope_.clear();
+      TypePtr type = infer(root, 0);
+      if (!type) return nullptr;
+      bool narrowed = false;
+      for (std::size_t b = 0; b < bindings_.size() && !narrowed; ++b) {
+        const TypePtr& start = b < before_.size() ? before_[b] : bindings_[b].declared;
+        narrowed = !sameType(start, bindings_[b].type);
+      }
+      if (!narrowed) return type;
+    }
+  }
+
+ private:
+  struct Binding {
+    std::uint64_t binder;  // (id, depth): the binder's node as toTerm shares it
+    TypePtr declared;
+    TypePtr type;
+  };
+
+  const Node& node(Id id) const { return arena_.nodes_[id]; }
+  Id child(Id id, std::int32_t c) const { return arena_.children(id)[c]; }
+
+  const NameTypes& nameTypes(std::int32_t name) {
+    NameTypes& entry = arena_.nameTypes_[name];
+    if (!entry.known) {
+      entry.known = true;
+      entry.signatures = types_.signatures(arena_.names_[name]);
+      entry.type = types_.constantType(arena_.names_[name]);
+    }
+    return entry;
+  }
+
+  TypePtr truth() const { return types_.truthType(); }
+  TypePtr number() const { return types_.numberType(); }
+  TypePtr entity() const { return types_.entityType(); }
+
+  // `depth`: the binders above `id` (the size of scope_ when it is inferred).
+  TypePtr infer(Id id, int depth) {
+    const Node& n = node(id);
+    switch (n.kind) {
+      case TermKind::Constant: return nameTypes(n.value).type;
+      case TermKind::Variable: {
+        const int binding = bindingOf(id);
+        return binding < 0 ? nullptr : bindings_[binding].type;
+      }
+      case TermKind::Application: return inferApplication(id, depth);
+      case TermKind::Lambda: {
+        const TypePtr& declared = arena_.types_[n.value];
+        bind(id, depth, declared);
+        TypePtr body = infer(child(id, 0), depth + 1);
+        scope_.pop_back();
+        return body ? functionType(declared, body) : nullptr;
+      }
+      case TermKind::Or: return inferDisjunction(id, depth);
+      case TermKind::And:
+      case TermKind::Not:
+        for (std::int32_t c = 0; c < n.count; ++c) {
+          if (!expect(child(id, c), depth, truth())) return nullptr;
+        }
+        return truth();
+      case TermKind::Equals: {
+        TypePtr left = infer(child(id, 0), depth);
+        if (!left) return nullptr;
+        TypePtr right = infer(child(id, 1), depth);
+        if (!right) return nullptr;
+        if (!types_.compatible(left, right)) return nullptr;
+        if (TypePtr both = types_.meet(left, right)) {
+          narrow(child(id, 0), both);
+          narrow(child(id, 1), both);
+        }
+        return truth();
+      }
+      case TermKind::Less:
+      case TermKind::Greater:
+        for (std::int32_t c = 0; c < n.count; ++c) {
+          if (!expect(child(id, c), depth, number())) return nullptr;
+        }
+        return truth();
+      case TermKind::Exists:
+      case TermKind::Count:
+      case TermKind::The:
+      case TermKind::Argmax:
+      case TermKind::Argmin:
+      case TermKind::Sum: {
+        const TermKind kind = n.kind;
+        const std::int32_t count = n.count;
+        const int binding = bind(id, depth, entity());
+        bool ok = expect(child(id, 0), depth + 1, truth());
+        for (std::int32_t b = 1; ok && kind == TermKind::Exists && b < count; ++b) {
+          ok = expect(child(id, b), depth + 1, truth());
+        }
+        if (ok && kind != TermKind::Exists && count > 1) {
+          ok = expect(child(id, 1), depth + 1, number());
+        }
+        scope_.pop_back();
+        if (!ok) return nullptr;
+        switch (kind) {
+          case TermKind::Exists: return truth();
+          case TermKind::Count:
+          case TermKind::Sum: return number();
+          default: return bindings_[binding].type;
+        }
+      }
+    }
+    return nullptr;
+  }
+
+  int bind(Id binder, int depth, const TypePtr& declared) {
+    const std::uint64_t key =
+        (static_cast<std::uint64_t>(binder) << 32) | static_cast<std::uint32_t>(depth);
+    int index = -1;
+    for (std::size_t b = 0; b < bindings_.size(); ++b) {
+      if (bindings_[b].binder == key) index = static_cast<int>(b);
+    }
+    if (index < 0) {
+      const TypePtr interned =
+          declared && !declared->isFunction() ? types_.intern(declared) : declared;
+      bindings_.push_back({key, interned, interned});
+      index = static_cast<int>(bindings_.size()) - 1;
+    }
+    scope_.push_back(index);
+    return index;
+  }
+  // The binding of a variable node (de Bruijn index: 0 is the innermost binder); -1 when free.
+  int bindingOf(Id variable) const {
+    const auto index = static_cast<std::size_t>(node(variable).value);
+    return index < scope_.size() ? scope_[scope_.size() - 1 - index] : -1;
+  }
+  void narrow(Id argument, const TypePtr& required) {
+    if (node(argument).kind != TermKind::Variable || !required || required->isFunction()) return;
+    const int binding = bindingOf(argument);
+    if (binding < 0) return;
+    TypePtr& type = bindings_[binding].type;
+    if (type->isFunction()) return;
+    if (TypePtr narrower = types_.meet(type, required)) type = narrower;
+  }
+
+  TypePtr inferDisjunction(Id id, int depth) {
+    std::vector<TypePtr> start;
+    start.reserve(bindings_.size());
+    for (const Binding& binding : bindings_) start.push_back(binding.type);
+    std::vector<TypePtr> joined(start.size());
+    for (std::int32_t c = 0; c < node(id).count; ++c) {
+      for (std::size_t b = 0; b < start.size(); ++b) bindings_[b].type = start[b];
+      if (!expect(child(id, c), depth, truth())) return nullptr;
+      for (std::size_t b = 0; b < start.size(); ++b) {
+        const TypePtr& type = bindings_[b].type;
+        if (!joined[b]) {
+          joined[b] = type;
+        } else if (!sameType(joined[b], type)) {
+          TypePtr both = types_.join(joined[b], type);
+          joined[b] = both ? both : start[b];
+        }
+      }
+    }
+    for (std::size_t b = 0; b < start.size(); ++b) {
+      if (joined[b]) bindings_[b].type = joined[b];
+    }
+    return truth();
+  }
+
+  bool expect(Id id, int depth, const TypePtr& expected) {
+    TypePtr type = infer(id, depth);
+    if (!type || !types_.compatible(type, expected)) return false;
+    narrow(id, expected);
+    return true;
+  }
+
+  TypePtr inferApplication(Id id, int depth) {
+    const std::int32_t count = node(id).count;
+    const Id head = child(id, 0);
+    std::vector<TypePtr> arguments;
+    arguments.reserve(static_cast<std::size_t>(count - 1));
+    for (std::int32_t i = 1; i < count; ++i) {
+      TypePtr type = infer(child(id, i), depth);
+      if (!type) return nullptr;
+      arguments.push_back(std::move(type));
+    }
+    if (node(head).kind == TermKind::Constant) {
+      const NameTypes& constant = nameTypes(node(head).value);
+      if (constant.signatures != nullptr) {
+        const Signature* first = nullptr;
+        std::vector<TypePtr> required(arguments.size());
+        for (const Signature& signature : *constant.signatures) {
+          if (signature.arguments.size() != arguments.size()) continue;
+          bool fits = true;
+          for (std::size_t i = 0; i < arguments.size() && fits; ++i) {
+            fits = types_.compatible(arguments[i], signature.arguments[i]);
+          }
+          if (!fits) continue;
+          for (std::size_t i = 0; i < arguments.size(); ++i) {
+            required[i] = first == nullptr ? signature.arguments[i]
+                                           : types_.join(required[i], signature.arguments[i]);
+          }
+          if (first == nullptr) first = &signature;
+        }
+        if (first == nullptr) return nullptr;
+        for (std::size_t i = 0; i < arguments.size(); ++i) {
+          narrow(child(id, static_cast<std::int32_t>(i) + 1), required[i]);
+        }
+        return first->result;
+      }
+      if (constant.type && !constant.type->isFunction()) return nullptr;
+    }
+    TypePtr type = infer(head, depth);
+    if (!type) return nullptr;
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+      if (!type->isFunction() || !types_.compatible(arguments[i], type->from)) return nullptr;
+      narrow(child(id, static_cast<std::int32_t>(i) + 1), type->from);
+      type = type->to;
+    }
+    return type;
+  }
+
+  TermArena& arena_;
+  const TypeSystem& types_;
+  std::vector<Binding> bindings_;
+  std::vector<int> scope_;  // binding indices, innermost last
+  std::vector<TypePtr> before_;
+};
+
+TypePtr TermArena::typeOf(Id id, const TypeSystem& types) {
+  if (typesOfNames_ != &types) {
+    typesOfNames_ = &types;
+    nameTypes_.clear();
+  }
+  nameTypes_.resize(names_.size());
+  TypeChecker checker(*this, types);
+  return checker.check(id);
+}
+
 // NOLINTEND(cppcoreguidelines-pro-bounds-pointer-arithmetic)
 
 }  // namespace gwb::ccg::detail

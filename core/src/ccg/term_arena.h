@@ -117,6 +117,12 @@ class TermArena {
 
   std::size_t size() const { return nodes_.size(); }
 
+  // typeCheck (term.h) of toTerm(id) without building the Term: the type, null when ill typed.
+  // The same passes, narrowing and joins, on the arena's nodes; a binder is identified by its id
+  // and depth, as toTerm shares the Term of a subterm met twice at one depth. `types` must not
+  // change while the arena lives (the parser's CkyOptions::types, which it keeps by address).
+  TypePtr typeOf(Id id, const TypeSystem& types);
+
   // Keeps only the terms reachable from `roots` (kNone entries are left alone), renumbered in
   // their order, and rewrites `roots` to the new ids; every other id is invalid afterwards, and
   // so is anything keyed by ids (a caller's memo tables). What the arena computes is a function
@@ -182,6 +188,7 @@ class TermArena {
   };
   static_assert(sizeof(Node) <= 32, "two nodes to a cache line");
 
+  class TypeChecker;
   Id make(TermKind kind, std::int32_t value, const Id* children, std::size_t count);
   static std::uint64_t nodeHash(TermKind kind, std::int32_t value, const Id* children,
                                 std::size_t count);
@@ -218,6 +225,14 @@ class TermArena {
   std::vector<TypePtr> types_;
   std::unordered_map<std::string, std::int32_t> typeIds_;
   std::unordered_map<std::uint64_t, Term> toTermMemo_;  // (id, depth, offset)
+  // typeOf's look-ups by constant name id, for the type system `typesOfNames_` (unset: not yet).
+  struct NameTypes {
+    bool known = false;
+    const std::vector<Signature>* signatures = nullptr;
+    TypePtr type;  // TypeSystem::constantType
+  };
+  const TypeSystem* typesOfNames_ = nullptr;
+  std::vector<NameTypes> nameTypes_;
   static constexpr std::size_t kToTermMemoLimit = std::size_t{1} << 16;
   int stepsLeft_ = 0;
   int nesting_ = 0;  // calls of reduce under way

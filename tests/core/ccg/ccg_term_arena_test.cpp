@@ -10,7 +10,11 @@
 
 #include "ccg/term_arena.h"
 #include "gwb/ccg/category.h"
+#include "gwb/ccg/lambda_type.h"
+#include "gwb/ccg/lexical_splitting.h"
+#include "gwb/ccg/semantic_examples.h"
 #include "gwb/ccg/term.h"
+#include "shared_data.h"
 
 namespace gwb::ccg {
 namespace {
@@ -164,6 +168,127 @@ TEST(CcgTermArenaTest, CompactingKeepsWhatTheRootsReachAndChangesNoResult) {
   }
   const std::vector<std::string> after = combineAll(&arena, kept);
   EXPECT_EQ(std::vector<std::string>(after.begin(), after.begin() + expected.size()), expected);
+}
+
+// typeOf against typeCheck (term.h) on the type checker's own cases (ccg_term_test: narrowing by
+// uses, several signatures, `=`, the variable of `the`, disjuncts joined) and a few more where a
+// bare variable is narrowed by what `>` or `not` expects, and on every subterm of each.
+TEST(CcgTermArenaTest, TypeOfAgreesWithTypeCheckOnNarrowingCases) {
+  const char* typesText = "( n lo (s lo) (c lo) (r lo) (to lo) )";
+  const char* lang =
+      "((state:t s t) (city:t c t) (river:t r t) (town:t to t) (loc:t r s t) (loc:t c s t)"
+      " (next_to:t s s t) (capital:c s c) (population:i lo i) (len:i r i) (size:i lo i))";
+  TypeSystemLoad types = readTypeSystem(typesText, "t.types", lang, "t.lang");
+  ASSERT_FALSE(types.diagnostics.hasErrors());
+  const std::vector<std::string> cases = {
+      "(lambda $0 e (and (state:t $0) (next_to:t $0 texas:s)))",
+      "(capital:c texas:s)",
+      "(count $0 (state:t $0))",
+      "(argmax $0 (river:t $0) (len:i $0))",
+      "(loc:t texas:s mississippi_river:r)",
+      "(lambda $0 e (= (population:i texas:s) $0))",
+      "(lambda $0 <e,t> ($0 texas:s))",
+      "(and (state:t texas:s) texas:s)",
+      "(texas:s austin:c)",
+      "(> (count $0 (state:t $0)) texas:s)",
+      "(lambda $0 e (and (state:t $0) (city:t $0)))",
+      "(count $0 (and (river:t $0) (next_to:t $0 texas:s)))",
+      "(len:i (argmax $0 (state:t $0) (size:i $0)))",
+      "(lambda $0 e (= (population:i $0) $0))",
+      "(lambda $0 e (lambda $1 e (and (loc:t $0 $1) (city:t $0) (state:t $1))))",
+      "(lambda $0 e (lambda $1 e (loc:t $0 $1)))",
+      "(lambda $0 e (= $0 texas:s))",
+      "(exists $0 (loc:t $0 texas:s))",
+      "(capital:c (the $0 (river:t $0)))",
+      "(count $0 (and (or (town:t $0) (city:t $0)) (loc:t $0 texas:s)))",
+      "(count $0 (and (or (town:t $0) (city:t $0)) (river:t $0)))",
+      "(count $0 (and (or (town:t $0) (city:t $0)) (capital:c $0)))",
+      "(lambda $0 e (and (> $0 3:i) (population:i $0)))",
+      "(lambda $0 e (and (not $0) (state:t $0)))",
+      "(lambda $0 e (lambda $1 <e,t> (and ($1 $0) (or (state:t $0) (river:t $0)))))",
+      "(lambda $0 e (exists $1 (and (state:t $1) (loc:t $0 $1) (len:i $0))))",
+      "(argmin $0 (or (city:t $0) (town:t $0)) (population:i $0))",
+      "(sum $0 (and (state:t $0) (next_to:t $0 texas:s)) (size:i $0))",
+      // Each needs one narrowing step to come out as typeCheck has it: `=` ($0 a state, not any
+      // entity), `>` ($0 a number, which capital:c does not take), the disjuncts' join (lo, not e).
+      "(the $0 (= $0 texas:s))",
+      "(capital:c (the $0 (> $0 3:i)))",
+      "(the $0 (or (town:t $0) (city:t $0)))",
+  };
+  detail::TermArena arena;
+  for (const std::string& text : cases) {
+    std::string error;
+    const Term term = parseTerm(text, &error);
+    ASSERT_TRUE(term) << text << ": " << error;
+    arena.fromTerm(term);
+  }
+  int typed = 0;
+  for (detail::TermArena::Id id = 0; id < static_cast<detail::TermArena::Id>(arena.size()); ++id) {
+    const Term term = arena.toTerm(id);
+    const TypePtr expected = typeCheck(term, types.types, "", 0, 0, nullptr);
+    const TypePtr got = arena.typeOf(id, types.types);
+    EXPECT_EQ(got ? toString(got) : "-", expected ? toString(expected) : "-") << toString(term);
+    typed += expected ? 1 : 0;
+  }
+  EXPECT_GT(typed, 30);
+}
+
+// typeOf against typeCheck (term.h) of the built Term, on every term of an arena that holds what
+// a learner's charts meet: the 600 Geo880 training forms, the halves of every split of
+// them and what the halves give when recombined and when one example's function is
+// applied to another's argument (ill-typed mostly), with every subterm, open ones included
+// (a free variable: no type). Both must agree on every id: the same type or both none.
+TEST(CcgTermArenaTest, SharedGeoTypeOfAgreesWithTypeCheck) {
+  GWB_REQUIRE_SHARED(typesPath, "data/geoquery/geo-lambda.types");
+  GWB_REQUIRE_SHARED(langPath, "data/geoquery/geo-lambda.lang");
+  GWB_REQUIRE_SHARED(trainPath, "data/geoquery/geosents600-typed.ccg.dev");
+  TypeSystemLoad types = loadTypeSystem(typesPath, langPath);
+  ASSERT_FALSE(types.diagnostics.hasErrors());
+  SemanticExamplesLoad train = loadSemanticExamples(trainPath);
+  ASSERT_EQ(train.examples.size(), 600U);
+  using Id = detail::TermArena::Id;
+  detail::TermArena arena;
+  const int steps = 50;
+  Id previousArgument = detail::TermArena::kNone;
+  for (const SemanticExample& example : train.examples) {
+    arena.fromTerm(example.logicalForm);
+    const LexicalItem sentence{example.words, makeAtomicCategory("S"), example.logicalForm};
+    const std::vector<LexicalSplit> splits = splitLexicalItem(sentence, types.types);
+    for (const LexicalSplit& split : splits) {
+      const bool backward = split.combinator == Combinator::BackwardApplication ||
+                            split.combinator == Combinator::BackwardComposition;
+      const bool composition = split.combinator == Combinator::ForwardComposition ||
+                               split.combinator == Combinator::BackwardComposition;
+      const Id function = arena.fromTerm(backward ? split.right.semantics : split.left.semantics);
+      const Id argument = arena.fromTerm(backward ? split.left.semantics : split.right.semantics);
+      if (composition) {
+        arena.compose(function, argument, steps);
+      } else {
+        arena.apply(function, argument, steps);
+      }
+      if (previousArgument != detail::TermArena::kNone) {
+        arena.apply(function, previousArgument, steps);
+      }
+      previousArgument = argument;
+    }
+  }
+  std::size_t typed = 0;
+  std::size_t untyped = 0;
+  const auto size = static_cast<Id>(arena.size());
+  for (Id id = 0; id < size; ++id) {
+    const Term term = arena.toTerm(id);
+    const TypePtr expected = typeCheck(term, types.types, "", 0, 0, nullptr);
+    const TypePtr got = arena.typeOf(id, types.types);
+    ASSERT_EQ(got == nullptr, expected == nullptr) << toString(term);
+    if (expected == nullptr) {
+      ++untyped;
+      continue;
+    }
+    ++typed;
+    ASSERT_EQ(toString(got), toString(expected)) << toString(term);
+  }
+  EXPECT_GT(typed, 8000U);
+  EXPECT_GT(untyped, 10000U);
 }
 
 // The bounds of betaReduce besides the step budget (term.h: nesting, depth and size): the arena

@@ -273,13 +273,13 @@ class CkyChart {
   void addEdge(int cellIdx, int category, int meaning, int key, ChartEdge edge, FillState* state);
   bool isRootCategory(const Category& category) const;
   // Whether a whole-sentence entry may be a root by its type (always, for other categories).
-  bool rootTypeAllowed(const Category& category, const Term& semantics) const;
+  bool rootTypeAllowed(const Category& category, const TypePtr& type) const;
   void finishCell(int cellIdx, FillState* state);
   std::vector<bool> beamSurvivors(const ChartCell& cell, const std::vector<int>& dead) const;
   void recordEvent(const ChartEvent& event);
   int featureId(const std::string& name);
   bool constantsAllowed(const Term& semantics) const;
-  bool wellTyped(const Category& category, const Term& semantics) const;
+  bool wellTyped(const Category& category, const TypePtr& type) const;
   double edgeInside(const ChartEdge& edge) const;
   void computeOutside(const Term* key, std::vector<std::vector<double>>* outside,
                       double* logZ) const;
