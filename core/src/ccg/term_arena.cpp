@@ -592,6 +592,32 @@ class TermArena::TypeChecker {
     return true;
   }
 
+  // A predicate applied to arguments of these types: the first signature that fits gives the
+  // type, and each argument is narrowed to the join of what the fitting signatures take there.
+  TypePtr inferBySignatures(Id id, const std::vector<Signature>& signatures,
+                            const std::vector<TypePtr>& arguments) {
+    const Signature* first = nullptr;
+    std::vector<TypePtr> required(arguments.size());
+    for (const Signature& signature : signatures) {
+      if (signature.arguments.size() != arguments.size()) continue;
+      bool fits = true;
+      for (std::size_t i = 0; i < arguments.size() && fits; ++i) {
+        fits = types_.compatible(arguments[i], signature.arguments[i]);
+      }
+      if (!fits) continue;
+      for (std::size_t i = 0; i < arguments.size(); ++i) {
+        required[i] = first == nullptr ? signature.arguments[i]
+                                       : types_.join(required[i], signature.arguments[i]);
+      }
+      if (first == nullptr) first = &signature;
+    }
+    if (first == nullptr) return nullptr;
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+      narrow(child(id, static_cast<std::int32_t>(i) + 1), required[i]);
+    }
+    return first->result;
+  }
+
   TypePtr inferApplication(Id id, int depth) {
     const std::int32_t count = node(id).count;
     const Id head = child(id, 0);
@@ -605,26 +631,7 @@ class TermArena::TypeChecker {
     if (node(head).kind == TermKind::Constant) {
       const NameTypes& constant = nameTypes(node(head).value);
       if (constant.signatures != nullptr) {
-        const Signature* first = nullptr;
-        std::vector<TypePtr> required(arguments.size());
-        for (const Signature& signature : *constant.signatures) {
-          if (signature.arguments.size() != arguments.size()) continue;
-          bool fits = true;
-          for (std::size_t i = 0; i < arguments.size() && fits; ++i) {
-            fits = types_.compatible(arguments[i], signature.arguments[i]);
-          }
-          if (!fits) continue;
-          for (std::size_t i = 0; i < arguments.size(); ++i) {
-            required[i] = first == nullptr ? signature.arguments[i]
-                                           : types_.join(required[i], signature.arguments[i]);
-          }
-          if (first == nullptr) first = &signature;
-        }
-        if (first == nullptr) return nullptr;
-        for (std::size_t i = 0; i < arguments.size(); ++i) {
-          narrow(child(id, static_cast<std::int32_t>(i) + 1), required[i]);
-        }
-        return first->result;
+        return inferBySignatures(id, *constant.signatures, arguments);
       }
       if (constant.type && !constant.type->isFunction()) return nullptr;
     }

@@ -233,6 +233,36 @@ TEST(CcgTermArenaTest, TypeOfAgreesWithTypeCheckOnNarrowingCases) {
   EXPECT_GT(typed, 30);
 }
 
+// The arena of SharedGeoTypeOfAgreesWithTypeCheck: each form, the halves of each of its splits,
+// the halves recombined, and each split's function applied to the argument of the split before.
+void addFormsSplitsAndCombinations(const std::vector<SemanticExample>& examples,
+                                   const TypeSystem& types, detail::TermArena* arena) {
+  using Id = detail::TermArena::Id;
+  const int steps = 50;
+  Id previousArgument = detail::TermArena::kNone;
+  for (const SemanticExample& example : examples) {
+    arena->fromTerm(example.logicalForm);
+    const LexicalItem sentence{example.words, makeAtomicCategory("S"), example.logicalForm};
+    for (const LexicalSplit& split : splitLexicalItem(sentence, types)) {
+      const bool backward = split.combinator == Combinator::BackwardApplication ||
+                            split.combinator == Combinator::BackwardComposition;
+      const bool composition = split.combinator == Combinator::ForwardComposition ||
+                               split.combinator == Combinator::BackwardComposition;
+      const Id function = arena->fromTerm(backward ? split.right.semantics : split.left.semantics);
+      const Id argument = arena->fromTerm(backward ? split.left.semantics : split.right.semantics);
+      if (composition) {
+        arena->compose(function, argument, steps);
+      } else {
+        arena->apply(function, argument, steps);
+      }
+      if (previousArgument != detail::TermArena::kNone) {
+        arena->apply(function, previousArgument, steps);
+      }
+      previousArgument = argument;
+    }
+  }
+}
+
 // typeOf against typeCheck (term.h) of the built Term, on every term of an arena that holds what
 // a learner's charts meet: the 600 Geo880 training forms, the halves of every split of
 // them and what the halves give when recombined and when one example's function is
@@ -246,32 +276,9 @@ TEST(CcgTermArenaTest, SharedGeoTypeOfAgreesWithTypeCheck) {
   ASSERT_FALSE(types.diagnostics.hasErrors());
   SemanticExamplesLoad train = loadSemanticExamples(trainPath);
   ASSERT_EQ(train.examples.size(), 600U);
-  using Id = detail::TermArena::Id;
   detail::TermArena arena;
-  const int steps = 50;
-  Id previousArgument = detail::TermArena::kNone;
-  for (const SemanticExample& example : train.examples) {
-    arena.fromTerm(example.logicalForm);
-    const LexicalItem sentence{example.words, makeAtomicCategory("S"), example.logicalForm};
-    const std::vector<LexicalSplit> splits = splitLexicalItem(sentence, types.types);
-    for (const LexicalSplit& split : splits) {
-      const bool backward = split.combinator == Combinator::BackwardApplication ||
-                            split.combinator == Combinator::BackwardComposition;
-      const bool composition = split.combinator == Combinator::ForwardComposition ||
-                               split.combinator == Combinator::BackwardComposition;
-      const Id function = arena.fromTerm(backward ? split.right.semantics : split.left.semantics);
-      const Id argument = arena.fromTerm(backward ? split.left.semantics : split.right.semantics);
-      if (composition) {
-        arena.compose(function, argument, steps);
-      } else {
-        arena.apply(function, argument, steps);
-      }
-      if (previousArgument != detail::TermArena::kNone) {
-        arena.apply(function, previousArgument, steps);
-      }
-      previousArgument = argument;
-    }
-  }
+  addFormsSplitsAndCombinations(train.examples, types.types, &arena);
+  using Id = detail::TermArena::Id;
   std::size_t typed = 0;
   std::size_t untyped = 0;
   const auto size = static_cast<Id>(arena.size());
