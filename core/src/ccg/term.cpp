@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "ccg/sexpr_tokens.h"
+#include "ccg/type_check_steps.h"
 
 namespace gwb::ccg {
 
@@ -885,23 +886,10 @@ class TypeChecker {
     before_.reserve(8);
   }
 
-  // The term's type once every bound variable has the type its uses require. Narrowing only
-  // makes variables more specific, so the passes reach a fixed point: at most one per step down
-  // the type tree of each variable, and one more that narrows nothing.
+  // The term's type once every bound variable has the type its uses require (passes to a fixed
+  // point, type_check_steps.h).
   TypePtr check(const Term& term) {
-    std::vector<TypePtr>& before = before_;
-    for (;;) {
-      before.clear();
-      for (const Binding& binding : bindings_) before.push_back(binding.type);
-      TypePtr type = infer(term);
-      if (!type) return nullptr;
-      bool narrowed = false;
-      for (std::size_t b = 0; b < bindings_.size() && !narrowed; ++b) {
-        const TypePtr& start = b < before.size() ? before[b] : bindings_[b].declared;
-        narrowed = !sameType(start, bindings_[b].type);
-      }
-      if (!narrowed) return type;
-    }
+    return detail::inferUntilNothingNarrows(bindings_, &before_, [&] { return infer(term); });
   }
 
  private:
@@ -1048,15 +1036,7 @@ class TypeChecker {
     for (const Term& child : term->children) {
       for (std::size_t b = 0; b < start.size(); ++b) bindings_[b].type = start[b];
       if (!expect(child, truth(), {"an argument", TermKind::Or})) return nullptr;
-      for (std::size_t b = 0; b < start.size(); ++b) {
-        const TypePtr& type = bindings_[b].type;
-        if (!joined[b]) {
-          joined[b] = type;
-        } else if (!sameType(joined[b], type)) {
-          TypePtr both = types_.join(joined[b], type);
-          joined[b] = both ? both : start[b];
-        }
-      }
+      detail::joinDisjunct(types_, start, bindings_, &joined);
     }
     for (std::size_t b = 0; b < start.size(); ++b) {
       if (joined[b]) bindings_[b].type = joined[b];
@@ -1095,22 +1075,9 @@ class TypeChecker {
     }
     if (head->kind == TermKind::Constant) {
       if (const auto* signatures = types_.signatures(head->name)) {
-        const Signature* first = nullptr;
         // Per argument, the join of what the fitting signatures take there (null: no narrowing).
-        std::vector<TypePtr> required(arguments.size());
-        for (const Signature& signature : *signatures) {
-          if (signature.arguments.size() != arguments.size()) continue;
-          bool fits = true;
-          for (std::size_t i = 0; i < arguments.size() && fits; ++i) {
-            fits = types_.compatible(arguments[i], signature.arguments[i]);
-          }
-          if (!fits) continue;
-          for (std::size_t i = 0; i < arguments.size(); ++i) {
-            required[i] = first == nullptr ? signature.arguments[i]
-                                           : types_.join(required[i], signature.arguments[i]);
-          }
-          if (first == nullptr) first = &signature;
-        }
+        std::vector<TypePtr> required;
+        const Signature* first = detail::fitSignatures(types_, *signatures, arguments, &required);
         if (first != nullptr) {
           for (std::size_t i = 0; i < arguments.size(); ++i) {
             narrow(term->children[i + 1], required[i]);

@@ -5,6 +5,8 @@
 #include <limits>
 #include <utility>
 
+#include "ccg/type_check_steps.h"
+
 namespace gwb::ccg::detail {
 
 // Ids index flat arrays and child lists are (pointer, count) spans: the hot loop of the parser.
@@ -419,21 +421,12 @@ class TermArena::TypeChecker {
   TypeChecker(TermArena& arena, const TypeSystem& types) : arena_(arena), types_(types) {}
 
   // The term's type once every bound variable has the type its uses require (passes to a fixed
-  // point, as term.cpp).
+  // point, type_check_steps.h).
   TypePtr check(Id root) {
-    for (;;) {
-      before_.clear();
-      for (const Binding& binding : bindings_) before_.push_back(binding.type);
+    return inferUntilNothingNarrows(bindings_, &before_, [&] {
       scope_.clear();
-      TypePtr type = infer(root, 0);
-      if (!type) return nullptr;
-      bool narrowed = false;
-      for (std::size_t b = 0; b < bindings_.size() && !narrowed; ++b) {
-        const TypePtr& start = b < before_.size() ? before_[b] : bindings_[b].declared;
-        narrowed = !sameType(start, bindings_[b].type);
-      }
-      if (!narrowed) return type;
-    }
+      return infer(root, 0);
+    });
   }
 
  private:
@@ -569,15 +562,7 @@ class TermArena::TypeChecker {
     for (std::int32_t c = 0; c < node(id).count; ++c) {
       for (std::size_t b = 0; b < start.size(); ++b) bindings_[b].type = start[b];
       if (!expect(child(id, c), depth, truth())) return nullptr;
-      for (std::size_t b = 0; b < start.size(); ++b) {
-        const TypePtr& type = bindings_[b].type;
-        if (!joined[b]) {
-          joined[b] = type;
-        } else if (!sameType(joined[b], type)) {
-          TypePtr both = types_.join(joined[b], type);
-          joined[b] = both ? both : start[b];
-        }
-      }
+      joinDisjunct(types_, start, bindings_, &joined);
     }
     for (std::size_t b = 0; b < start.size(); ++b) {
       if (joined[b]) bindings_[b].type = joined[b];
@@ -596,21 +581,8 @@ class TermArena::TypeChecker {
   // type, and each argument is narrowed to the join of what the fitting signatures take there.
   TypePtr inferBySignatures(Id id, const std::vector<Signature>& signatures,
                             const std::vector<TypePtr>& arguments) {
-    const Signature* first = nullptr;
-    std::vector<TypePtr> required(arguments.size());
-    for (const Signature& signature : signatures) {
-      if (signature.arguments.size() != arguments.size()) continue;
-      bool fits = true;
-      for (std::size_t i = 0; i < arguments.size() && fits; ++i) {
-        fits = types_.compatible(arguments[i], signature.arguments[i]);
-      }
-      if (!fits) continue;
-      for (std::size_t i = 0; i < arguments.size(); ++i) {
-        required[i] = first == nullptr ? signature.arguments[i]
-                                       : types_.join(required[i], signature.arguments[i]);
-      }
-      if (first == nullptr) first = &signature;
-    }
+    std::vector<TypePtr> required;
+    const Signature* first = fitSignatures(types_, signatures, arguments, &required);
     if (first == nullptr) return nullptr;
     for (std::size_t i = 0; i < arguments.size(); ++i) {
       narrow(child(id, static_cast<std::int32_t>(i) + 1), required[i]);

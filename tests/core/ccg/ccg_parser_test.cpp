@@ -696,6 +696,15 @@ void expectSameCharts(const CkyChart& a, const CkyChart& b) {
   }
 }
 
+// The parser options of a random case at a beam.
+CkyOptions randomCaseOptions(const RandomCase& c, int beam) {
+  CkyOptions options;
+  options.beam = beam;
+  options.rootCategories = c.roots;
+  options.combinators.composition = c.composition;
+  return options;
+}
+
 // A fill cache shared by charts one after another changes nothing: one cache through 60 random
 // grammars, sentences, beams, root categories and combinator options (each change of the last two
 // empties it), every chart the same as one filled alone.
@@ -704,10 +713,7 @@ TEST(CcgParserTest, ASharedFillCacheChangesNoResult) {
   for (unsigned seed = 1; seed <= 60; ++seed) {
     RandomCase c = makeRandomCase(seed);
     for (int beam : {2, 0}) {
-      CkyOptions options;
-      options.beam = beam;
-      options.rootCategories = c.roots;
-      options.combinators.composition = c.composition;
+      const CkyOptions options = randomCaseOptions(c, beam);
       const CkyChart alone(c.lexicon, c.words, options);
       const CkyChart shared(c.lexicon, c.words, options, &cache);
       expectSameCharts(alone, shared);
@@ -725,10 +731,7 @@ TEST(CcgParserTest, CompactingTheTermStoreAfterEveryCellChangesNoResult) {
   for (unsigned seed = 1; seed <= 60; ++seed) {
     RandomCase c = makeRandomCase(seed);
     for (int beam : {2, 0}) {
-      CkyOptions never;
-      never.beam = beam;
-      never.rootCategories = c.roots;
-      never.combinators.composition = c.composition;
+      CkyOptions never = randomCaseOptions(c, beam);
       never.compactTermsAbove = 0;
       CkyOptions always = never;
       always.compactTermsAbove = 1;
