@@ -96,6 +96,7 @@ struct TrainSettings {
   bool unconstrained = false;
   std::string newLexNodes = "leaves";
   bool merge = false;
+  bool noEtaIdentitySplits = false;
   bool fixedWeightPerWord = false;
   bool anyRootType = false;
   bool keepLexicon = false;
@@ -172,6 +173,7 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
   options.newLexNodes = s.newLexNodes == "all" ? ccg::FublOptions::NewLexNodes::AllNodes
                                                : ccg::FublOptions::NewLexNodes::Leaves;
   options.merge = s.merge;
+  options.splitting.etaIdentityFunctions = !s.noEtaIdentitySplits;
   options.restrictRootTypes = !s.anyRootType;
   options.pruneAfterLastPass = !s.keepLexicon;
   out.learner = std::make_unique<ccg::FublLearner>(*out.types, options);
@@ -267,6 +269,7 @@ struct EvaluateSettings {
   bool answerTies = false;
   bool bestDerivation = false;
   bool anyRootType = false;
+  bool diagnose = false;
 };
 
 bool writeErrors(const std::string& path, const std::vector<ccg::SemanticExample>& test,
@@ -284,6 +287,20 @@ bool writeErrors(const std::string& path, const std::vector<ccg::SemanticExample
     if (sentence.answerWithSkipping && !sentence.answer) {
       text << "\n  skipping:  " << toString(sentence.answerWithSkipping)
            << (sentence.correctWithSkipping ? "  (correct)" : "");
+    }
+    const ccg::GoldDiagnosis& why = sentence.diagnosis;
+    if (why.kind != ccg::GoldDiagnosis::Kind::None) {
+      text << "\n  why:       " << ccg::toString(why.kind);
+      if (why.kind == ccg::GoldDiagnosis::Kind::Outscored) {
+        text << ": P(gold) " << why.goldProbability << ", P(predicted) " << why.answerProbability;
+      } else if (why.kind == ccg::GoldDiagnosis::Kind::Pruned) {
+        text << ": gold's best derivation scores " << why.goldScore << ", the chart's best "
+             << why.bestScore;
+      }
+      if (!why.unknownWords.empty()) {
+        text << "; words no lexeme holds:";
+        for (const std::string& word : why.unknownWords) text << ' ' << word;
+      }
     }
     text << "\n\n";
   }
@@ -324,6 +341,7 @@ int runEvaluate(const EvaluateSettings& s) {
   options.wordSkipping = !s.noSkipping;
   options.abstainOnTies = !s.answerTies;
   options.mostProbableLogicalForm = !s.bestDerivation;
+  options.diagnoseErrors = !s.errors.empty() || s.diagnose;
   const auto start = std::chrono::steady_clock::now();
   const ccg::EvaluationResult result =
       ccg::evaluateSemanticParser(model.lexicon, model.parser, test.examples, options);
@@ -343,6 +361,19 @@ int runEvaluate(const EvaluateSettings& s) {
             << (result.sentences.empty() ? 0 : 1000 * seconds / result.sentences.size())
             << " ms a sentence on average, slowest " << 1000 * slowest << " ms\n"
             << std::defaultfloat;
+  if (options.diagnoseErrors) {
+    int unknown = 0;
+    for (const auto& sentence : result.sentences) {
+      if (sentence.diagnosis.kind == ccg::GoldDiagnosis::Kind::NotDerivable &&
+          !sentence.diagnosis.unknownWords.empty()) {
+        ++unknown;
+      }
+    }
+    std::cout << "not right without skipping: " << result.outscored
+              << " outscored (gold in the chart, less probable or tied), " << result.pruned
+              << " pruned (derivable, off the beam), " << result.notDerivable << " not derivable ("
+              << unknown << " with a word no lexeme holds)\n";
+  }
   if (!s.errors.empty() && !writeErrors(s.errors, test.examples, result)) return 1;
   return 0;
 }
@@ -470,6 +501,10 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
   command.add_flag("--merge", s.merge,
                    "NEW-LEX also merges: an internal node of the best correct parse may become one "
                    "multi-word item (section 7.1; UBL), in competition with the splits");
+  command.add_flag("--no-eta-identity-splits", s.noEtaIdentitySplits,
+                   "never make a split whose function is the identity up to eta-reduction "
+                   "(f = \\y.\\x.y(x), its words meaning nothing; fewer sentences parse, see "
+                   "docs/ccg.md)");
   command.add_flag(
       "--fixed-weight-per-word", s.fixedWeightPerWord,
       "a fixed-lexicon lexeme starts at 10 per word (UBL: 'salt lake city' 30), not 10");
@@ -517,6 +552,9 @@ void addCcgLearnCommands(CLI::App& ccg, int& exitStatus) {
   addTypeOptions(*evaluate, e->types);
   evaluate->add_option("--threads,-t", e->threads, "threads")->check(CLI::Range(1, 256));
   evaluate->add_flag("--no-skipping", e->noSkipping, "no word-skipping re-parse");
+  evaluate->add_flag("--diagnose", e->diagnose,
+                     "say why each sentence was not answered right: gold outscored in the chart, "
+                     "pruned from it though derivable, or not derivable (on with --errors)");
   evaluate->add_flag("--answer-ties", e->answerTies,
                      "answer with the first of several logical forms tied for the best score "
                      "(default: abstain, as UBL and SPF)");

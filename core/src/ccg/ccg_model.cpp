@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "common/parallel.h"
@@ -32,6 +35,47 @@ Term answerOf(const CkyChart& chart, const EvaluationOptions& options, bool* tie
   if (*tied) return nullptr;
   const std::vector<Derivation> best = chart.kBest(1);
   return best.empty() ? nullptr : best.front().logicalForm;
+}
+
+// Why `chart` (the full one) did not answer `gold` (GoldDiagnosis).
+GoldDiagnosis diagnose(const FactoredLexicon& lexicon, const CkyOptions& parserOptions,
+                       const SemanticExample& example, const CkyChart& chart, const Term& answer,
+                       CkyFillCache* cache) {
+  GoldDiagnosis diagnosis;
+  std::unordered_set<std::string> known;
+  for (const Lexeme& lexeme : lexicon.lexemes())
+    known.insert(lexeme.words.begin(), lexeme.words.end());
+  for (const std::string& word : example.words) {
+    if (known.count(word) == 0 &&
+        std::find(diagnosis.unknownWords.begin(), diagnosis.unknownWords.end(), word) ==
+            diagnosis.unknownWords.end()) {
+      diagnosis.unknownWords.push_back(word);
+    }
+  }
+  const double goldLog = chart.hasParse() ? chart.logProbability(example.logicalForm)
+                                          : -std::numeric_limits<double>::infinity();
+  if (std::isfinite(goldLog)) {
+    diagnosis.kind = GoldDiagnosis::Kind::Outscored;
+    diagnosis.goldProbability = std::exp(goldLog);
+    diagnosis.answerProbability = answer ? std::exp(chart.logProbability(answer)) : 0.0;
+    return diagnosis;
+  }
+  CkyOptions restricted = parserOptions;
+  const std::vector<std::string> constants = constantsInOrder(example.logicalForm);
+  restricted.allowedConstants =
+      std::make_shared<const std::unordered_set<std::string>>(constants.begin(), constants.end());
+  CkyChart goldChart(lexicon, example.words, restricted, cache);
+  Derivation gold;
+  if (!goldChart.bestDerivation(example.logicalForm, &gold)) {
+    diagnosis.kind = GoldDiagnosis::Kind::NotDerivable;
+    return diagnosis;
+  }
+  diagnosis.kind = GoldDiagnosis::Kind::Pruned;
+  diagnosis.goldScore = gold.score;
+  const std::vector<Derivation> best = chart.kBest(1);
+  diagnosis.bestScore =
+      best.empty() ? -std::numeric_limits<double>::infinity() : best.front().score;
+  return diagnosis;
 }
 
 // `# root-types T1 T2 ...` (types separated by spaces; "<e,t>" holds none).
@@ -163,6 +207,16 @@ CcgModelLoad loadCcgModel(const std::string& path) {
   });
 }
 
+std::string toString(GoldDiagnosis::Kind kind) {
+  switch (kind) {
+    case GoldDiagnosis::Kind::None: return "not diagnosed";
+    case GoldDiagnosis::Kind::Outscored: return "outscored";
+    case GoldDiagnosis::Kind::Pruned: return "pruned";
+    case GoldDiagnosis::Kind::NotDerivable: return "not derivable";
+  }
+  return "";
+}
+
 EvaluationResult evaluateSemanticParser(const FactoredLexicon& lexicon, const CkyOptions& parser,
                                         const std::vector<SemanticExample>& test,
                                         const EvaluationOptions& options) {
@@ -191,6 +245,10 @@ EvaluationResult evaluateSemanticParser(const FactoredLexicon& lexicon, const Ck
                                      exactMatch(sentence.answerWithSkipping, test[i].logicalForm);
       sentence.seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (options.diagnoseErrors && !sentence.correct) {
+        sentence.diagnosis =
+            diagnose(lexicon, parserOptions, test[i], chart, sentence.answer, &cache);
+      }
     }
   });
   for (const SentenceResult& sentence : result.sentences) {
@@ -202,6 +260,9 @@ EvaluationResult evaluateSemanticParser(const FactoredLexicon& lexicon, const Ck
     if (sentence.tied) ++result.plain.tied;
     if (sentence.tiedWithSkipping) ++result.withSkipping.tied;
     if (sentence.correctWithSkipping) ++result.withSkipping.correct;
+    if (sentence.diagnosis.kind == GoldDiagnosis::Kind::Outscored) ++result.outscored;
+    if (sentence.diagnosis.kind == GoldDiagnosis::Kind::Pruned) ++result.pruned;
+    if (sentence.diagnosis.kind == GoldDiagnosis::Kind::NotDerivable) ++result.notDerivable;
   }
   return result;
 }

@@ -120,6 +120,28 @@ std::pair<Term, Term> extract(const Term& root, const Candidate& candidate, cons
           replaceAt(root, candidate.path, 0, replaced)};
 }
 
+// `term` eta-reduced at its top: λv.M becomes F when M reduces to F(v) with v not free in F
+// (λa.λb.y(a, b) -> λa.y(a) -> y).
+Term etaReduceTop(const Term& term) {
+  if (term->kind != TermKind::Lambda) return term;
+  const Term body = etaReduceTop(term->children.front());
+  if (body->kind == TermKind::Application) {
+    const std::vector<Term>& children = body->children;  // head, arguments
+    const Term& last = children.back();
+    bool reducible = last->kind == TermKind::Variable && last->variable == term->variable;
+    for (std::size_t i = 0; reducible && i + 1 < children.size(); ++i) {
+      reducible = !occursFree(children[i], term->variable);
+    }
+    if (reducible) {
+      if (children.size() == 2) return children.front();
+      return makeApplication(children.front(),
+                             std::vector<Term>(children.begin() + 1, children.end() - 1));
+    }
+  }
+  return body == term->children.front() ? term
+                                        : makeLambda(term->variable, term->variableType, body);
+}
+
 }  // namespace
 
 std::string toString(const LexicalItem& item) {
@@ -178,6 +200,12 @@ std::vector<SemanticSplit> splitSemantics(const Term& semantics, const TypeSyste
     Term argument = extracted;
     for (auto it = abstracted.rbegin(); it != abstracted.rend(); ++it) {
       argument = makeLambda(it->first, it->second, argument);
+    }
+    // f = λy.λx.y(x) is the identity up to eta-reduction (e the body of h's abstractions, g is
+    // h itself): made only when asked.
+    if (!options.etaIdentityFunctions) {
+      const Term reduced = etaReduceTop(body);
+      if (reduced->kind == TermKind::Variable && reduced->variable == fresh) continue;
     }
     TypePtr argumentType = typeOfClosedTerm(argument, types);
     if (!argumentType) continue;

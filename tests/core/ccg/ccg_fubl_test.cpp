@@ -561,6 +561,60 @@ TEST(CcgFublTest, EvaluationAnswersTheMostProbableLogicalForm) {
   EXPECT_FALSE(best.sentences[0].correct);
 }
 
+// The diagnosis of a wrong answer: gold in the chart but less probable, pruned from the beam
+// though the lexicon derives it, or not derivable at all (here: a word no lexeme holds).
+TEST(CcgFublTest, EvaluationDiagnosesWhyGoldWasNotTheAnswer) {
+  LexiconLoad load = readFactoredLexicon(
+      "lexeme 1.0 texas :- texas:s\n"
+      "lexeme 0.8 texas :- austin:c\n"
+      "template 0 S : (loc:t #0 usa:co)\n",
+      "diagnose");
+  ASSERT_FALSE(load.diagnostics.hasErrors());
+  load.lexicon.buildEntries();
+  SemanticExamplesLoad test = readSemanticExamples(
+      "texas\n(loc:t austin:c usa:co)\n\n"
+      "texas\n(loc:t texas:s usa:co)\n\n"
+      "texas dallas\n(loc:t texas:s usa:co)\n",
+      "test");
+  ASSERT_FALSE(test.diagnostics.hasErrors());
+  CkyOptions parser;
+  parser.logicalFormFeatures = false;
+  EvaluationOptions diagnosing;
+  diagnosing.diagnoseErrors = true;
+  const EvaluationResult wide =
+      evaluateSemanticParser(load.lexicon, parser, test.examples, diagnosing);
+  const GoldDiagnosis& outscored = wide.sentences[0].diagnosis;
+  EXPECT_EQ(outscored.kind, GoldDiagnosis::Kind::Outscored);
+  const double austin = std::exp(0.8) / (std::exp(1.0) + std::exp(0.8));
+  EXPECT_NEAR(outscored.goldProbability, austin, 1e-12);
+  EXPECT_NEAR(outscored.answerProbability, 1 - austin, 1e-12);
+  EXPECT_TRUE(outscored.unknownWords.empty());
+  EXPECT_EQ(wide.sentences[1].diagnosis.kind, GoldDiagnosis::Kind::None) << "answered right";
+  const GoldDiagnosis& unknown = wide.sentences[2].diagnosis;
+  EXPECT_EQ(unknown.kind, GoldDiagnosis::Kind::NotDerivable);
+  EXPECT_EQ(unknown.unknownWords, std::vector<std::string>{"dallas"});
+  EXPECT_EQ(wide.outscored, 1);
+  EXPECT_EQ(wide.pruned, 0);
+  EXPECT_EQ(wide.notDerivable, 1);
+
+  // A beam of one keeps texas:s only: austin's parse is derivable but pruned.
+  parser.beam = 1;
+  const EvaluationResult narrow =
+      evaluateSemanticParser(load.lexicon, parser, test.examples, diagnosing);
+  ASSERT_TRUE(narrow.sentences[0].answer);
+  EXPECT_EQ(toString(narrow.sentences[0].answer), "(loc:t texas:s usa:co)");
+  const GoldDiagnosis& pruned = narrow.sentences[0].diagnosis;
+  EXPECT_EQ(pruned.kind, GoldDiagnosis::Kind::Pruned);
+  EXPECT_NEAR(pruned.goldScore, 0.8, 1e-12);
+  EXPECT_NEAR(pruned.bestScore, 1.0, 1e-12);
+  EXPECT_EQ(narrow.pruned, 1);
+
+  // Not asked: nothing diagnosed.
+  const EvaluationResult plain = evaluateSemanticParser(load.lexicon, parser, test.examples);
+  EXPECT_EQ(plain.sentences[0].diagnosis.kind, GoldDiagnosis::Kind::None);
+  EXPECT_EQ(plain.pruned + plain.outscored + plain.notDerivable, 0);
+}
+
 // Two distinct logical forms share the best score: the evaluation abstains (no answer: against
 // recall, not precision), as UBL's Train.isCorrect does; one weight apart, the better answers.
 TEST(CcgFublTest, EvaluationAbstainsWhenLogicalFormsTieForTheBest) {

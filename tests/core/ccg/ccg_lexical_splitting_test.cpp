@@ -37,9 +37,10 @@ LexicalItem item(const std::string& words, const std::string& category, const st
   return out;
 }
 
-std::set<std::string> semanticSplitStrings(const Term& term, const TypeSystem& types) {
+std::set<std::string> semanticSplitStrings(const Term& term, const TypeSystem& types,
+                                           const SplitOptions& options = {}) {
   std::set<std::string> out;
-  for (const SemanticSplit& split : splitSemantics(term, types)) {
+  for (const SemanticSplit& split : splitSemantics(term, types, options)) {
     out.insert(std::string(split.composition ? "B " : "A ") + toString(split.function) + " | " +
                toString(split.argument));
   }
@@ -104,11 +105,50 @@ TEST(CcgLexicalSplittingTest, SemanticSplitsOfARelation) {
   const std::set<std::string> expected = {
       // g = texas:s
       "A (lambda $0 s (lambda $1 e (loc:t $1 $0))) | texas:s",
-      // g = λx.loc(x, texas): f = λy.λx.y(x)
+      // g = λx.loc(x, texas): f = λy.λx.y(x), the identity up to eta-reduction
       "A (lambda $0 <e,t> (lambda $1 e ($0 $1))) | (lambda $0 e (loc:t $0 texas:s))",
       // composition with g = λx.loc(x, texas) would leave f the identity: not made
   };
   EXPECT_EQ(splits, expected);
+  // Without eta-identity functions (the learner's --no-eta-identity-splits) only g = texas:s.
+  SplitOptions noEtaIdentity;
+  noEtaIdentity.etaIdentityFunctions = false;
+  EXPECT_EQ(
+      semanticSplitStrings(parseTerm("(lambda $0 e (loc:t $0 texas:s))"), types, noEtaIdentity),
+      std::set<std::string>{"A (lambda $0 s (lambda $1 e (loc:t $1 $0))) | texas:s"});
+}
+
+TEST(CcgLexicalSplittingTest, EtaIdentityFunctionsAreMadeOnlyWhenAllowed) {
+  const TypeSystem types = smallTypes();
+  SplitOptions noEtaIdentity;
+  noEtaIdentity.etaIdentityFunctions = false;
+  // Two abstractions: e the innermost body (two variables moved) or the inner abstraction (one).
+  const Term relation = parseTerm("(lambda $0 s (lambda $1 e (loc:t $1 $0)))");
+  const Term conjunction = parseTerm("(lambda $0 e (and (state:t $0) (next_to:t $0 texas:s)))");
+  for (const Term& form : {relation, conjunction}) {
+    for (const SemanticSplit& split : splitSemantics(form, types, noEtaIdentity)) {
+      Term body = split.function->children.front();
+      // Strip λx.M where M = N(x): what is left must not be the function's own variable.
+      while (body->kind == TermKind::Lambda &&
+             body->children.front()->kind == TermKind::Application &&
+             body->children.front()->children.back()->kind == TermKind::Variable &&
+             body->children.front()->children.back()->variable == body->variable &&
+             body->children.front()->children.size() == 2) {
+        body = body->children.front()->children.front();
+      }
+      EXPECT_FALSE(body->kind == TermKind::Variable && body->variable == split.function->variable)
+          << toString(split.function) << " | " << toString(split.argument);
+    }
+  }
+  // Allowed (the default): both of the relation's eta-identities, g = h with one or two
+  // variables moved.
+  const std::set<std::string> all = semanticSplitStrings(relation, types);
+  EXPECT_TRUE(
+      all.count("A (lambda $0 <s,<e,t>> (lambda $1 s (lambda $2 e ($0 $1 $2)))) | "
+                "(lambda $0 s (lambda $1 e (loc:t $1 $0)))"))
+      << ::testing::PrintToString(all);
+  EXPECT_EQ(all.size(), semanticSplitStrings(relation, types, noEtaIdentity).size() + 2)
+      << ::testing::PrintToString(all);
 }
 
 TEST(CcgLexicalSplittingTest, RestrictionsHold) {

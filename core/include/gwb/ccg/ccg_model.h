@@ -67,6 +67,25 @@ bool saveCcgModel(const FactoredLexicon& lexicon, const CkyOptions& parser, cons
 CcgModelLoad readCcgModel(std::string_view text, const std::string& file);
 CcgModelLoad loadCcgModel(const std::string& path);
 
+// Why a sentence's answer (without word skipping) was not its gold logical form, when
+// EvaluationOptions::diagnoseErrors asks: the model's error or the search's.
+struct GoldDiagnosis {
+  enum class Kind {
+    None,          // not diagnosed (the answer was right, or not asked)
+    Outscored,     // gold is in the chart: another logical form is more probable (or tied)
+    Pruned,        // not in the chart, but derivable from the lexicon: the beam dropped it
+    NotDerivable,  // no derivation of gold even in the chart restricted to its constants
+  };
+  Kind kind = Kind::None;
+  double goldProbability = 0;    // Outscored: P(gold | x), summed over its derivations
+  double answerProbability = 0;  // Outscored: P(answer | x) (0 without an answer)
+  double goldScore = 0;          // Pruned: θ·φ of gold's best derivation (restricted chart)
+  double bestScore = 0;          // Pruned: θ·φ of the full chart's best derivation (-inf: none)
+  std::vector<std::string> unknownWords;  // words no lexeme holds
+};
+
+std::string toString(GoldDiagnosis::Kind kind);  // "outscored", "pruned", "not derivable", ...
+
 struct SentenceResult {
   Term answer;              // without word skipping; null when there was no parse
   Term answerWithSkipping;  // the same, or the skipping re-parse's answer
@@ -75,6 +94,7 @@ struct SentenceResult {
   bool tied = false;              // abstained: distinct logical forms tied for the best score
   bool tiedWithSkipping = false;  // the same for the answer with word skipping
   double seconds = 0;             // parse time
+  GoldDiagnosis diagnosis;        // EvaluationOptions::diagnoseErrors, for wrong answers
 };
 
 struct ExactMatchScores {
@@ -93,6 +113,9 @@ struct ExactMatchScores {
 
 struct EvaluationResult {
   ExactMatchScores plain;
+  int outscored = 0;  // diagnoses of the wrong answers (diagnoseErrors)
+  int pruned = 0;
+  int notDerivable = 0;
   ExactMatchScores withSkipping;
   std::vector<SentenceResult> sentences;
 };
@@ -103,6 +126,10 @@ struct EvaluationOptions {
   // The paper's arg max_z p(z | x) (eq. 2); off: the best derivation's form (UBL).
   bool mostProbableLogicalForm = true;
   int threads = 1;
+  // For each sentence answered wrongly (or not) without word skipping, find out whether gold was
+  // in the chart but outscored, pruned from the beam though derivable, or not derivable from the
+  // lexicon (a chart restricted to gold's constants, as the learner finds y*; the same beam).
+  bool diagnoseErrors = false;
 };
 
 EvaluationResult evaluateSemanticParser(const FactoredLexicon& lexicon, const CkyOptions& parser,

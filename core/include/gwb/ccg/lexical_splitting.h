@@ -12,7 +12,9 @@
 // A subset of the conjuncts of an `and` (two or more, not all) may be extracted as one subterm.
 // The restrictions (UBL, section 5):
 //   - no vacuous variables: e is never a bare variable (g would be the identity) nor all of h
-//     (f would be the identity); every abstracted variable occurs in e;
+//     (f would be the identity); every abstracted variable occurs in e. f may still be the
+//     identity up to eta-reduction (λy.λx.y(x), e the body under h's abstractions) unless
+//     SplitOptions::etaIdentityFunctions is off;
 //   - limited application: f applies y to variables only — heads of applications are never
 //     extracted (f = λq.q(tex) is not made);
 //   - at most `maxAbstractedVariables` variables moved into g, at most `maxExtractedConjuncts`
@@ -52,6 +54,10 @@ struct SplitOptions {
   int maxAbstractedVariables = 2;
   int maxExtractedConjuncts = 3;
   bool composition = true;
+  // Allow f = λy.λx1..λxk.y(x1..xk), the identity up to eta-reduction (e is the whole body
+  // under h's outer abstractions, so g is h): the words of f then carry no meaning. Off, Geo880
+  // loses 6.7 F1 points (fewer sentences parse; docs/ccg.md, Results).
+  bool etaIdentityFunctions = true;
 };
 
 struct SemanticSplit {
