@@ -142,6 +142,12 @@ Term etaReduceTop(const Term& term) {
                                         : makeLambda(term->variable, term->variableType, body);
 }
 
+// Whether λy.body (y = `variable`) is the identity up to eta-reduction.
+bool isEtaIdentity(const Term& body, int variable) {
+  const Term reduced = etaReduceTop(body);
+  return reduced->kind == TermKind::Variable && reduced->variable == variable;
+}
+
 }  // namespace
 
 std::string toString(const LexicalItem& item) {
@@ -203,10 +209,7 @@ std::vector<SemanticSplit> splitSemantics(const Term& semantics, const TypeSyste
     }
     // f = λy.λx.y(x) is the identity up to eta-reduction (e the body of h's abstractions, g is
     // h itself): made only when asked.
-    if (!options.etaIdentityFunctions) {
-      const Term reduced = etaReduceTop(body);
-      if (reduced->kind == TermKind::Variable && reduced->variable == fresh) continue;
-    }
+    if (!options.etaIdentityFunctions && isEtaIdentity(body, fresh)) continue;
     TypePtr argumentType = typeOfClosedTerm(argument, types);
     if (!argumentType) continue;
     emit(makeLambda(fresh, argumentType, body), argument, false);
