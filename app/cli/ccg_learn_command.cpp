@@ -97,6 +97,7 @@ struct TrainSettings {
   std::string newLexNodes = "leaves";
   bool merge = false;
   bool noEtaIdentitySplits = false;
+  bool acceptEverySplit = false;
   bool fixedWeightPerWord = false;
   bool anyRootType = false;
   bool keepLexicon = false;
@@ -174,6 +175,7 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
                                                : ccg::FublOptions::NewLexNodes::Leaves;
   options.merge = s.merge;
   options.splitting.etaIdentityFunctions = !s.noEtaIdentitySplits;
+  options.acceptEveryBestSplit = s.acceptEverySplit;
   options.restrictRootTypes = !s.anyRootType;
   options.pruneAfterLastPass = !s.keepLexicon;
   out.learner = std::make_unique<ccg::FublLearner>(*out.types, options);
@@ -501,6 +503,10 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
   command.add_flag("--merge", s.merge,
                    "NEW-LEX also merges: an internal node of the best correct parse may become one "
                    "multi-word item (section 7.1; UBL), in competition with the splits");
+  command.add_flag("--accept-every-split", s.acceptEverySplit,
+                   "NEW-LEX adds the best split of the best correct parse's items whatever it "
+                   "does to that parse's score (Figure 1 read literally; default: only when the "
+                   "parse scores at least as high, as UBL and SPF)");
   command.add_flag("--no-eta-identity-splits", s.noEtaIdentitySplits,
                    "never make a split whose function is the identity up to eta-reduction "
                    "(f = \\y.\\x.y(x), its words meaning nothing; fewer sentences parse, see "

@@ -251,7 +251,7 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
     // best correct parse with it, y', scores at least as high as y*. Ties at 0 are kept, as UBL
     // and SPF (UnificationGenlex) do: a split whose items start at the weight of the item they
     // replace.
-    if (bestDelta < -kLikelihoodTolerance) {
+    if (bestDelta < -kLikelihoodTolerance && !options_.acceptEveryBestSplit) {
       ++splitsRejected_;
       return false;
     }
@@ -260,6 +260,10 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
   const int templates = static_cast<int>(lexicon_.templates().size());
   for (const LexicalItem& item : added) addFactoring(maximalFactoringOf(item));
   if (lexicon_.addEntries(&types_, lexemes, templates) > 0) {
+    if (options_.acceptEveryBestSplit) {
+      ++splitsAdded_;
+      return true;
+    }
     CkyChart chart(lexicon_, example.words, correctParseOptions(example), cache);
     Derivation after;
     if (chart.bestDerivation(example.logicalForm, &after) &&

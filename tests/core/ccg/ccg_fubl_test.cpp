@@ -398,6 +398,17 @@ TEST(CcgFublTest, NewLexKeepsASplitThatTiesTheBestParse) {
   EXPECT_EQ(loss.splitsAdded, 0);
   EXPECT_EQ(loss.splitsRejected, 1);
   EXPECT_EQ(worse.lexicon().lexemes().size(), 1u);
+
+  // Figure 1 read literally (--accept-every-split): the same losing split is added.
+  FublOptions literal = options;
+  literal.acceptEveryBestSplit = true;
+  FublLearner always(language.types, literal);
+  always.initialise(one.examples, FactoredLexicon());
+  always.lexicon().setWeight(whole, 5.0);
+  const PassSummary kept = always.runPass();
+  EXPECT_EQ(kept.splitsAdded, 1);
+  EXPECT_EQ(kept.splitsRejected, 0);
+  EXPECT_EQ(always.lexicon().lexemes().size(), 3u);
 }
 
 // NEW-LEX over every node of y*, a half reusing the chart's constituent (UBL's

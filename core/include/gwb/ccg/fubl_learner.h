@@ -106,6 +106,9 @@ struct FublOptions {
   // (the same best change from 0; under AllNodes, ties join). A merged item already in the
   // lexicon is no candidate.
   bool merge = false;
+  // Figure 1 read literally: the best split of y*'s leaves is added whatever it does to y*'s
+  // score (no >= 0 test, no re-parse test). Off: UBL's and SPF's tests (docs/ccg.md).
+  bool acceptEveryBestSplit = false;
   bool partFac = true;  // PART-FAC templates in Step 1
   // A PART-FAC template joins the lexicon once it has come from this many best correct parses
   // (section 6.2: "commonly occurring nodes"); 1 adds every one at once.
