@@ -303,6 +303,10 @@ bool writeErrors(const std::string& path, const std::vector<ccg::SemanticExample
         text << "; words no lexeme holds:";
         for (const std::string& word : why.unknownWords) text << ' ' << word;
       }
+      if (why.derivableSkipping) {
+        text << "; derivable skipping:";
+        for (const std::string& word : why.skippedWords) text << ' ' << word;
+      }
     }
     text << "\n\n";
   }
@@ -365,16 +369,17 @@ int runEvaluate(const EvaluateSettings& s) {
             << std::defaultfloat;
   if (options.diagnoseErrors) {
     int unknown = 0;
+    int skipping = 0;
     for (const auto& sentence : result.sentences) {
-      if (sentence.diagnosis.kind == ccg::GoldDiagnosis::Kind::NotDerivable &&
-          !sentence.diagnosis.unknownWords.empty()) {
-        ++unknown;
-      }
+      if (sentence.diagnosis.kind != ccg::GoldDiagnosis::Kind::NotDerivable) continue;
+      if (!sentence.diagnosis.unknownWords.empty()) ++unknown;
+      if (sentence.diagnosis.derivableSkipping) ++skipping;
     }
     std::cout << "not right without skipping: " << result.outscored
               << " outscored (gold in the chart, less probable or tied), " << result.pruned
               << " pruned (derivable, off the beam), " << result.notDerivable << " not derivable ("
-              << unknown << " with a word no lexeme holds)\n";
+              << unknown << " with a word no lexeme holds; " << skipping
+              << " derivable when words are skipped)\n";
   }
   if (!s.errors.empty() && !writeErrors(s.errors, test.examples, result)) return 1;
   return 0;

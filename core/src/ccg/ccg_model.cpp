@@ -37,6 +37,38 @@ Term answerOf(const CkyChart& chart, const EvaluationOptions& options, bool* tie
   return best.empty() ? nullptr : best.front().logicalForm;
 }
 
+// The words a derivation skips: in each Skip step, those of its span outside the lexeme's words
+// (the first run of them in the span; skipped words attach to the entry on their left, or to the
+// first entry).
+std::vector<std::string> skippedWordsOf(const DerivationNode& root, const FactoredLexicon& lexicon,
+                                        const std::vector<std::string>& words) {
+  std::vector<std::string> out;
+  std::vector<const DerivationNode*> stack{&root};
+  std::vector<std::pair<int, std::string>> skipped;  // position, word
+  while (!stack.empty()) {
+    const DerivationNode* node = stack.back();
+    stack.pop_back();
+    for (const DerivationNode& child : node->children) stack.push_back(&child);
+    if (node->combinator != Combinator::Skip || node->lexeme < 0) continue;
+    const std::vector<std::string>& own =
+        lexicon.lexemes()[static_cast<std::size_t>(node->lexeme)].words;
+    const auto spanBegin = words.begin() + node->begin;
+    const auto spanEnd = words.begin() + node->end;
+    const auto run = std::search(spanBegin, spanEnd, own.begin(), own.end());
+    const int runBegin = static_cast<int>(run - words.begin());
+    const int runEnd = runBegin + static_cast<int>(own.size());
+    for (int k = node->begin; k < node->end; ++k) {
+      if (k < runBegin || k >= runEnd) {
+        skipped.emplace_back(k, words[static_cast<std::size_t>(k)]);
+      }
+    }
+  }
+  std::sort(skipped.begin(), skipped.end());
+  out.reserve(skipped.size());
+  for (auto& [position, word] : skipped) out.push_back(std::move(word));
+  return out;
+}
+
 // Why `chart` (the full one) did not answer `gold` (GoldDiagnosis).
 GoldDiagnosis diagnose(const FactoredLexicon& lexicon, const CkyOptions& parserOptions,
                        const SemanticExample& example, const CkyChart& chart, const Term& answer,
@@ -68,6 +100,12 @@ GoldDiagnosis diagnose(const FactoredLexicon& lexicon, const CkyOptions& parserO
   Derivation gold;
   if (!goldChart.bestDerivation(example.logicalForm, &gold)) {
     diagnosis.kind = GoldDiagnosis::Kind::NotDerivable;
+    restricted.skipWords = true;
+    CkyChart skipping(lexicon, example.words, restricted, cache);
+    if (skipping.bestDerivation(example.logicalForm, &gold)) {
+      diagnosis.derivableSkipping = true;
+      diagnosis.skippedWords = skippedWordsOf(gold.root, lexicon, example.words);
+    }
     return diagnosis;
   }
   diagnosis.kind = GoldDiagnosis::Kind::Pruned;

@@ -585,7 +585,8 @@ TEST(CcgFublTest, EvaluationDiagnosesWhyGoldWasNotTheAnswer) {
   SemanticExamplesLoad test = readSemanticExamples(
       "texas\n(loc:t austin:c usa:co)\n\n"
       "texas\n(loc:t texas:s usa:co)\n\n"
-      "texas dallas\n(loc:t texas:s usa:co)\n",
+      "texas dallas\n(loc:t texas:s usa:co)\n\n"
+      "texas texas\n(loc:t dallas_tx:c usa:co)\n",
       "test");
   ASSERT_FALSE(test.diagnostics.hasErrors());
   CkyOptions parser;
@@ -604,9 +605,16 @@ TEST(CcgFublTest, EvaluationDiagnosesWhyGoldWasNotTheAnswer) {
   const GoldDiagnosis& unknown = wide.sentences[2].diagnosis;
   EXPECT_EQ(unknown.kind, GoldDiagnosis::Kind::NotDerivable);
   EXPECT_EQ(unknown.unknownWords, std::vector<std::string>{"dallas"});
+  EXPECT_TRUE(unknown.derivableSkipping) << "texas, with dallas skipped";
+  EXPECT_EQ(unknown.skippedWords, std::vector<std::string>{"dallas"});
+  const GoldDiagnosis& missing = wide.sentences[3].diagnosis;
+  EXPECT_EQ(missing.kind, GoldDiagnosis::Kind::NotDerivable);
+  EXPECT_TRUE(missing.unknownWords.empty());
+  EXPECT_FALSE(missing.derivableSkipping) << "no lexeme holds dallas_tx:c";
+  EXPECT_TRUE(missing.skippedWords.empty());
   EXPECT_EQ(wide.outscored, 1);
   EXPECT_EQ(wide.pruned, 0);
-  EXPECT_EQ(wide.notDerivable, 1);
+  EXPECT_EQ(wide.notDerivable, 2);
 
   // A beam of one keeps texas:s only: austin's parse is derivable but pruned.
   parser.beam = 1;

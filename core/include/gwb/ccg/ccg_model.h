@@ -82,6 +82,10 @@ struct GoldDiagnosis {
   double goldScore = 0;          // Pruned: θ·φ of gold's best derivation (restricted chart)
   double bestScore = 0;          // Pruned: θ·φ of the full chart's best derivation (-inf: none)
   std::vector<std::string> unknownWords;  // words no lexeme holds
+  // NotDerivable: whether the restricted chart derives gold once words may be skipped, and the
+  // words its best such derivation skips (what the lexicon cannot absorb).
+  bool derivableSkipping = false;
+  std::vector<std::string> skippedWords;
 };
 
 std::string toString(GoldDiagnosis::Kind kind);  // "outscored", "pruned", "not derivable", ...
