@@ -572,16 +572,22 @@ TEST(CcgFublTest, EvaluationAnswersTheMostProbableLogicalForm) {
   EXPECT_FALSE(best.sentences[0].correct);
 }
 
+// "texas" as texas:s and as austin:c, with these weights, in one template: S : loc(#0, usa).
+LexiconLoad twoReadingsOfTexas(const std::string& texasWeight, const std::string& austinWeight) {
+  LexiconLoad load =
+      readFactoredLexicon("lexeme " + texasWeight + " texas :- texas:s\nlexeme " + austinWeight +
+                              " texas :- austin:c\n"
+                              "template 0 S : (loc:t #0 usa:co)\n",
+                          "texas");
+  if (!load.diagnostics.hasErrors()) load.lexicon.buildEntries();
+  return load;
+}
+
 // The diagnosis of a wrong answer: gold in the chart but less probable, pruned from the beam
 // though the lexicon derives it, or not derivable at all (here: a word no lexeme holds).
 TEST(CcgFublTest, EvaluationDiagnosesWhyGoldWasNotTheAnswer) {
-  LexiconLoad load = readFactoredLexicon(
-      "lexeme 1.0 texas :- texas:s\n"
-      "lexeme 0.8 texas :- austin:c\n"
-      "template 0 S : (loc:t #0 usa:co)\n",
-      "diagnose");
+  LexiconLoad load = twoReadingsOfTexas("1.0", "0.8");
   ASSERT_FALSE(load.diagnostics.hasErrors());
-  load.lexicon.buildEntries();
   SemanticExamplesLoad test = readSemanticExamples(
       "texas\n(loc:t austin:c usa:co)\n\n"
       "texas\n(loc:t texas:s usa:co)\n\n"
@@ -637,13 +643,8 @@ TEST(CcgFublTest, EvaluationDiagnosesWhyGoldWasNotTheAnswer) {
 // Two distinct logical forms share the best score: the evaluation abstains (no answer: against
 // recall, not precision), as UBL's Train.isCorrect does; one weight apart, the better answers.
 TEST(CcgFublTest, EvaluationAbstainsWhenLogicalFormsTieForTheBest) {
-  LexiconLoad load = readFactoredLexicon(
-      "lexeme 0.5 texas :- texas:s\n"
-      "lexeme 0.5 texas :- austin:c\n"
-      "template 0 S : (loc:t #0 usa:co)\n",
-      "tie");
+  LexiconLoad load = twoReadingsOfTexas("0.5", "0.5");
   ASSERT_FALSE(load.diagnostics.hasErrors());
-  load.lexicon.buildEntries();
   SemanticExamplesLoad test = readSemanticExamples(
       "texas\n(loc:t texas:s usa:co)\n\ntexas texas\n(loc:t texas:s usa:co)\n", "test");
   ASSERT_FALSE(test.diagnostics.hasErrors());
