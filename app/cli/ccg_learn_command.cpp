@@ -290,24 +290,8 @@ bool writeErrors(const std::string& path, const std::vector<ccg::SemanticExample
       text << "\n  skipping:  " << toString(sentence.answerWithSkipping)
            << (sentence.correctWithSkipping ? "  (correct)" : "");
     }
-    const ccg::GoldDiagnosis& why = sentence.diagnosis;
-    if (why.kind != ccg::GoldDiagnosis::Kind::None) {
-      text << "\n  why:       " << ccg::toString(why.kind);
-      if (why.kind == ccg::GoldDiagnosis::Kind::Outscored) {
-        text << ": P(gold) " << why.goldProbability << ", P(predicted) " << why.answerProbability;
-      } else if (why.kind == ccg::GoldDiagnosis::Kind::Pruned) {
-        text << ": gold's best derivation scores " << why.goldScore << ", the chart's best "
-             << why.bestScore;
-      }
-      if (!why.unknownWords.empty()) {
-        text << "; words no lexeme holds:";
-        for (const std::string& word : why.unknownWords) text << ' ' << word;
-      }
-      if (why.derivableSkipping) {
-        text << "; derivable skipping:";
-        for (const std::string& word : why.skippedWords) text << ' ' << word;
-      }
-    }
+    const std::string why = ccg::describe(sentence.diagnosis);
+    if (!why.empty()) text << "\n  why:       " << why;
     text << "\n\n";
   }
   std::string error;

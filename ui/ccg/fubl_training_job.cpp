@@ -233,6 +233,7 @@ void FublTrainingJob::work(const std::shared_ptr<Run>& run, JobContext& context)
   context.post([this] { emit evaluating(); });
   ccg::EvaluationOptions evaluation;
   evaluation.threads = s.threads;
+  evaluation.diagnoseErrors = true;  // the Evaluation page says why each wrong answer was wrong
   run->evaluation = ccg::evaluateSemanticParser(*run->model, run->parser, run->test, evaluation);
   run->evaluated = true;
 }

@@ -54,6 +54,7 @@ enum EvaluationColumn {
   EvalIndex,
   EvalMark,
   EvalSentence,
+  EvalWhy,
   EvalPredicted,
   EvalGold,
   EvalColumnCount
@@ -363,7 +364,7 @@ QWidget* FublView::buildEvaluationPage() {
   row->addWidget(onlyWrongBox_);
   layout->addLayout(row);
   evaluationTable_ =
-      makeTable({tr("#"), QString(), tr("Sentence"), tr("Predicted"), tr("Gold")}, page);
+      makeTable({tr("#"), QString(), tr("Sentence"), tr("Why"), tr("Predicted"), tr("Gold")}, page);
   evaluationTable_->setObjectName(QStringLiteral("fublEvaluationTable"));
   evaluationTable_->setToolTip(tr("Double-click a sentence to open it in the CCG tab"));
   connect(evaluationTable_, &QTableWidget::cellDoubleClicked, this,
@@ -664,6 +665,33 @@ void FublView::fillSentenceEntries() {
 
 void FublView::setShowOnlyWrong(bool wrong) { onlyWrongBox_->setChecked(wrong); }
 
+namespace {
+
+// Why gold was not the answer (core's diagnosis): the kind, and the words that explain a form
+// the lexicon cannot derive; the whole description as the tooltip.
+QTableWidgetItem* whyCell(const ccg::SentenceResult* result) {
+  if (result == nullptr || result->diagnosis.kind == ccg::GoldDiagnosis::Kind::None) {
+    return cell(QString());
+  }
+  const ccg::GoldDiagnosis& diagnosis = result->diagnosis;
+  QString text = toQString(ccg::toString(diagnosis.kind));
+  const auto joined = [](const std::vector<std::string>& words) {
+    QStringList list;
+    for (const std::string& word : words) list << toQString(word);
+    return list.join(QLatin1Char(' '));
+  };
+  if (!diagnosis.unknownWords.empty()) {
+    text += QStringLiteral(" \u2014 unseen: ") + joined(diagnosis.unknownWords);
+  } else if (diagnosis.derivableSkipping) {
+    text += QStringLiteral(" \u2014 skipping: ") + joined(diagnosis.skippedWords);
+  }
+  auto* item = cell(text);
+  item->setToolTip(toQString(ccg::describe(diagnosis)));
+  return item;
+}
+
+}  // namespace
+
 void FublView::fillEvaluationTable() {
   evaluationTable_->setRowCount(0);
   if (!model_) return;
@@ -687,6 +715,7 @@ void FublView::fillEvaluationTable() {
     evaluationTable_->setItem(r, EvalPredicted,
                               cell(known ? formText(evaluation_.sentences[i].answer) : QString()));
     evaluationTable_->setItem(r, EvalGold, cell(toQString(ccg::toString(test_[i].logicalForm))));
+    evaluationTable_->setItem(r, EvalWhy, whyCell(known ? &evaluation_.sentences[i] : nullptr));
   }
   evaluationTable_->resizeColumnsToContents();
 }

@@ -255,6 +255,28 @@ std::string toString(GoldDiagnosis::Kind kind) {
   return "";
 }
 
+std::string describe(const GoldDiagnosis& diagnosis) {
+  if (diagnosis.kind == GoldDiagnosis::Kind::None) return "";
+  std::ostringstream out;
+  out << toString(diagnosis.kind);
+  if (diagnosis.kind == GoldDiagnosis::Kind::Outscored) {
+    out << ": P(gold) " << diagnosis.goldProbability << ", P(predicted) "
+        << diagnosis.answerProbability;
+  } else if (diagnosis.kind == GoldDiagnosis::Kind::Pruned) {
+    out << ": gold's best derivation scores " << diagnosis.goldScore << ", the chart's best "
+        << diagnosis.bestScore;
+  }
+  if (!diagnosis.unknownWords.empty()) {
+    out << "; words no lexeme holds:";
+    for (const std::string& word : diagnosis.unknownWords) out << ' ' << word;
+  }
+  if (diagnosis.derivableSkipping) {
+    out << "; derivable skipping:";
+    for (const std::string& word : diagnosis.skippedWords) out << ' ' << word;
+  }
+  return out.str();
+}
+
 EvaluationResult evaluateSemanticParser(const FactoredLexicon& lexicon, const CkyOptions& parser,
                                         const std::vector<SemanticExample>& test,
                                         const EvaluationOptions& options) {

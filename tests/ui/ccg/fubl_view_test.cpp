@@ -348,8 +348,10 @@ TEST_F(FublViewTest, EvaluationRowsAreCoresEvaluation) {
   const std::unique_ptr<CoreRun> core = coreRun(5);
   ccg::CkyOptions parser;
   parser.types = &core->types;
+  ccg::EvaluationOptions diagnosing;
+  diagnosing.diagnoseErrors = true;
   const ccg::EvaluationResult expected =
-      ccg::evaluateSemanticParser(core->learner->lexicon(), parser, core->test, {});
+      ccg::evaluateSemanticParser(core->learner->lexicon(), parser, core->test, diagnosing);
   QTableWidget* table = view_.evaluationTable();
   ASSERT_EQ(table->rowCount(), static_cast<int>(core->test.size()));
   int wrong = 0;
@@ -357,11 +359,19 @@ TEST_F(FublViewTest, EvaluationRowsAreCoresEvaluation) {
     const ccg::SentenceResult& result = expected.sentences[r];
     EXPECT_EQ(table->item(r, 1)->text(),
               result.correct ? QStringLiteral("\u2713") : QStringLiteral("\u2717"));
-    EXPECT_EQ(table->item(r, 3)->text(), result.answer
+    EXPECT_EQ(table->item(r, 4)->text(), result.answer
                                              ? QString::fromStdString(ccg::toString(result.answer))
                                              : QStringLiteral("(no parse)"));
-    EXPECT_EQ(table->item(r, 4)->text(),
+    EXPECT_EQ(table->item(r, 5)->text(),
               QString::fromStdString(ccg::toString(core->test[r].logicalForm)));
+    // Why: the diagnosis's kind in the cell, core's whole description as its tooltip.
+    EXPECT_EQ(table->item(r, 3)->text().isEmpty(), result.correct) << r;
+    if (!result.correct) {
+      EXPECT_TRUE(table->item(r, 3)->text().startsWith(
+          QString::fromStdString(ccg::toString(result.diagnosis.kind))));
+      EXPECT_EQ(table->item(r, 3)->toolTip(),
+                QString::fromStdString(ccg::describe(result.diagnosis)));
+    }
     wrong += result.correct ? 0 : 1;
   }
   // The held-out combinations are right, the unseen state is not.
@@ -374,6 +384,12 @@ TEST_F(FublViewTest, EvaluationRowsAreCoresEvaluation) {
   view_.setShowOnlyWrong(true);
   ASSERT_EQ(table->rowCount(), wrong);
   EXPECT_EQ(table->item(0, 2)->text(), QStringLiteral("the capital of kansas"));
+  // Kansas is no lexeme's: gold cannot be derived, and the row says so.
+  EXPECT_EQ(table->item(0, 3)->text(), QStringLiteral("not derivable \u2014 unseen: kansas"));
+  EXPECT_TRUE(
+      table->item(0, 3)->toolTip().startsWith(QStringLiteral("not derivable; words no "
+                                                             "lexeme holds: kansas")))
+      << table->item(0, 3)->toolTip().toStdString();
   EXPECT_EQ(view_.testIndexOfEvaluationRow(0), static_cast<int>(core->test.size()) - 1);
 }
 

@@ -89,6 +89,9 @@ struct GoldDiagnosis {
 };
 
 std::string toString(GoldDiagnosis::Kind kind);  // "outscored", "pruned", "not derivable", ...
+// One line for a person: "outscored: P(gold) 0.12, P(predicted) 0.8", "pruned: ...", "not
+// derivable; words no lexeme holds: surround; derivable skipping: surround". Empty for None.
+std::string describe(const GoldDiagnosis& diagnosis);
 
 struct SentenceResult {
   Term answer;              // without word skipping; null when there was no parse
