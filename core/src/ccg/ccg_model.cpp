@@ -70,13 +70,11 @@ std::vector<std::string> skippedWordsOf(const DerivationNode& root, const Factor
 }
 
 // Why `chart` (the full one) did not answer `gold` (GoldDiagnosis).
+// `known`: every word of the lexicon's lexemes.
 GoldDiagnosis diagnose(const FactoredLexicon& lexicon, const CkyOptions& parserOptions,
-                       const SemanticExample& example, const CkyChart& chart, const Term& answer,
-                       CkyFillCache* cache) {
+                       const std::unordered_set<std::string>& known, const SemanticExample& example,
+                       const CkyChart& chart, const Term& answer, CkyFillCache* cache) {
   GoldDiagnosis diagnosis;
-  std::unordered_set<std::string> known;
-  for (const Lexeme& lexeme : lexicon.lexemes())
-    known.insert(lexeme.words.begin(), lexeme.words.end());
   for (const std::string& word : example.words) {
     if (known.count(word) == 0 &&
         std::find(diagnosis.unknownWords.begin(), diagnosis.unknownWords.end(), word) ==
@@ -283,8 +281,14 @@ EvaluationResult evaluateSemanticParser(const FactoredLexicon& lexicon, const Ck
   EvaluationResult result;
   result.sentences.resize(test.size());
   CkyOptions parserOptions = parser;
-  parserOptions.keepPrunedEntries = false;  // nothing shows them; same answers, less memory
-  parserOptions.recordEvents = false;       // nothing replays an evaluation fill
+  parserOptions.keepPrunedEntries = false;     // nothing shows them; same answers, less memory
+  parserOptions.recordEvents = false;          // nothing replays an evaluation fill
+  std::unordered_set<std::string> knownWords;  // for the diagnosis's unseen words
+  if (options.diagnoseErrors) {
+    for (const Lexeme& lexeme : lexicon.lexemes()) {
+      knownWords.insert(lexeme.words.begin(), lexeme.words.end());
+    }
+  }
   parallel::forEachRange(test.size(), options.threads, 1, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       const auto start = std::chrono::steady_clock::now();
@@ -307,7 +311,7 @@ EvaluationResult evaluateSemanticParser(const FactoredLexicon& lexicon, const Ck
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (options.diagnoseErrors && !sentence.correct) {
         sentence.diagnosis =
-            diagnose(lexicon, parserOptions, test[i], chart, sentence.answer, &cache);
+            diagnose(lexicon, parserOptions, knownWords, test[i], chart, sentence.answer, &cache);
       }
     }
   });

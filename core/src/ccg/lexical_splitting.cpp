@@ -208,7 +208,7 @@ std::vector<SemanticSplit> splitSemantics(const Term& semantics, const TypeSyste
       argument = makeLambda(it->first, it->second, argument);
     }
     // f = λy.λx.y(x) is the identity up to eta-reduction (e the body of h's abstractions, g is
-    // h itself): made only when asked.
+    // h itself): not made when SplitOptions::etaIdentityFunctions is off.
     if (!options.etaIdentityFunctions && isEtaIdentity(body, fresh)) continue;
     TypePtr argumentType = typeOfClosedTerm(argument, types);
     if (!argumentType) continue;
