@@ -17,9 +17,10 @@
 //   - Evaluation: core's exact-match evaluation of the model on the test file (recall,
 //     precision, F1), one row per sentence — ✓ or ✗, the predicted and the gold logical form
 //     side by side, and for a wrong answer why (core's GoldDiagnosis: gold outscored, pruned
-//     from the chart, or not derivable from the lexicon); wrong answers can be shown alone. Double-clicking a row asks for the
-//     sentence in the CCG tab with the learned model (openSentenceRequested; the main window
-//     opens it with CcgView::openModel, where the parses are marked against the gold form).
+//     from the chart, or not derivable from the lexicon); wrong answers can be shown alone.
+//     Double-clicking a row asks for the sentence in the CCG tab with the learned model
+//     (openSentenceRequested; the main window opens it with CcgView::openModel, where the parses
+//     are marked against the gold form).
 //
 // The view owns the shown model (lexicon, types, parser settings, test sentences and their
 // evaluation) — taken from the job when a run ends (the last finished pass's model after a
