@@ -98,6 +98,7 @@ struct TrainSettings {
   bool merge = false;
   bool noEtaIdentitySplits = false;
   bool acceptEverySplit = false;
+  bool quantifiersInLexemes = false;
   bool fixedWeightPerWord = false;
   bool anyRootType = false;
   bool keepLexicon = false;
@@ -176,6 +177,8 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
   options.merge = s.merge;
   options.splitting.etaIdentityFunctions = !s.noEtaIdentitySplits;
   options.acceptEveryBestSplit = s.acceptEverySplit;
+  options.lexicalOperators = s.quantifiersInLexemes ? ccg::LexicalOperators::RankingAndQuantifiers
+                                                    : ccg::LexicalOperators::Ranking;
   options.restrictRootTypes = !s.anyRootType;
   options.pruneAfterLastPass = !s.keepLexicon;
   out.learner = std::make_unique<ccg::FublLearner>(*out.types, options);
@@ -496,6 +499,9 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
                    "NEW-LEX adds the best split of the best correct parse's items whatever it "
                    "does to that parse's score (Figure 1 read literally; default: only when the "
                    "parse scores at least as high, as UBL and SPF)");
+  command.add_flag("--quantifiers-in-lexemes", s.quantifiersInLexemes,
+                   "MAX-FAC puts exists, the and not in lexemes, as argmax, argmin, count and sum "
+                   "always are: words, not templates, choose them");
   command.add_flag("--no-eta-identity-splits", s.noEtaIdentitySplits,
                    "never make a split whose function is the identity up to eta-reduction "
                    "(f = \\y.\\x.y(x), its words meaning nothing; fewer sentences parse, see "

@@ -135,7 +135,8 @@ void FublLearner::initialise(const std::vector<SemanticExample>& training,
   }
   const Category sentence = makeAtomicCategory("S");
   for (const SemanticExample& example : training) {
-    addFactoring(maximalFactoringOf({example.words, sentence, example.logicalForm}));
+    addFactoring(maximalFactoringOf({example.words, sentence, example.logicalForm},
+                                    options_.lexicalOperators));
   }
   for (const Lexeme& lexeme : fixedLexicon.lexemes()) {
     lexicon_.addLexeme(lexeme);
@@ -156,7 +157,7 @@ void FublLearner::initialise(const std::vector<SemanticExample>& training,
 }
 
 double FublLearner::itemScore(const LexicalItem& item) const {
-  return factoringScore(maximalFactoringOf(item));
+  return factoringScore(maximalFactoringOf(item, options_.lexicalOperators));
 }
 
 double FublLearner::factoringScore(const Factoring& factoring) const {
@@ -191,7 +192,7 @@ CkyOptions FublLearner::fullParseOptions() const {
 bool FublLearner::mergeCandidate(const SemanticExample& example, const DerivationNode& node,
                                  LexicalItem* item, double* delta) const {
   *item = LexicalItem{slice(example.words, node.begin, node.end), node.category, node.semantics};
-  const Factoring factoring = maximalFactoringOf(*item);
+  const Factoring factoring = maximalFactoringOf(*item, options_.lexicalOperators);
   if (lexicon_.hasWeight(lexemeFeature(factoring.lexeme)) &&
       lexicon_.hasWeight(templateFeature(factoring.lexicalTemplate))) {
     return false;
@@ -258,7 +259,9 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
   }
   const int lexemes = static_cast<int>(lexicon_.lexemes().size());
   const int templates = static_cast<int>(lexicon_.templates().size());
-  for (const LexicalItem& item : added) addFactoring(maximalFactoringOf(item));
+  for (const LexicalItem& item : added) {
+    addFactoring(maximalFactoringOf(item, options_.lexicalOperators));
+  }
   if (lexicon_.addEntries(&types_, lexemes, templates) > 0) {
     if (options_.acceptEveryBestSplit) {
       ++splitsAdded_;
@@ -552,8 +555,8 @@ PassSummary FublLearner::runPass(const FublControl& control) {
       // as at the start, so that no example is lost for good.
       const int lexemes = static_cast<int>(lexicon_.lexemes().size());
       const int templates = static_cast<int>(lexicon_.templates().size());
-      addFactoring(
-          maximalFactoringOf({example.words, makeAtomicCategory("S"), example.logicalForm}));
+      addFactoring(maximalFactoringOf({example.words, makeAtomicCategory("S"), example.logicalForm},
+                                      options_.lexicalOperators));
       if (lexicon_.addEntries(&types_, lexemes, templates) > 0) {
         ++summary.restored;
         chart = std::make_unique<CkyChart>(lexicon_, example.words, fullParseOptions(), &cache);

@@ -304,10 +304,10 @@ LexicalItem applyTemplate(const Lexeme& lexeme, const LexicalTemplate& lexicalTe
           constantsAsOperators(replaceConstants(lexicalTemplate.semantics, slots))};
 }
 
-Factoring maximalFactoringOf(const LexicalItem& item) {
+Factoring maximalFactoringOf(const LexicalItem& item, LexicalOperators operators) {
   Factoring factoring;
   maximalFactoring(item.words, item.category, item.semantics, &factoring.lexeme,
-                   &factoring.lexicalTemplate);
+                   &factoring.lexicalTemplate, operators);
   return factoring;
 }
 

@@ -156,10 +156,11 @@ bool typeFitsCategory(const TypePtr& type, const Category& category, const TypeS
 }
 
 void maximalFactoring(const std::vector<std::string>& words, const Category& category,
-                      const Term& semantics, Lexeme* lexeme, LexicalTemplate* lexicalTemplate) {
+                      const Term& semantics, Lexeme* lexeme, LexicalTemplate* lexicalTemplate,
+                      LexicalOperators operators) {
   lexeme->words = words;
   // argmax, argmin, count and sum are constants too (the paper's (cheapest, [argmin, cost])).
-  const Term withOperators = operatorsAsConstants(semantics);
+  const Term withOperators = operatorsAsConstants(semantics, operators);
   lexeme->constants = constantsInOrder(withOperators);
   std::unordered_map<std::string, Term> slots;
   for (std::size_t i = 0; i < lexeme->constants.size(); ++i) {

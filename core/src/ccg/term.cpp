@@ -787,18 +787,27 @@ constexpr TermKind kLexicalOperators[] = {TermKind::Argmax, TermKind::Argmin, Te
 
 }  // namespace
 
-bool isLexicalOperator(TermKind kind) {
-  return std::find(std::begin(kLexicalOperators), std::end(kLexicalOperators), kind) !=
-         std::end(kLexicalOperators);
+// Those of RankingAndQuantifiers beyond the ranking ones.
+constexpr TermKind kQuantifierOperators[] = {TermKind::Exists, TermKind::The, TermKind::Not};
+
+bool isLexicalOperator(TermKind kind, LexicalOperators which) {
+  const bool ranking = std::find(std::begin(kLexicalOperators), std::end(kLexicalOperators),
+                                 kind) != std::end(kLexicalOperators);
+  return ranking || (which == LexicalOperators::RankingAndQuantifiers &&
+                     std::find(std::begin(kQuantifierOperators), std::end(kQuantifierOperators),
+                               kind) != std::end(kQuantifierOperators));
 }
 
-Term operatorsAsConstants(const Term& term) {
+Term operatorsAsConstants(const Term& term, LexicalOperators which) {
   if (term->kind == TermKind::Constant || term->kind == TermKind::Variable) return term;
   bool changed = false;
   std::vector<Term> children = mapChildren(
-      term, [](const Term& c) { return operatorsAsConstants(c); }, &changed);
+      term, [which](const Term& c) { return operatorsAsConstants(c, which); }, &changed);
   if (!changed) children = term->children;
-  if (isLexicalOperator(term->kind)) {
+  if (term->kind == TermKind::Not && isLexicalOperator(term->kind, which)) {
+    return makeApplication(makeConstant(termKeyword(term->kind)), std::move(children));
+  }
+  if (isLexicalOperator(term->kind, which)) {
     std::vector<Term> functions;
     functions.reserve(children.size());
     for (const Term& child : children) {
@@ -816,10 +825,21 @@ TermKind lexicalOperatorNamed(const std::string& name) {
   for (TermKind kind : kLexicalOperators) {
     if (name == termKeyword(kind)) return kind;
   }
+  for (TermKind kind : kQuantifierOperators) {
+    if (name == termKeyword(kind)) return kind;
+  }
   return TermKind::Constant;
 }
 
-std::size_t operatorArity(TermKind kind) { return kind == TermKind::Count ? 1 : 2; }
+// Whether an application of the operator's constant to `arguments` lambdas is one of its forms.
+bool operatorArityFits(TermKind kind, std::size_t arguments) {
+  switch (kind) {
+    case TermKind::Count:
+    case TermKind::The: return arguments == 1;
+    case TermKind::Exists: return arguments >= 1;  // several bodies are conjoined
+    default: return arguments == 2;
+  }
+}
 
 }  // namespace
 
@@ -831,7 +851,11 @@ Term constantsAsOperators(const Term& term) {
   if (!changed) children = term->children;
   if (term->kind == TermKind::Application && children.front()->kind == TermKind::Constant) {
     const TermKind kind = lexicalOperatorNamed(children.front()->name);
-    bool fits = kind != TermKind::Constant && children.size() == operatorArity(kind) + 1;
+    if (kind == TermKind::Not) {
+      if (children.size() == 2) return makeOperator(TermKind::Not, {children[1]});
+      return changed ? withChildren(term, std::move(children)) : term;
+    }
+    bool fits = kind != TermKind::Constant && operatorArityFits(kind, children.size() - 1);
     for (std::size_t i = 1; fits && i < children.size(); ++i) {
       fits = children[i]->kind == TermKind::Lambda;
     }

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <set>
@@ -75,6 +76,27 @@ TEST(CcgFublTest, InitialisationFollowsSectionEight) {
   // Each training sentence parses to its logical form at once (a single derivation).
   for (const SemanticExample& example : language.train) {
     EXPECT_NEAR(learner.logLikelihood(example), 0.0, 1e-12);
+  }
+}
+
+// --quantifiers-in-lexemes: the whole-sentence lexeme of a form with exists holds `exists`, its
+// template a slot in its place, and the item still parses to the form.
+TEST(CcgFublTest, QuantifiersInLexemesWhenAsked) {
+  const Language language = makeLanguage();
+  SemanticExamplesLoad one = readSemanticExamples(
+      "states with a river\n(lambda $0 e (and (state:t $0) (exists $1 (and (river:t $1) (loc:t $1 "
+      "$0)))))\n",
+      "one");
+  ASSERT_FALSE(one.diagnostics.hasErrors());
+  for (const bool quantifiers : {false, true}) {
+    FublOptions options;
+    if (quantifiers) options.lexicalOperators = LexicalOperators::RankingAndQuantifiers;
+    FublLearner learner(language.types, options);
+    learner.initialise(one.examples, FactoredLexicon());
+    ASSERT_EQ(learner.lexicon().lexemes().size(), 1u);
+    const std::vector<std::string>& constants = learner.lexicon().lexemes().front().constants;
+    EXPECT_EQ(std::count(constants.begin(), constants.end(), "exists"), quantifiers ? 1 : 0);
+    EXPECT_NEAR(learner.logLikelihood(one.examples.front()), 0.0, 1e-12) << quantifiers;
   }
 }
 

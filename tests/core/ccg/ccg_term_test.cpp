@@ -596,5 +596,26 @@ TEST(CcgTermTest, LexicalOperatorsAsConstantsAndBack) {
   EXPECT_EQ(constantsAsOperators(notFunction), notFunction);
 }
 
+// With RankingAndQuantifiers, exists (one body or several), the and not are constants too; the
+// round trip gives the form back, and the Ranking set leaves them alone.
+TEST(CcgTermTest, QuantifiersAsConstantsOnRequest) {
+  const Term form = parseTerm(
+      "(lambda $0 e (and (state:t $0) (not (exists $1 (river:t $1) (loc:t $1 $0))) "
+      "(loc:t (the $2 (capital:t $2)) $0)))");
+  const Term asConstants = operatorsAsConstants(form, LexicalOperators::RankingAndQuantifiers);
+  EXPECT_EQ(toString(asConstants),
+            "(lambda $0 e (and (state:t $0) (not (exists (lambda $1 e (river:t $1)) (lambda $1 e "
+            "(loc:t $1 $0)))) (loc:t (the (lambda $2 e (capital:t $2))) $0)))");
+  EXPECT_TRUE(structurallyEqual(constantsAsOperators(asConstants), form));
+  EXPECT_EQ(constantsInOrder(asConstants),
+            (std::vector<std::string>{"state:t", "not", "exists", "river:t", "loc:t", "the",
+                                      "capital:t"}));
+  EXPECT_EQ(operatorsAsConstants(form), form) << "the default set leaves them operators";
+  // `not` applied to anything but one argument is not the operator.
+  const Term twoArguments =
+      makeApplication(makeConstant("not"), {parseTerm("(state:t texas:s)"), parseTerm("texas:s")});
+  EXPECT_EQ(constantsAsOperators(twoArguments), twoArguments);
+}
+
 }  // namespace
 }  // namespace gwb::ccg

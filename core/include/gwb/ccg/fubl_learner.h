@@ -109,6 +109,9 @@ struct FublOptions {
   // Figure 1 read literally: the best split of y*'s leaves is added whatever it does to y*'s
   // score (no >= 0 test, no re-parse test). Off: UBL's and SPF's tests (docs/ccg.md).
   bool acceptEveryBestSplit = false;
+  // Which operators MAX-FAC puts in lexemes: argmax, argmin, count, sum (section 5.1's
+  // (cheapest, [argmin, cost])), or also exists, the and not, so that words choose them.
+  LexicalOperators lexicalOperators = LexicalOperators::Ranking;
   bool partFac = true;  // PART-FAC templates in Step 1
   // A PART-FAC template joins the lexicon once it has come from this many best correct parses
   // (section 6.2: "commonly occurring nodes"); 1 adds every one at once.

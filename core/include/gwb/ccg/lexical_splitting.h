@@ -95,8 +95,9 @@ struct Factoring {
   LexicalTemplate lexicalTemplate;
 };
 
-// MAX-FAC (all constants in the lexeme).
-Factoring maximalFactoringOf(const LexicalItem& item);
+// MAX-FAC (all constants in the lexeme; `operators`: which operators count as constants).
+Factoring maximalFactoringOf(const LexicalItem& item,
+                             LexicalOperators operators = LexicalOperators::Ranking);
 // PART-FAC: for every non-empty proper subset of the item's distinct constants (at most
 // `maxConstants` of them; items with more give none) the factoring whose lexeme holds that
 // subset and whose template keeps the other constants.

@@ -69,8 +69,10 @@ bool typeFitsCategory(const TypePtr& type, const Category& category, const TypeS
 // of the form, in traversal order, becomes a slot — the operators argmax, argmin, count and sum
 // included (operatorsAsConstants, term.h): (cheapest, [argmin, cost]). Entries turn them back
 // into quantifiers (constantsAsOperators).
+// `operators`: which operators are constants (term.h; exists, the and not too on request).
 void maximalFactoring(const std::vector<std::string>& words, const Category& category,
-                      const Term& semantics, Lexeme* lexeme, LexicalTemplate* lexicalTemplate);
+                      const Term& semantics, Lexeme* lexeme, LexicalTemplate* lexicalTemplate,
+                      LexicalOperators operators = LexicalOperators::Ranking);
 
 class FactoredLexicon {
  public:

@@ -170,8 +170,15 @@ Term replaceConstants(const Term& term, const std::unordered_map<std::string, Te
 // slot in its place; `constantsAsOperators` is the inverse, applied when a lexeme fills a
 // template: an application of one of these constants to as many lambdas as the operator takes
 // becomes the quantifier again (anything else is left alone, and does not type-check).
-bool isLexicalOperator(TermKind kind);  // Argmax, Argmin, Count, Sum
-Term operatorsAsConstants(const Term& term);
+// With LexicalOperators::RankingAndQuantifiers, `exists` and `the` (one lambda a body; `exists`
+// may have several) and `not` (`(not X)`, no lambda) are constants too, so that words rather than
+// templates choose them; `constantsAsOperators` always knows all seven.
+enum class LexicalOperators {
+  Ranking,                // argmax, argmin, count, sum
+  RankingAndQuantifiers,  // and exists, the, not
+};
+bool isLexicalOperator(TermKind kind, LexicalOperators which = LexicalOperators::Ranking);
+Term operatorsAsConstants(const Term& term, LexicalOperators which = LexicalOperators::Ranking);
 Term constantsAsOperators(const Term& term);
 
 // Type of a closed term under `types`; null with an error (file, line, column from `positions`
