@@ -1,6 +1,7 @@
 #include "gwb/ccg/term.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <iterator>
@@ -782,20 +783,22 @@ Term replaceConstants(const Term& term, const std::unordered_map<std::string, Te
 namespace {
 
 // The quantifiers a word can name, held in a lexeme as constants.
-constexpr TermKind kLexicalOperators[] = {TermKind::Argmax, TermKind::Argmin, TermKind::Count,
-                                          TermKind::Sum};
+constexpr std::array<TermKind, 4> kLexicalOperators = {TermKind::Argmax, TermKind::Argmin,
+                                                       TermKind::Count, TermKind::Sum};
+// Those of RankingAndQuantifiers beyond the ranking ones.
+constexpr std::array<TermKind, 3> kQuantifierOperators = {TermKind::Exists, TermKind::The,
+                                                          TermKind::Not};
+
+template <std::size_t N>
+bool among(const std::array<TermKind, N>& kinds, TermKind kind) {
+  return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+}
 
 }  // namespace
 
-// Those of RankingAndQuantifiers beyond the ranking ones.
-constexpr TermKind kQuantifierOperators[] = {TermKind::Exists, TermKind::The, TermKind::Not};
-
 bool isLexicalOperator(TermKind kind, LexicalOperators which) {
-  const bool ranking = std::find(std::begin(kLexicalOperators), std::end(kLexicalOperators),
-                                 kind) != std::end(kLexicalOperators);
-  return ranking || (which == LexicalOperators::RankingAndQuantifiers &&
-                     std::find(std::begin(kQuantifierOperators), std::end(kQuantifierOperators),
-                               kind) != std::end(kQuantifierOperators));
+  return among(kLexicalOperators, kind) ||
+         (which == LexicalOperators::RankingAndQuantifiers && among(kQuantifierOperators, kind));
 }
 
 Term operatorsAsConstants(const Term& term, LexicalOperators which) {
@@ -841,6 +844,44 @@ bool operatorArityFits(TermKind kind, std::size_t arguments) {
   }
 }
 
+// The operator that an application of one of its constants to `children` (the constant first)
+// writes, or null when it is none of the operator's forms.
+Term operatorOfApplication(const std::vector<Term>& children) {
+  const TermKind kind = lexicalOperatorNamed(children.front()->name);
+  if (kind == TermKind::Constant) return nullptr;
+  if (kind == TermKind::Not) {
+    return children.size() == 2 ? makeOperator(TermKind::Not, {children[1]}) : nullptr;
+  }
+  if (!operatorArityFits(kind, children.size() - 1)) return nullptr;
+  for (std::size_t i = 1; i < children.size(); ++i) {
+    if (children[i]->kind != TermKind::Lambda) return nullptr;
+  }
+  // One variable for the bodies: the first lambda's, unless another body has it free.
+  int variable = children[1]->variable;
+  for (std::size_t i = 2; i < children.size(); ++i) {
+    const Term& lambda = children[i];
+    if (lambda->variable == variable) continue;
+    const std::vector<int>& free = lambda->freeVariables;
+    if (std::binary_search(free.begin(), free.end(), variable)) {
+      int fresh = -1;
+      for (std::size_t j = 1; j < children.size(); ++j) {
+        fresh = std::max(fresh, children[j]->maxVariable);
+      }
+      variable = fresh + 1;
+      break;
+    }
+  }
+  std::vector<Term> bodies;
+  for (std::size_t i = 1; i < children.size(); ++i) {
+    const Term& lambda = children[i];
+    const Term& body = lambda->children.front();
+    bodies.push_back(lambda->variable == variable
+                         ? body
+                         : substitute(body, lambda->variable, makeVariable(variable)));
+  }
+  return makeQuantifier(kind, variable, std::move(bodies));
+}
+
 }  // namespace
 
 Term constantsAsOperators(const Term& term) {
@@ -850,41 +891,7 @@ Term constantsAsOperators(const Term& term) {
       term, [](const Term& c) { return constantsAsOperators(c); }, &changed);
   if (!changed) children = term->children;
   if (term->kind == TermKind::Application && children.front()->kind == TermKind::Constant) {
-    const TermKind kind = lexicalOperatorNamed(children.front()->name);
-    if (kind == TermKind::Not) {
-      if (children.size() == 2) return makeOperator(TermKind::Not, {children[1]});
-      return changed ? withChildren(term, std::move(children)) : term;
-    }
-    bool fits = kind != TermKind::Constant && operatorArityFits(kind, children.size() - 1);
-    for (std::size_t i = 1; fits && i < children.size(); ++i) {
-      fits = children[i]->kind == TermKind::Lambda;
-    }
-    if (fits) {
-      // One variable for the bodies: the first lambda's, unless another body has it free.
-      int variable = children[1]->variable;
-      for (std::size_t i = 2; i < children.size(); ++i) {
-        const Term& lambda = children[i];
-        if (lambda->variable == variable) continue;
-        const std::vector<int>& free = lambda->freeVariables;
-        if (std::binary_search(free.begin(), free.end(), variable)) {
-          int fresh = -1;
-          for (std::size_t j = 1; j < children.size(); ++j) {
-            fresh = std::max(fresh, children[j]->maxVariable);
-          }
-          variable = fresh + 1;
-          break;
-        }
-      }
-      std::vector<Term> bodies;
-      for (std::size_t i = 1; i < children.size(); ++i) {
-        const Term& lambda = children[i];
-        const Term& body = lambda->children.front();
-        bodies.push_back(lambda->variable == variable
-                             ? body
-                             : substitute(body, lambda->variable, makeVariable(variable)));
-      }
-      return makeQuantifier(kind, variable, std::move(bodies));
-    }
+    if (Term quantifier = operatorOfApplication(children)) return quantifier;
   }
   return changed ? withChildren(term, std::move(children)) : term;
 }
