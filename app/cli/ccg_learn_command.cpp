@@ -355,18 +355,11 @@ int runEvaluate(const EvaluateSettings& s) {
             << " ms a sentence on average, slowest " << 1000 * slowest << " ms\n"
             << std::defaultfloat;
   if (options.diagnoseErrors) {
-    int unknown = 0;
-    int skipping = 0;
-    for (const auto& sentence : result.sentences) {
-      if (sentence.diagnosis.kind != ccg::GoldDiagnosis::Kind::NotDerivable) continue;
-      if (!sentence.diagnosis.unknownWords.empty()) ++unknown;
-      if (sentence.diagnosis.derivableSkipping) ++skipping;
-    }
     std::cout << "not right without skipping: " << result.outscored
               << " outscored (gold in the chart, less probable or tied), " << result.pruned
               << " pruned (derivable, off the beam), " << result.notDerivable << " not derivable ("
-              << unknown << " with a word no lexeme holds; " << skipping
-              << " derivable when words are skipped)\n";
+              << result.notDerivableUnseen << " with a word no lexeme holds; "
+              << result.notDerivableSkipping << " derivable when words are skipped)\n";
   }
   if (!s.errors.empty() && !writeErrors(s.errors, test.examples, result)) return 1;
   return 0;

@@ -326,7 +326,11 @@ EvaluationResult evaluateSemanticParser(const FactoredLexicon& lexicon, const Ck
     if (sentence.correctWithSkipping) ++result.withSkipping.correct;
     if (sentence.diagnosis.kind == GoldDiagnosis::Kind::Outscored) ++result.outscored;
     if (sentence.diagnosis.kind == GoldDiagnosis::Kind::Pruned) ++result.pruned;
-    if (sentence.diagnosis.kind == GoldDiagnosis::Kind::NotDerivable) ++result.notDerivable;
+    if (sentence.diagnosis.kind == GoldDiagnosis::Kind::NotDerivable) {
+      ++result.notDerivable;
+      if (!sentence.diagnosis.unknownWords.empty()) ++result.notDerivableUnseen;
+      if (sentence.diagnosis.derivableSkipping) ++result.notDerivableSkipping;
+    }
   }
   return result;
 }

@@ -643,6 +643,8 @@ TEST(CcgFublTest, EvaluationDiagnosesWhyGoldWasNotTheAnswer) {
   EXPECT_EQ(wide.outscored, 1);
   EXPECT_EQ(wide.pruned, 0);
   EXPECT_EQ(wide.notDerivable, 2);
+  EXPECT_EQ(wide.notDerivableUnseen, 1);
+  EXPECT_EQ(wide.notDerivableSkipping, 1);
 
   // A beam of one keeps texas:s only: austin's parse is derivable but pruned.
   parser.beam = 1;

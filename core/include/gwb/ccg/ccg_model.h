@@ -123,6 +123,8 @@ struct EvaluationResult {
   int outscored = 0;  // diagnoses of the wrong answers (diagnoseErrors)
   int pruned = 0;
   int notDerivable = 0;
+  int notDerivableUnseen = 0;    // of those, with a word no lexeme holds
+  int notDerivableSkipping = 0;  // of those, derivable once words are skipped
   ExactMatchScores withSkipping;
   std::vector<SentenceResult> sentences;
 };
