@@ -97,6 +97,7 @@ struct TrainSettings {
   std::string newLexNodes = "leaves";
   bool merge = false;
   bool noEtaIdentitySplits = false;
+  std::string splitTest = "reparse";
   bool acceptEverySplit = false;
   bool quantifiersInLexemes = false;
   bool fixedWeightPerWord = false;
@@ -176,7 +177,10 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
                                                : ccg::FublOptions::NewLexNodes::Leaves;
   options.merge = s.merge;
   options.splitting.etaIdentityFunctions = !s.noEtaIdentitySplits;
-  options.acceptEveryBestSplit = s.acceptEverySplit;
+  options.splitTest = s.acceptEverySplit || s.splitTest == "always"
+                          ? ccg::FublOptions::SplitTest::Always
+                      : s.splitTest == "gain" ? ccg::FublOptions::SplitTest::Gain
+                                              : ccg::FublOptions::SplitTest::Reparse;
   options.lexicalOperators = s.quantifiersInLexemes ? ccg::LexicalOperators::RankingAndQuantifiers
                                                     : ccg::LexicalOperators::Ranking;
   options.restrictRootTypes = !s.anyRootType;
@@ -488,10 +492,14 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
   command.add_flag("--merge", s.merge,
                    "NEW-LEX also merges: an internal node of the best correct parse may become one "
                    "multi-word item (section 7.1; UBL), in competition with the splits");
-  command.add_flag("--accept-every-split", s.acceptEverySplit,
-                   "NEW-LEX adds the best split of the best correct parse's items whatever it "
-                   "does to that parse's score (Figure 1 read literally; default: only when the "
-                   "parse scores at least as high, as UBL and SPF)");
+  command
+      .add_option("--split-test", s.splitTest,
+                  "when NEW-LEX keeps its best split: 'reparse' (it does not lower the best "
+                  "correct parse's score, and re-parsing finds a parse that good), 'gain' (it "
+                  "does not lower the score: UBL's and SPF's code) or 'always' (Figure 1 read "
+                  "literally)")
+      ->check(CLI::IsMember({"reparse", "gain", "always"}));
+  command.add_flag("--accept-every-split", s.acceptEverySplit, "the same as --split-test always");
   command.add_flag("--quantifiers-in-lexemes", s.quantifiersInLexemes,
                    "MAX-FAC puts exists, the and not in lexemes, as argmax, argmin, count and sum "
                    "always are: words, not templates, choose them");

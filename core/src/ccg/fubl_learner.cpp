@@ -252,7 +252,7 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
     // best correct parse with it, y', scores at least as high as y*. Ties at 0 are kept, as UBL
     // and SPF (UnificationGenlex) do: a split whose items start at the weight of the item they
     // replace.
-    if (bestDelta < -kLikelihoodTolerance && !options_.acceptEveryBestSplit) {
+    if (bestDelta < -kLikelihoodTolerance && options_.splitTest != FublOptions::SplitTest::Always) {
       ++splitsRejected_;
       return false;
     }
@@ -263,8 +263,9 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
     addFactoring(maximalFactoringOf(item, options_.lexicalOperators));
   }
   if (lexicon_.addEntries(&types_, lexemes, templates) > 0) {
-    if (options_.acceptEveryBestSplit) {
+    if (options_.splitTest != FublOptions::SplitTest::Reparse) {
       ++splitsAdded_;
+      if (merged) ++mergesAdded_;
       return true;
     }
     CkyChart chart(lexicon_, example.words, correctParseOptions(example), cache);
@@ -303,9 +304,12 @@ std::vector<LexicalItem> FublLearner::newLexAllNodes(const SemanticExample& exam
                                                      const CkyChart& correct, bool* merged) const {
   std::vector<const DerivationNode*> nodes;
   collectPreorder(best.root, &nodes);
-  // One running maximum over the whole tree, from 0 (UBL: `mostImproved`); a candidate that
-  // beats it clears the list, one that ties it joins it.
-  double bestDelta = 0;
+  // One running maximum over the whole tree, from 0 (UBL: `mostImproved`; from -infinity when
+  // every best split is kept); a candidate that beats it clears the list, one that ties it joins
+  // it.
+  double bestDelta = options_.splitTest == FublOptions::SplitTest::Always
+                         ? -std::numeric_limits<double>::infinity()
+                         : 0.0;
   std::vector<LexicalItem> chosen;
   *merged = false;
   // Whether `delta` makes a candidate: it clears the list when it beats the best so far.

@@ -421,9 +421,9 @@ TEST(CcgFublTest, NewLexKeepsASplitThatTiesTheBestParse) {
   EXPECT_EQ(loss.splitsRejected, 1);
   EXPECT_EQ(worse.lexicon().lexemes().size(), 1u);
 
-  // Figure 1 read literally (--accept-every-split): the same losing split is added.
+  // Figure 1 read literally (--split-test always): the same losing split is added.
   FublOptions literal = options;
-  literal.acceptEveryBestSplit = true;
+  literal.splitTest = FublOptions::SplitTest::Always;
   FublLearner always(language.types, literal);
   always.initialise(one.examples, FactoredLexicon());
   always.lexicon().setWeight(whole, 5.0);

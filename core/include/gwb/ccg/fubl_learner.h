@@ -106,9 +106,14 @@ struct FublOptions {
   // (the same best change from 0; under AllNodes, ties join). A merged item already in the
   // lexicon is no candidate.
   bool merge = false;
-  // Figure 1 read literally: the best split of y*'s leaves is added whatever it does to y*'s
-  // score (no >= 0 test, no re-parse test). Off: UBL's and SPF's tests (docs/ccg.md).
-  bool acceptEveryBestSplit = false;
+  // When NEW-LEX keeps its best split (under AllNodes, its best splits, ties included):
+  //   Reparse: the split's change to y*'s score is >= 0 and re-parsing z with the new items
+  //     gives a best parse y' scoring at least y*'s (y' can lose where the beam loses it).
+  //   Gain: the change is >= 0, nothing more — UBL's released Chart.splitAndMergeLex and SPF's
+  //     UBLStocGradient, whose running maximum from 0 is the whole test (no re-parse).
+  //   Always: whatever the change (Figure 1 read literally: NEW-LEX's items are added).
+  enum class SplitTest { Reparse, Gain, Always };
+  SplitTest splitTest = SplitTest::Reparse;
   // Which operators MAX-FAC puts in lexemes: argmax, argmin, count, sum (section 5.1's
   // (cheapest, [argmin, cost])), or also exists, the and not, so that words choose them.
   LexicalOperators lexicalOperators = LexicalOperators::Ranking;
