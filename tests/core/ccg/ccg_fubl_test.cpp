@@ -431,6 +431,21 @@ TEST(CcgFublTest, NewLexKeepsASplitThatTiesTheBestParse) {
   EXPECT_EQ(kept.splitsAdded, 1);
   EXPECT_EQ(kept.splitsRejected, 0);
   EXPECT_EQ(always.lexicon().lexemes().size(), 3u);
+
+  // UBL's and SPF's rule (--split-test gain), the gain alone without the re-parse: the tie is
+  // kept, the loss is not.
+  for (const double given : {-0.1, 0.1 + 0.001}) {
+    FublOptions gainOnly = options;
+    gainOnly.splitTest = FublOptions::SplitTest::Gain;
+    FublLearner gain(language.types, gainOnly);
+    gain.initialise(one.examples, FactoredLexicon());
+    gain.lexicon().setWeight(whole, kTemplateFeatureValue * given);
+    const PassSummary pass = gain.runPass();
+    const bool tie = given < 0;
+    EXPECT_EQ(pass.splitsAdded, tie ? 1 : 0) << given;
+    EXPECT_EQ(pass.splitsRejected, tie ? 0 : 1) << given;
+    EXPECT_EQ(gain.lexicon().lexemes().size(), tie ? 3u : 1u) << given;
+  }
 }
 
 // NEW-LEX over every node of y*, a half reusing the chart's constituent (UBL's
