@@ -403,6 +403,8 @@ TEST(CcgFublTest, NewLexKeepsASplitThatTiesTheBestParse) {
   FublOptions options;
   options.lexemeInitScale = 0.0;
   options.partFac = false;
+  options.newLexNodes = FublOptions::NewLexNodes::Leaves;  // the whole-sentence leaf's splits
+  options.splitTest = FublOptions::SplitTest::Reparse;
   FublLearner learner(language.types, options);
   learner.initialise(one.examples, FactoredLexicon());
   ASSERT_EQ(learner.lexicon().lexemes().size(), 1u);
@@ -537,6 +539,8 @@ FactoredLexicon onePassOnThreeWords(const ThreeWordExample& example, bool merge,
   options.fixedLexemeWeight = -5.0;
   options.partFac = false;
   options.merge = merge;
+  options.newLexNodes = FublOptions::NewLexNodes::Leaves;  // merging against leaf splits
+  options.splitTest = FublOptions::SplitTest::Reparse;
   FublLearner learner(example.types, options);
   learner.initialise(example.examples, example.given);
   EXPECT_EQ(learner.lexicon().lexemes().size(), 4U);
