@@ -94,10 +94,10 @@ struct TrainSettings {
   bool prune = false;
   bool noPrune = false;
   bool unconstrained = false;
-  std::string newLexNodes = "leaves";
+  std::string newLexNodes = "all";
   bool merge = false;
   bool noEtaIdentitySplits = false;
-  std::string splitTest = "reparse";
+  std::string splitTest = "gain";
   bool acceptEverySplit = false;
   bool quantifiersInLexemes = false;
   bool fixedWeightPerWord = false;
@@ -485,19 +485,18 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
                    "logical form's constants");
   command
       .add_option("--new-lex-nodes", s.newLexNodes,
-                  "which nodes of the best correct parse NEW-LEX splits: 'leaves' (its lexical "
-                  "items, both halves new) or 'all' (UBL: every node, a half may be the chart's "
-                  "constituent, all tied splits added)")
+                  "which nodes of the best correct parse NEW-LEX splits: 'all' (the default, as "
+                  "UBL: every node, a half may be the chart's constituent, all tied splits added) "
+                  "or 'leaves' (its lexical items, both halves new)")
       ->check(CLI::IsMember({"leaves", "all"}));
   command.add_flag("--merge", s.merge,
                    "NEW-LEX also merges: an internal node of the best correct parse may become one "
                    "multi-word item (section 7.1; UBL), in competition with the splits");
   command
       .add_option("--split-test", s.splitTest,
-                  "when NEW-LEX keeps its best split: 'reparse' (it does not lower the best "
-                  "correct parse's score, and re-parsing finds a parse that good), 'gain' (it "
-                  "does not lower the score: UBL's and SPF's code) or 'always' (Figure 1 read "
-                  "literally)")
+                  "when NEW-LEX keeps its best split: 'gain' (the default: it does not lower the "
+                  "best correct parse's score, as UBL's and SPF's code), 'reparse' (that, and "
+                  "re-parsing finds a parse that good) or 'always' (Figure 1 read literally)")
       ->check(CLI::IsMember({"reparse", "gain", "always"}));
   command.add_flag("--accept-every-split", s.acceptEverySplit, "the same as --split-test always");
   command.add_flag("--quantifiers-in-lexemes", s.quantifiersInLexemes,

@@ -20,15 +20,15 @@
 //
 // Per example (x_i, z_i), pass t (examples in the order given, or shuffled once per pass by a
 // generator seeded with `seed` and the pass number):
-//   Step 1. y* = the best derivation of z_i (CkyChart::bestDerivation). NEW-LEX: every split of
-//   every lexical item of y* (splitLexicalItem) is scored by the change it makes to y*'s score —
-//   the two new items' weights (their maximal factorings' lexeme, 0.1 × template and pair weights,
-//   initialised as above when new) less the split item's — and the best one (the first in a fixed
-//   order on ties) is added, maximally factored, when that change is ≥ 0 and re-parsing with it
-//   gives a best parse of z_i scoring at least y*'s (UBL's Chart.splitAndMergeLex and SPF's
-//   UnificationGenlex keep ties at 0 too); otherwise it is taken out again. With `newLexNodes` =
-//   AllNodes, UBL's version: every node of y* is split, a half may be the chart of z's existing
-//   constituent, and all splits tied for the best change are added (see FublOptions). PART-FAC: the
+//   Step 1. y* = the best derivation of z_i (CkyChart::bestDerivation). NEW-LEX (UBL's
+//   Chart.splitAndMergeLex, newLexNodes = AllNodes): every node of y* over two or more words is
+//   split (splitLexicalItem on its category and meaning); a half is the chart of z's constituent
+//   for its span when that scores at least as well as a new item, else a new item (its maximal
+//   factoring's lexeme, 0.1 × template and pair weights, initialised as above when new); each
+//   split is scored by the change to the node's Viterbi score, and the new items of the best
+//   splits (all those tied with it) are added, maximally factored, when that change is >= 0
+//   (splitTest = Gain, UBL's and SPF's test; see FublOptions for the re-parse test and the
+//   leaves-only NEW-LEX, the defaults until session 20). PART-FAC: the
 //   templates of the partial factorings with one constant in the lexeme of y*'s internal nodes over
 //   two words (section 6.2). Step 2. θ += γ (E_{p(y|x,z)}[φ] − E_{p(y,z|x)}[φ]) with γ = α0 / (1 +
 //   c·k), k = i + t·n (section 7; UBL's drivers: α0 = 1, c = 10^-5). No update when the chart holds
@@ -91,14 +91,15 @@ struct FublOptions {
   int model1Iterations = 10;
   bool newLex = true;  // Step 1 (off: parameter learning only)
   // Which nodes of y* NEW-LEX splits and how a split is scored.
-  //   Leaves: the lexical items of y* over two or more words; both halves become new items.
-  //   AllNodes: UBL's Chart.splitAndMergeLex — every node of y* over two or more words (internal
-  //   nodes and the root too); a half is the chart of z's entry for its span, category and
-  //   meaning when that entry's Viterbi score is at least the new item's (only the other half is
-  //   added; a candidate must add at least one item); the change is the node's new Viterbi score
-  //   less its old one; all candidates tied with the best change are added.
+  //   Leaves: the lexical items of y* over two or more words; both halves become new items (the
+  //     default until session 20).
+  //   AllNodes (the default): UBL's Chart.splitAndMergeLex — every node of y* over two or more
+  //   words (internal nodes and the root too); a half is the chart of z's entry for its span,
+  //   category and meaning when that entry's Viterbi score is at least the new item's (only the
+  //   other half is added; a candidate must add at least one item); the change is the node's new
+  //   Viterbi score less its old one; all candidates tied with the best change are added.
   enum class NewLexNodes { Leaves, AllNodes };
-  NewLexNodes newLexNodes = NewLexNodes::Leaves;
+  NewLexNodes newLexNodes = NewLexNodes::AllNodes;
   // NEW-LEX also merges (section 7.1: it "generates lexical items by splitting and merging nodes
   // in the best parse tree"; UBL's Chart.splitMerge): an internal node of y* (the root included)
   // becomes one multi-word item over its span with the node's category and meaning, scored as
@@ -109,11 +110,12 @@ struct FublOptions {
   // When NEW-LEX keeps its best split (under AllNodes, its best splits, ties included):
   //   Reparse: the split's change to y*'s score is >= 0 and re-parsing z with the new items
   //     gives a best parse y' scoring at least y*'s (y' can lose where the beam loses it).
-  //   Gain: the change is >= 0, nothing more — UBL's released Chart.splitAndMergeLex and SPF's
+  //   Gain (the default; Reparse until session 20): the change is >= 0, nothing more — UBL's
+  //   released Chart.splitAndMergeLex and SPF's
   //     UBLStocGradient, whose running maximum from 0 is the whole test (no re-parse).
   //   Always: whatever the change (Figure 1 read literally: NEW-LEX's items are added).
   enum class SplitTest { Reparse, Gain, Always };
-  SplitTest splitTest = SplitTest::Reparse;
+  SplitTest splitTest = SplitTest::Gain;
   // Which operators MAX-FAC puts in lexemes: argmax, argmin, count, sum (section 5.1's
   // (cheapest, [argmin, cost])), or also exists, the and not, so that words choose them.
   LexicalOperators lexicalOperators = LexicalOperators::Ranking;
