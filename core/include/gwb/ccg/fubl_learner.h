@@ -110,9 +110,9 @@ struct FublOptions {
   // When NEW-LEX keeps its best split (under AllNodes, its best splits, ties included):
   //   Reparse: the split's change to y*'s score is >= 0 and re-parsing z with the new items
   //     gives a best parse y' scoring at least y*'s (y' can lose where the beam loses it).
-  //   Gain (the default; Reparse until session 20): the change is >= 0, nothing more — UBL's
-  //   released Chart.splitAndMergeLex and SPF's
-  //     UBLStocGradient, whose running maximum from 0 is the whole test (no re-parse).
+  //   Gain (the default; Reparse until session 20): the change is >= 0, nothing more: UBL's
+  //     released Chart.splitAndMergeLex and SPF's UBLStocGradient, whose running maximum from 0
+  //     is the whole test (no re-parse).
   //   Always: whatever the change (Figure 1 read literally: NEW-LEX's items are added).
   enum class SplitTest { Reparse, Gain, Always };
   SplitTest splitTest = SplitTest::Gain;
