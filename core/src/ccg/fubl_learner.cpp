@@ -248,10 +248,9 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
     added = newLexLeaves(example, best, &bestDelta, &merged);
     if (added.empty()) return false;
     // UBL's test (Kwiatkowski et al. 2010, section 6; Chart.splitAndMergeLex keeps the best split
-    // when its improvement is >= a running maximum that starts at 0): the split is kept when the
-    // best correct parse with it, y', scores at least as high as y*. Ties at 0 are kept, as UBL
+    // when its improvement is >= a running maximum that starts at 0). Ties at 0 are kept, as UBL
     // and SPF (UnificationGenlex) do: a split whose items start at the weight of the item they
-    // replace.
+    // replace. SplitTest::Reparse also re-parses below.
     if (bestDelta < -kLikelihoodTolerance && options_.splitTest != FublOptions::SplitTest::Always) {
       ++splitsRejected_;
       return false;
@@ -263,15 +262,14 @@ bool FublLearner::newLex(const SemanticExample& example, const Derivation& best,
     addFactoring(maximalFactoringOf(item, options_.lexicalOperators));
   }
   if (lexicon_.addEntries(&types_, lexemes, templates) > 0) {
-    if (options_.splitTest != FublOptions::SplitTest::Reparse) {
-      ++splitsAdded_;
-      if (merged) ++mergesAdded_;
-      return true;
-    }
-    CkyChart chart(lexicon_, example.words, correctParseOptions(example), cache);
-    Derivation after;
-    if (chart.bestDerivation(example.logicalForm, &after) &&
-        after.score >= best.score - kLikelihoodTolerance) {
+    // The re-parse test: the best correct parse with the new items, y', scores at least y*'s.
+    const auto reparseKeeps = [&] {
+      CkyChart chart(lexicon_, example.words, correctParseOptions(example), cache);
+      Derivation after;
+      return chart.bestDerivation(example.logicalForm, &after) &&
+             after.score >= best.score - kLikelihoodTolerance;
+    };
+    if (options_.splitTest != FublOptions::SplitTest::Reparse || reparseKeeps()) {
       ++splitsAdded_;
       if (merged) ++mergesAdded_;
       return true;

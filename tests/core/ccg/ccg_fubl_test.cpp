@@ -443,10 +443,10 @@ TEST(CcgFublTest, NewLexKeepsASplitThatTiesTheBestParse) {
     gain.initialise(one.examples, FactoredLexicon());
     gain.lexicon().setWeight(whole, kTemplateFeatureValue * given);
     const PassSummary pass = gain.runPass();
-    const bool tie = given < 0;
-    EXPECT_EQ(pass.splitsAdded, tie ? 1 : 0) << given;
-    EXPECT_EQ(pass.splitsRejected, tie ? 0 : 1) << given;
-    EXPECT_EQ(gain.lexicon().lexemes().size(), tie ? 3u : 1u) << given;
+    const bool isTie = given < 0;
+    EXPECT_EQ(pass.splitsAdded, isTie ? 1 : 0) << given;
+    EXPECT_EQ(pass.splitsRejected, isTie ? 0 : 1) << given;
+    EXPECT_EQ(gain.lexicon().lexemes().size(), isTie ? 3u : 1u) << given;
   }
 }
 
