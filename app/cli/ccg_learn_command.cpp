@@ -79,6 +79,7 @@ std::unique_ptr<ccg::TypeSystem> loadTypes(const TypeInput& input, const std::st
 struct TrainSettings {
   std::string train;
   std::string out;
+  std::string test;  // gwb ccg train --test: held-out pairs scored after every pass
   std::vector<std::string> fixedLexicons;
   TypeInput types;
   int passes = ccg::FublOptions().passes;
@@ -140,10 +141,12 @@ class ProgressLine {
 };
 
 // `afterPass`, when given, runs after each pass (gwb ccg train saves the model then, so that a
-// long run that is stopped leaves the last finished pass's model).
+// long run that is stopped leaves the last finished pass's model) and once more after the final
+// pruning; `initialised`, when given, once the initial lexicon is built.
 TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
                         const std::vector<std::string>& fixedLexicons, std::ostream& log,
-                        const std::function<bool(const ccg::FublLearner&)>& afterPass = {}) {
+                        const std::function<bool(const ccg::FublLearner&)>& afterPass = {},
+                        const std::function<void(const ccg::FublLearner&)>& initialised = {}) {
   TrainedModel out;
   Diagnostics diagnostics;
   ccg::SemanticExamplesLoad train = ccg::loadSemanticExamples(trainPath);
@@ -193,6 +196,7 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
         << out.learner->lexicon().templates().size() << " templates, "
         << out.learner->lexicon().entryCount() << " entries\n";
   }
+  if (initialised) initialised(*out.learner);
   ProgressLine progress(!s.quiet && isatty(STDERR_FILENO) != 0);
   for (int pass = 0; pass < s.passes; ++pass) {
     const ccg::PassSummary summary =
@@ -251,15 +255,53 @@ void printScores(const char* label, const ccg::ExactMatchScores& scores, std::os
       << std::defaultfloat;
 }
 
+// The held-out scores of the learner's current model (gwb ccg train --test), one line.
+void printHeldOutScores(const std::string& label, const ccg::FublLearner& learner,
+                        const std::vector<ccg::SemanticExample>& test, int threads) {
+  ccg::EvaluationOptions options;
+  options.threads = threads;
+  const auto start = std::chrono::steady_clock::now();
+  const ccg::EvaluationResult result =
+      ccg::evaluateSemanticParser(learner.lexicon(), learner.options().parser, test, options);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  printScores((label + " test: ").c_str(), result.plain, std::cout);
+  std::cout << std::string(label.size() + 7, ' ') << "word skipping: R " << std::fixed
+            << std::setprecision(1) << 100 * result.withSkipping.recall() << "  P "
+            << 100 * result.withSkipping.precision() << "  F1 " << 100 * result.withSkipping.f1()
+            << "  (" << result.withSkipping.correct << " correct); " << seconds << " s\n"
+            << std::defaultfloat << std::flush;
+}
+
 int runTrain(const TrainSettings& s) {
   const auto start = std::chrono::steady_clock::now();
+  ccg::SemanticExamplesLoad heldOut;
+  if (!s.test.empty()) {
+    heldOut = ccg::loadSemanticExamples(s.test);
+    if (heldOut.diagnostics.hasErrors()) {
+      printDiagnostics(heldOut.diagnostics, std::cerr);
+      return 1;
+    }
+  }
+  // Calls of `afterPass`: one a pass, then one after the final pruning (when it runs).
+  int finished = 0;
   auto save = [&](const ccg::FublLearner& learner) {
     std::string error;
-    if (ccg::saveCcgModel(learner.lexicon(), learner.options().parser, s.out, &error)) return true;
-    std::cerr << "error: " << error << '\n';
-    return false;
+    if (!ccg::saveCcgModel(learner.lexicon(), learner.options().parser, s.out, &error)) {
+      std::cerr << "error: " << error << '\n';
+      return false;
+    }
+    ++finished;
+    if (!s.test.empty()) {
+      printHeldOutScores(finished <= s.passes ? "pass " + std::to_string(finished) : "final model",
+                         learner, heldOut.examples, s.threads);
+    }
+    return true;
   };
-  TrainedModel model = trainModel(s, s.train, s.fixedLexicons, std::cout, save);
+  auto initialised = [&](const ccg::FublLearner& learner) {
+    if (!s.test.empty()) printHeldOutScores("pass 0", learner, heldOut.examples, s.threads);
+  };
+  TrainedModel model = trainModel(s, s.train, s.fixedLexicons, std::cout, save, initialised);
   if (!model.ok || (s.passes == 0 && !save(*model.learner))) return 1;
   std::cout << "wrote " << s.out << " (" << std::fixed << std::setprecision(1)
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
@@ -534,6 +576,12 @@ void addCcgLearnCommands(CLI::App& ccg, int& exitStatus) {
       ->required()
       ->check(CLI::ExistingFile);
   train->add_option("--out,-o", t->out, "model file to write")->required();
+  train
+      ->add_option("--test", t->test,
+                   "held-out sentence / logical-form pairs: exact match of the model before "
+                   "training, after every pass (the whole lexicon, as UBL tests after every epoch) "
+                   "and of the final model")
+      ->check(CLI::ExistingFile);
   addTrainOptions(*train, *t);
   train->add_flag("--quiet,-q", t->quiet, "no per-pass summary");
   train->callback([t, &exitStatus] { exitStatus = runTrain(*t); });
