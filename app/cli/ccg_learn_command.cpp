@@ -119,7 +119,8 @@ class ProgressLine {
   void show(const ccg::FublProgress& progress, const char* label = nullptr) {
     if (!enabled_ || (progress.example % 10 != 0 && progress.example != progress.examples)) return;
     const int width = 30;
-    const int filled = progress.examples ? width * progress.example / progress.examples : width;
+    const int filled =
+        progress.examples != 0 ? width * progress.example / progress.examples : width;
     std::cerr << '\r';
     if (label != nullptr) {
       std::cerr << label;
@@ -397,7 +398,9 @@ int runEvaluate(const EvaluateSettings& s) {
   printScores("exact match:                 ", result.plain, std::cout);
   if (!s.noSkipping) printScores("exact match, word skipping:  ", result.withSkipping, std::cout);
   std::cout << "parse time: " << std::fixed << std::setprecision(2) << seconds << " s in all, "
-            << (result.sentences.empty() ? 0 : 1000 * seconds / result.sentences.size())
+            << (result.sentences.empty()
+                    ? 0
+                    : 1000 * seconds / static_cast<double>(result.sentences.size()))
             << " ms a sentence on average, slowest " << 1000 * slowest << " ms\n"
             << std::defaultfloat;
   if (options.diagnoseErrors) {
@@ -477,7 +480,7 @@ int runCrossval(const CrossvalSettings& s) {
     f1Plain += result.plain.f1();
     f1Skip += result.withSkipping.f1();
   }
-  const double n = static_cast<double>(folds.size());
+  const auto n = static_cast<double>(folds.size());
   std::cout << "pooled:  ";
   printScores("", plainSum, std::cout);
   std::cout << "pooled, word skipping:  ";
