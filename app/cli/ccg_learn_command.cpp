@@ -256,7 +256,8 @@ void printScores(const char* label, const ccg::ExactMatchScores& scores, std::os
       << std::defaultfloat;
 }
 
-// The held-out scores of the learner's current model (gwb ccg train --test), one line.
+// The held-out scores of the learner's current model (gwb ccg train --test): two lines, as
+// crossval prints a fold's.
 void printHeldOutScores(const std::string& label, const ccg::FublLearner& learner,
                         const std::vector<ccg::SemanticExample>& test, int threads) {
   ccg::EvaluationOptions options;
@@ -264,14 +265,13 @@ void printHeldOutScores(const std::string& label, const ccg::FublLearner& learne
   const auto start = std::chrono::steady_clock::now();
   const ccg::EvaluationResult result =
       ccg::evaluateSemanticParser(learner.lexicon(), learner.options().parser, test, options);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  printScores((label + " test: ").c_str(), result.plain, std::cout);
-  std::cout << std::string(label.size() + 7, ' ') << "word skipping: R " << std::fixed
-            << std::setprecision(1) << 100 * result.withSkipping.recall() << "  P "
-            << 100 * result.withSkipping.precision() << "  F1 " << 100 * result.withSkipping.f1()
-            << "  (" << result.withSkipping.correct << " correct); " << seconds << " s\n"
-            << std::defaultfloat << std::flush;
+  std::ostringstream heading;
+  heading << label << " test (" << std::fixed << std::setprecision(1)
+          << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
+          << " s): ";
+  printScores(heading.str().c_str(), result.plain, std::cout);
+  printScores("        word skipping: ", result.withSkipping, std::cout);
+  std::cout << std::flush;
 }
 
 int runTrain(const TrainSettings& s) {
