@@ -104,6 +104,7 @@ struct TrainSettings {
   bool fixedWeightPerWord = false;
   bool anyRootType = false;
   bool keepLexicon = false;
+  bool averageWeights = false;
   bool quiet = false;
 };
 
@@ -189,6 +190,7 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
                                                     : ccg::LexicalOperators::Ranking;
   options.restrictRootTypes = !s.anyRootType;
   options.pruneAfterLastPass = !s.keepLexicon;
+  options.averageWeights = s.averageWeights;
   out.learner = std::make_unique<ccg::FublLearner>(*out.types, options);
   out.learner->initialise(train.examples, fixed);
   if (!s.quiet) {
@@ -264,7 +266,7 @@ void printHeldOutScores(const std::string& label, const ccg::FublLearner& learne
   options.threads = threads;
   const auto start = std::chrono::steady_clock::now();
   const ccg::EvaluationResult result =
-      ccg::evaluateSemanticParser(learner.lexicon(), learner.options().parser, test, options);
+      ccg::evaluateSemanticParser(learner.model(), learner.options().parser, test, options);
   std::ostringstream heading;
   heading << label << " test (" << std::fixed << std::setprecision(1)
           << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
@@ -288,7 +290,7 @@ int runTrain(const TrainSettings& s) {
   int finished = 0;
   auto save = [&](const ccg::FublLearner& learner) {
     std::string error;
-    if (!ccg::saveCcgModel(learner.lexicon(), learner.options().parser, s.out, &error)) {
+    if (!ccg::saveCcgModel(learner.model(), learner.options().parser, s.out, &error)) {
       std::cerr << "error: " << error << '\n';
       return false;
     }
@@ -461,7 +463,7 @@ int runCrossval(const CrossvalSettings& s) {
     ccg::EvaluationOptions options;
     options.threads = s.train.threads;
     const ccg::EvaluationResult result = ccg::evaluateSemanticParser(
-        model.learner->lexicon(), model.learner->options().parser, test.examples, options);
+        model.learner->model(), model.learner->options().parser, test.examples, options);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << fs::path(fold).filename().string() << ": ";
@@ -557,6 +559,10 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
   command.add_flag("--keep-lexicon", s.keepLexicon,
                    "keep every lexeme and template learned (default: after the last pass, only "
                    "those of the training examples' best correct parses, as SPF)");
+  command.add_flag("--average-weights", s.averageWeights,
+                   "not in the paper: the model's weights are the average of those after each "
+                   "training example (the averaged perceptron's), not the last ones; training "
+                   "parses with the last ones");
   command.add_flag("--any-root-type", s.anyRootType,
                    "let a parse of any type be a root (default: only the types of the training "
                    "logical forms, kept in the model)");

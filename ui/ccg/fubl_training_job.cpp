@@ -209,7 +209,7 @@ void FublTrainingJob::work(const std::shared_ptr<Run>& run, JobContext& context)
     if (learner.pruneToBestCorrectParses(control).cancelled) {
       run->cancelled = true;
     } else {
-      auto pruned = std::make_shared<ccg::FactoredLexicon>(learner.lexicon());
+      auto pruned = std::make_shared<ccg::FactoredLexicon>(learner.model());
       std::string error;
       if (!ccg::saveCcgModel(*pruned, fileParser, toNativePath(s.effectiveModelPath()), &error)) {
         run->error = toQString(error);
@@ -225,7 +225,7 @@ void FublTrainingJob::work(const std::shared_ptr<Run>& run, JobContext& context)
   run->parser.combinators = options.parser.combinators;
   run->parser.rootTypes = learner.options().parser.rootTypes;  // the training forms' types
   run->parser.types = run->types.get();                        // the job keeps run->types
-  if (!run->model) run->model = std::make_shared<ccg::FactoredLexicon>(learner.lexicon());
+  if (!run->model) run->model = std::make_shared<ccg::FactoredLexicon>(learner.model());
   if (run->cancelled || context.cancelRequested()) {
     run->cancelled = true;
     return;

@@ -115,6 +115,9 @@ void FublLearner::initialise(const std::vector<SemanticExample>& training,
   lexicon_ = FactoredLexicon();
   passesDone_ = 0;
   updates_ = 0;
+  history_.clear();
+  averaged_ = FactoredLexicon();
+  averagedReady_ = false;
   partFacSeen_.clear();
   fixedLexemes_.clear();
   fixedTemplates_.clear();
@@ -429,6 +432,34 @@ void FublLearner::pruneUnused(PassSummary* summary) {
   lexicon_ = std::move(kept);
 }
 
+void FublLearner::updateWeight(const std::string& feature, double value) {
+  if (options_.averageWeights) {
+    // The old value held from example `since` to the one before this (updates_).
+    WeightHistory& history = history_[feature];
+    history.sum += lexicon_.weight(feature) * static_cast<double>(updates_ - history.since);
+    history.since = updates_;
+  }
+  lexicon_.setWeight(feature, value);
+}
+
+std::unordered_map<std::string, double> FublLearner::averagedWeights() const {
+  std::unordered_map<std::string, double> averages;
+  if (updates_ <= 0) return averages;
+  const auto examples = static_cast<double>(updates_);
+  for (const auto& [feature, history] : history_) {
+    if (!lexicon_.hasWeight(feature)) continue;  // dropped by pruneUnused
+    const auto held = static_cast<double>(updates_ - history.since + 1);
+    averages[feature] = (history.sum + lexicon_.weight(feature) * held) / examples;
+  }
+  return averages;
+}
+
+void FublLearner::refreshAveraged() {
+  averaged_ = lexicon_;
+  for (const auto& [feature, value] : averagedWeights()) averaged_.setWeight(feature, value);
+  averagedReady_ = true;
+}
+
 FinalPruning FublLearner::pruneToBestCorrectParses(const FublControl& control) {
   FinalPruning out;
   out.examples = static_cast<int>(training_.size());
@@ -450,7 +481,8 @@ FinalPruning FublLearner::pruneToBestCorrectParses(const FublControl& control) {
       out.entries = out.entriesBefore;
       return out;
     }
-    const CkyChart correct(lexicon_, example.words, correctParseOptions(example));
+    // With averaged weights the model's, not θ's: training is over.
+    const CkyChart correct(model(), example.words, correctParseOptions(example));
     Derivation best;
     if (correct.bestDerivation(example.logicalForm, &best)) {
       ++out.parsable;
@@ -458,6 +490,13 @@ FinalPruning FublLearner::pruneToBestCorrectParses(const FublControl& control) {
     }
     ++progress.example;
     if (control.observer != nullptr) control.observer->onPruningExample(progress);
+  }
+  if (options_.averageWeights && averagedReady_) {
+    // The averaged weights become θ: what is pruned and kept is the model.
+    lexicon_ = std::move(averaged_);
+    averaged_ = FactoredLexicon();
+    averagedReady_ = false;
+    history_.clear();
   }
   PassSummary ignored;
   pruneUnused(&ignored);
@@ -598,7 +637,7 @@ PassSummary FublLearner::runPass(const FublControl& control) {
         const double rate =
             options_.learningRate / (1.0 + options_.coolingRate * static_cast<double>(updates_));
         for (const auto& [feature, value] : delta) {
-          if (value != 0.0) lexicon_.setWeight(feature, lexicon_.weight(feature) + rate * value);
+          if (value != 0.0) updateWeight(feature, lexicon_.weight(feature) + rate * value);
           summary.updateL1 += std::abs(rate * value);
         }
       }
@@ -614,6 +653,7 @@ PassSummary FublLearner::runPass(const FublControl& control) {
   if (!summary.cancelled) {
     ++passesDone_;
     if (options_.pruneUnused) pruneUnused(&summary);
+    if (options_.averageWeights) refreshAveraged();
   }
   summary.splitsAdded = splitsAdded_;
   summary.mergesAdded = mergesAdded_;
@@ -622,8 +662,7 @@ PassSummary FublLearner::runPass(const FublControl& control) {
   summary.templates = lexicon_.templates().size();
   summary.entries = lexicon_.entryCount();
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!summary.cancelled && control.observer != nullptr)
-    control.observer->onPass(summary, lexicon_);
+  if (!summary.cancelled && control.observer != nullptr) control.observer->onPass(summary, model());
   return summary;
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -309,6 +310,120 @@ TEST(CcgFublTest, ObserverReportsEachExampleAndPass) {
     EXPECT_FALSE(recorder.passes[p].cancelled);
   }
   EXPECT_EQ(writeFactoredLexicon(other.lexicon()), writeFactoredLexicon(learner.lexicon()));
+}
+
+// FublOptions::averageWeights (not in the paper): the model's weights are the mean of θ after
+// each example of every pass so far, checked against snapshots of θ taken after every example. A
+// feature not yet in a snapshot counts at its initial weight: a lexeme's or template's as
+// section 8 gives it (it is added later, by NEW-LEX or PART-FAC), a pair's or logical-form
+// feature's 0.
+TEST(CcgFublTest, AveragedWeightsAreTheMeanOfThetaAfterEachExample) {
+  const Language language = makeLanguage();
+  FublOptions options;
+  options.passes = 3;
+  options.pruneAfterLastPass = false;
+  options.averageWeights = true;
+  options.partFacMinCount = 1;
+  FublLearner learner(language.types, options);
+  struct Recorder : FublObserver {
+    const FublLearner* learner = nullptr;
+    std::vector<std::unordered_map<std::string, double>> thetas;
+    std::vector<std::unordered_map<std::string, double>> models;
+    void onExample(const FublProgress& /*progress*/) override {
+      thetas.push_back(learner->lexicon().weights());
+    }
+    void onPass(const PassSummary& /*summary*/, const FactoredLexicon& model) override {
+      EXPECT_EQ(&model, &learner->model());
+      models.push_back(model.weights());
+    }
+  } recorder;
+  recorder.learner = &learner;
+  const FublControl control{&recorder, nullptr};
+  auto train = [&](FublLearner* run) {
+    run->initialise(language.train, language.fixed);
+    run->runPass(control);
+    // After the first pass's splits, every state word also reads as every other state (as in
+    // GradientMatchesFiniteDifferences): the charts hold competing derivations, so the updates of
+    // the next passes are not zero. The new lexemes weigh what section 8 gives them.
+    for (const char* word : {"texas", "ohio", "utah", "iowa"}) {
+      for (const char* state : {"texas:s", "ohio:s", "utah:s", "iowa:s"}) {
+        const Lexeme lexeme{{word}, {state}};
+        bool added = false;
+        run->lexicon().addLexeme(lexeme, &added);
+        if (added)
+          run->lexicon().setWeight(lexemeFeature(lexeme), run->initialLexemeWeight(lexeme));
+      }
+    }
+    run->lexicon().buildEntries(&language.types);
+    run->runPass(control);
+    run->runPass(control);
+  };
+  train(&learner);
+  const std::size_t n = language.train.size();
+  ASSERT_EQ(recorder.thetas.size(), 3 * n);
+  ASSERT_EQ(recorder.models.size(), 3u);
+  std::unordered_map<std::string, double> initial;
+  for (const Lexeme& lexeme : learner.lexicon().lexemes()) {
+    initial[lexemeFeature(lexeme)] = learner.initialLexemeWeight(lexeme);
+  }
+  for (const LexicalTemplate& lexicalTemplate : learner.lexicon().templates()) {
+    initial[templateFeature(lexicalTemplate)] = FublLearner::initialTemplateWeight(lexicalTemplate);
+  }
+  int checked = 0;
+  for (std::size_t pass = 0; pass < 3; ++pass) {
+    const std::size_t examples = (pass + 1) * n;
+    for (const auto& [feature, weight] : recorder.models[pass]) {
+      double sum = 0;
+      for (std::size_t j = 0; j < examples; ++j) {
+        const auto found = recorder.thetas[j].find(feature);
+        if (found != recorder.thetas[j].end()) {
+          sum += found->second;
+        } else {
+          const auto added = initial.find(feature);
+          sum += added == initial.end() ? 0.0 : added->second;
+        }
+      }
+      EXPECT_NEAR(weight, sum / static_cast<double>(examples), 1e-9) << feature;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 0);
+  // Not vacuous: some averaged weights are not the last θ; θ is what the last example left.
+  int differ = 0;
+  for (const auto& [feature, weight] : learner.model().weights()) {
+    if (std::abs(weight - learner.lexicon().weight(feature)) > 1e-6) ++differ;
+  }
+  EXPECT_GT(differ, 10);
+  for (const auto& [feature, weight] : recorder.thetas.back()) {
+    EXPECT_EQ(learner.lexicon().weight(feature), weight) << feature;
+  }
+  // Training itself is not changed by the option, and without it the model is θ.
+  FublOptions plain = options;
+  plain.averageWeights = false;
+  FublLearner last(language.types, plain);
+  recorder.learner = &last;
+  train(&last);
+  EXPECT_EQ(&last.model(), &last.lexicon());
+  EXPECT_EQ(writeFactoredLexicon(last.lexicon()), writeFactoredLexicon(learner.lexicon()));
+}
+
+// With averaged weights and the defaults otherwise (NEW-LEX, final pruning), the synthetic
+// language is still learned perfectly, and the final pruning makes the averaged weights θ: the
+// lexicon it keeps is the model.
+TEST(CcgFublTest, AveragedWeightsLearnTheSyntheticLanguageAndArePruned) {
+  const Language language = makeLanguage();
+  FublOptions options;
+  options.passes = 5;
+  options.averageWeights = true;
+  FublLearner learner(language.types, options);
+  learner.train(language.train, language.fixed);
+  EXPECT_EQ(&learner.model(), &learner.lexicon());
+  EvaluationResult onTest =
+      evaluateSemanticParser(learner.model(), options.parser, language.test, {});
+  EXPECT_EQ(onTest.plain.correct, 3);
+  EvaluationResult onTrain =
+      evaluateSemanticParser(learner.model(), options.parser, language.train, {});
+  EXPECT_EQ(onTrain.plain.correct, 9);
 }
 
 // Figure 1 only adds to the lexicon (L = L ∪ ψ, T = T ∪ π): with the default options no lexeme

@@ -144,6 +144,12 @@ struct FublOptions {
   int trainBeam = 0;
   // Roots only of the training logical forms' types (see the header comment); off: any type.
   bool restrictRootTypes = true;
+  // Not in the paper: the model's weights are the average of θ after each example of every pass
+  // so far (the averaged perceptron's device, Collins 2002), not θ after the last one. Training
+  // itself still parses with θ; model() gives the averaged weights after each pass, and the final
+  // pruning and the saved model use them. A feature counts at its initial weight for the
+  // examples before it was first updated (new lexemes and templates too).
+  bool averageWeights = false;
   CkyOptions parser;
   SplitOptions splitting;
 };
@@ -251,8 +257,15 @@ class FublLearner {
   // and says `cancelled`.
   FinalPruning pruneToBestCorrectParses(const FublControl& control = {});
 
+  // The lexicon training parses with (θ after the last example).
   const FactoredLexicon& lexicon() const { return lexicon_; }
   FactoredLexicon& lexicon() { return lexicon_; }
+  // The model as it stands after the last finished pass (or the final pruning): lexicon(), or
+  // with FublOptions::averageWeights the same lexicon with the averaged weights. What to save,
+  // test and show.
+  const FactoredLexicon& model() const {
+    return options_.averageWeights && averagedReady_ ? averaged_ : lexicon_;
+  }
   const WordConstantModel& cooccurrence() const { return model1_; }
   const FublOptions& options() const { return options_; }
 
@@ -303,6 +316,11 @@ class FublLearner {
   int partFac(const DerivationNode& node, const std::vector<std::string>& words, int example);
   void noteUsed(const DerivationNode& node);
   void pruneUnused(PassSummary* summary);
+  // FublOptions::averageWeights: θ[feature] becomes `value` at example updates_.
+  void updateWeight(const std::string& feature, double value);
+  // The average of θ over examples 1..updates_ for every feature.
+  std::unordered_map<std::string, double> averagedWeights() const;
+  void refreshAveraged();
 
   const TypeSystem& types_;
   FublOptions options_;
@@ -320,6 +338,15 @@ class FublLearner {
   std::unordered_set<std::string> fixedLexemes_;  // lexeme keys of the fixed lexicon
   std::unordered_set<std::string> usedLexemes_;   // this pass: in a y* or added
   std::unordered_set<std::string> usedTemplates_;
+  // FublOptions::averageWeights: per updated feature, Σ θ over the examples before `since` and
+  // the example from which its current value holds (1-based); others hold their value throughout.
+  struct WeightHistory {
+    double sum = 0;
+    long long since = 1;
+  };
+  std::unordered_map<std::string, WeightHistory> history_;
+  FactoredLexicon averaged_;
+  bool averagedReady_ = false;
 };
 
 }  // namespace gwb::ccg
