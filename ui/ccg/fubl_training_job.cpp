@@ -184,6 +184,7 @@ void FublTrainingJob::work(const std::shared_ptr<Run>& run, JobContext& context)
   options.passes = s.passes;
   options.seed = s.seed;
   options.parser.beam = s.beam;
+  options.threads = s.threads;
   ccg::FublLearner learner(*run->types, options);
   learner.initialise(run->training, fixed);
   context.post([this, examples = static_cast<int>(run->training.size()),

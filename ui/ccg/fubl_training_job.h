@@ -49,7 +49,7 @@ struct FublTrainingSettings {
   int passes = 5;    // FublOptions::passes
   quint64 seed = 0;  // 0: the examples in file order every pass
   int beam = 200;
-  int threads = 1;  // evaluation parses
+  int threads = 1;  // training (FublOptions::threads) and evaluation parses
 
   QString effectiveModelPath() const;
 };

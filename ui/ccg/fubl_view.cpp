@@ -23,6 +23,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
+#include <QThread>
 #include <QVBoxLayout>
 
 #include "gwb/ccg/term.h"
@@ -410,6 +411,8 @@ FublTrainingSettings FublView::settings() const {
   s.modelPath = QDir::fromNativeSeparators(modelEdit_->text().trimmed());
   s.passes = passesBox_->value();
   s.seed = static_cast<quint64>(seedBox_->value());
+  // Training and evaluation parses on every core: the model is the same for any count.
+  s.threads = std::max(1, QThread::idealThreadCount());
   return s;
 }
 

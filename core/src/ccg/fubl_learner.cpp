@@ -3,12 +3,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <future>
 #include <limits>
 #include <map>
 #include <memory>
 #include <numeric>
 #include <random>
+#include <system_error>
 #include <utility>
+
+#include "common/parallel.h"
 
 namespace gwb::ccg {
 
@@ -432,6 +436,33 @@ void FublLearner::pruneUnused(PassSummary* summary) {
   lexicon_ = std::move(kept);
 }
 
+void FublLearner::fillBothCharts(const SemanticExample& example, CkyFillCache* cache,
+                                 CkyFillCache* correctCache, std::unique_ptr<CkyChart>* chart,
+                                 std::unique_ptr<CkyChart>* correct) const {
+  const CkyOptions full = fullParseOptions();
+  const CkyOptions ofZ = correctParseOptions(example);
+  chart->reset();
+  correct->reset();
+  if (options_.threads > 1) {
+    std::future<std::unique_ptr<CkyChart>> filling;
+    try {
+      filling = std::async(std::launch::async, [&] {
+        return std::make_unique<CkyChart>(lexicon_, example.words, ofZ, correctCache);
+      });
+    } catch (const std::system_error&) {
+      // No thread to be had: one after the other, as with one thread.
+    }
+    if (filling.valid()) {
+      // The future's destructor waits for the chart of z if the full chart throws.
+      *chart = std::make_unique<CkyChart>(lexicon_, example.words, full, cache);
+      *correct = filling.get();
+      return;
+    }
+  }
+  *chart = std::make_unique<CkyChart>(lexicon_, example.words, full, cache);
+  *correct = std::make_unique<CkyChart>(lexicon_, example.words, ofZ, cache);
+}
+
 void FublLearner::updateWeight(const std::string& feature, double value) {
   if (options_.averageWeights) {
     // The old value held from example `since` to the one before this (updates_).
@@ -471,7 +502,15 @@ FinalPruning FublLearner::pruneToBestCorrectParses(const FublControl& control) {
   FublProgress progress;
   progress.pass = passesDone_;
   progress.examples = out.examples;
-  for (const SemanticExample& example : training_) {
+  // The examples in batches: a batch's best correct parses are found on the threads, then taken
+  // in example order on this one (progress reported and the cancel flag polled between examples).
+  const std::size_t n = training_.size();
+  const std::size_t batch =
+      options_.threads > 1 ? 4 * static_cast<std::size_t>(options_.threads) : 1;
+  std::vector<Derivation> bests(batch);
+  std::vector<char> found(batch, 0);
+  for (std::size_t first = 0; first < n; first += batch) {
+    const std::size_t count = std::min(batch, n - first);
     if (control.cancel != nullptr && control.cancel->load()) {
       usedLexemes_.clear();
       usedTemplates_.clear();
@@ -481,15 +520,23 @@ FinalPruning FublLearner::pruneToBestCorrectParses(const FublControl& control) {
       out.entries = out.entriesBefore;
       return out;
     }
-    // With averaged weights the model's, not θ's: training is over.
-    const CkyChart correct(model(), example.words, correctParseOptions(example));
-    Derivation best;
-    if (correct.bestDerivation(example.logicalForm, &best)) {
-      ++out.parsable;
-      noteUsed(best.root);
+    parallel::forEachRange(count, options_.threads, 1, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t k = begin; k < end; ++k) {
+        const SemanticExample& example = training_[first + k];
+        // With averaged weights the model's, not θ's: training is over.
+        const CkyChart correct(model(), example.words, correctParseOptions(example));
+        bests[k] = Derivation();
+        found[k] = correct.bestDerivation(example.logicalForm, &bests[k]) ? 1 : 0;
+      }
+    });
+    for (std::size_t k = 0; k < count; ++k) {
+      if (found[k] != 0) {
+        ++out.parsable;
+        noteUsed(bests[k].root);
+      }
+      ++progress.example;
+      if (control.observer != nullptr) control.observer->onPruningExample(progress);
     }
-    ++progress.example;
-    if (control.observer != nullptr) control.observer->onPruningExample(progress);
   }
   if (options_.averageWeights && averagedReady_) {
     // The averaged weights become θ: what is pruned and kept is the model.
@@ -575,9 +622,16 @@ PassSummary FublLearner::runPass(const FublControl& control) {
     const SemanticExample& example = training_[index];
     const auto exampleStart = std::chrono::steady_clock::now();
     ++updates_;
-    // The example's charts share what their fills compute from meanings alone (CkyFillCache).
+    // The example's charts share what their fills compute from meanings alone (CkyFillCache);
+    // filled at once (FublOptions::threads), the chart of z keeps a cache of its own.
     CkyFillCache cache;
-    auto chart = std::make_unique<CkyChart>(lexicon_, example.words, fullParseOptions(), &cache);
+    CkyFillCache correctCache;
+    std::unique_ptr<CkyChart> chart;
+    std::unique_ptr<CkyChart> correct;
+    const auto fillCharts = [&] {
+      fillBothCharts(example, &cache, &correctCache, &chart, &correct);
+    };
+    fillCharts();
     if (chart->hasParse()) {
       const std::vector<Derivation> top = chart->kBest(1);
       if (!top.empty() && exactMatch(top.front().logicalForm, example.logicalForm)) {
@@ -585,9 +639,7 @@ PassSummary FublLearner::runPass(const FublControl& control) {
         if (top.front().root.children.empty()) ++summary.wholeSentenceBest;
       }
     }
-    // The derivations of z_i: in a chart of the entries with z_i's constants.
-    auto correct =
-        std::make_unique<CkyChart>(lexicon_, example.words, correctParseOptions(example), &cache);
+    // The derivations of z_i: in the chart of the entries with z_i's constants.
     Derivation best;
     bool parsable = correct->bestDerivation(example.logicalForm, &best);
     if (!parsable && options_.pruneUnused) {
@@ -600,9 +652,7 @@ PassSummary FublLearner::runPass(const FublControl& control) {
                                       options_.lexicalOperators));
       if (lexicon_.addEntries(&types_, lexemes, templates) > 0) {
         ++summary.restored;
-        chart = std::make_unique<CkyChart>(lexicon_, example.words, fullParseOptions(), &cache);
-        correct = std::make_unique<CkyChart>(lexicon_, example.words, correctParseOptions(example),
-                                             &cache);
+        fillCharts();
         parsable = correct->bestDerivation(example.logicalForm, &best);
       }
     }
@@ -623,11 +673,7 @@ PassSummary FublLearner::runPass(const FublControl& control) {
         summary.partFacTemplates += added;
         if (added > 0 && lexicon_.addEntries(&types_, lexemes, templates) > 0) changed = true;
       }
-      if (changed) {
-        chart = std::make_unique<CkyChart>(lexicon_, example.words, fullParseOptions(), &cache);
-        correct = std::make_unique<CkyChart>(lexicon_, example.words, correctParseOptions(example),
-                                             &cache);
-      }
+      if (changed) fillCharts();
       // Step 2: θ += γ (E[φ | x, z] − E[φ | x]).
       FeatureCounts delta = correct->expectations(&example.logicalForm);
       if (!delta.empty()) {

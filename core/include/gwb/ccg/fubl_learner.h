@@ -46,7 +46,10 @@
 //
 // Everything is deterministic for given data, options and seed: ties go to the first candidate
 // in enumeration order, sums run in a fixed order, and the online loop itself is sequential (each
-// step depends on the one before). Threads are used only in evaluation (ccg_evaluation.h).
+// step depends on the one before). Threads (FublOptions::threads) work inside a step: an
+// example's chart of x and chart of z are filled at once, and the final pruning re-parses
+// several examples at once and then takes their best parses in example order, so the model is
+// the same, byte for byte, for any number of threads.
 //
 // Reports and cancelling: a FublObserver hears of each example done and each pass finished (the
 // CLI prints them, the workbench plots them); a cancel flag, polled between two examples, stops a
@@ -59,6 +62,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -150,6 +154,10 @@ struct FublOptions {
   // pruning and the saved model use them. A feature counts at its initial weight for the
   // examples before it was first updated (new lexemes and templates too).
   bool averageWeights = false;
+  // Threads for training: with 2 or more, each example's chart of x and chart of z are filled at
+  // once, and the final pruning re-parses several examples at once. The results are the same
+  // for any count (the online loop stays sequential; see the header comment).
+  int threads = 1;
   CkyOptions parser;
   SplitOptions splitting;
 };
@@ -321,6 +329,12 @@ class FublLearner {
   // The average of θ over examples 1..updates_ for every feature.
   std::unordered_map<std::string, double> averagedWeights() const;
   void refreshAveraged();
+  // The chart of x (into *chart, with `cache`) and the chart of z_i (into *correct): one after
+  // the other sharing `cache`, or with FublOptions::threads > 1 at once, the chart of z with
+  // `correctCache`. A cache never changes a chart, so the charts are the same either way.
+  void fillBothCharts(const SemanticExample& example, CkyFillCache* cache,
+                      CkyFillCache* correctCache, std::unique_ptr<CkyChart>* chart,
+                      std::unique_ptr<CkyChart>* correct) const;
 
   const TypeSystem& types_;
   FublOptions options_;
