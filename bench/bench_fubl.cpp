@@ -3,8 +3,10 @@
 // (../shared/reference/ubl/BENCHMARKS.md: 26–51 s wall and about 1 GB a fold for 10 epochs).
 //
 //   FublInitialise/geo250en0   Model 1, MAX-FAC of the training pairs, lexical entries.
-//   FublPass/geo250en0/<P>     initialisation plus P passes of Steps 1 and 2; counters: s/pass,
-//                              lexemes, templates, entries, train_accuracy (last pass),
+//   FublPass/geo250en0/passes:P/threads:T
+//                              initialisation plus P passes of Steps 1 and 2 (and the final
+//                              pruning) on T threads (FublOptions::threads), wall time; counters:
+//                              s/pass, lexemes, templates, entries, train_accuracy (last pass),
 //                              peak_rss_MiB.
 //   FublEvaluate/geo250en0     the 25 test sentences of the fold after 2 passes (with the
 //                              word-skipping fallback): F1, ms/sentence.
@@ -69,11 +71,13 @@ void fublPasses(benchmark::State& state) {
   FoldData data;
   if (!loadFold(state, &data)) return;
   const int passes = static_cast<int>(state.range(0));
+  const int threads = static_cast<int>(state.range(1));
   PassSummary last;
   double passSeconds = 0;
   for (auto _ : state) {
     FublOptions options;
     options.passes = passes;
+    options.threads = threads;
     FublLearner learner(data.types, options);
     passSeconds = 0;
     learner.train(data.train, data.fixed, {}, [&](const PassSummary& summary) {
@@ -115,9 +119,14 @@ void fublEvaluate(benchmark::State& state) {
 BENCHMARK(fublInitialise)->Name("FublInitialise/geo250en0")->Unit(benchmark::kMillisecond);
 BENCHMARK(fublPasses)
     ->Name("FublPass/geo250en0")
-    ->Arg(1)
-    ->Arg(2)
+    ->ArgNames({"passes", "threads"})
+    ->Args({1, 1})
+    ->Args({2, 1})
+    ->Args({2, 2})
+    ->Args({5, 1})
+    ->Args({5, 2})
     ->Iterations(1)
+    ->UseRealTime()
     ->Unit(benchmark::kSecond);
 BENCHMARK(fublEvaluate)->Name("FublEvaluate/geo250en0")->Iterations(1)->Unit(benchmark::kSecond);
 
