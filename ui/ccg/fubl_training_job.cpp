@@ -185,6 +185,9 @@ void FublTrainingJob::work(const std::shared_ptr<Run>& run, JobContext& context)
   options.seed = s.seed;
   options.parser.beam = s.beam;
   options.threads = s.threads;
+  options.coolingRate = s.cooling;
+  options.pruneAfterLastPass = !s.keepLexicon;
+  options.averageWeights = s.averageWeights;
   ccg::FublLearner learner(*run->types, options);
   learner.initialise(run->training, fixed);
   context.post([this, examples = static_cast<int>(run->training.size()),

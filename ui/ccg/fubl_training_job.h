@@ -49,7 +49,10 @@ struct FublTrainingSettings {
   int passes = 5;    // FublOptions::passes
   quint64 seed = 0;  // 0: the examples in file order every pass
   int beam = 200;
-  int threads = 1;  // training (FublOptions::threads) and evaluation parses
+  int threads = 1;              // training (FublOptions::threads) and evaluation parses
+  double cooling = 1e-5;        // FublOptions::coolingRate: c of α0 / (1 + c·k)
+  bool keepLexicon = false;     // !FublOptions::pruneAfterLastPass
+  bool averageWeights = false;  // FublOptions::averageWeights (not in the paper)
 
   QString effectiveModelPath() const;
 };

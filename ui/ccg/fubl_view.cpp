@@ -1,12 +1,14 @@
 #include "ui/ccg/fubl_view.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <tuple>
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -125,6 +127,9 @@ const QString kModelKey = QStringLiteral("model");
 const QString kShownModelKey = QStringLiteral("shownModel");
 const QString kPassesKey = QStringLiteral("passes");
 const QString kSeedKey = QStringLiteral("seed");
+const QString kCoolingKey = QStringLiteral("cooling");
+const QString kKeepLexiconKey = QStringLiteral("keepLexicon");
+const QString kAverageWeightsKey = QStringLiteral("averageWeights");
 const QString kPageKey = QStringLiteral("page");
 const QString kFilterKey = QStringLiteral("filter");
 const QString kFilterModeKey = QStringLiteral("filterMode");
@@ -223,6 +228,35 @@ QWidget* FublView::buildTrainingPage() {
   numbers->addStretch(1);
   numbers->addWidget(trainButton_);
   form->addRow(QString(), numbers);
+  auto* learning = new QHBoxLayout;
+  coolingBox_ = new QDoubleSpinBox(page);
+  coolingBox_->setObjectName(QStringLiteral("fublCoolingBox"));
+  coolingBox_->setDecimals(6);
+  coolingBox_->setRange(0.0, 1.0);
+  coolingBox_->setSingleStep(1e-5);
+  coolingBox_->setValue(FublTrainingSettings().cooling);
+  coolingBox_->setToolTip(
+      tr("c of the learning rate 1 / (1 + c k), k the examples seen so far "
+         "(section 7; UBL's drivers: 0.00001, so the rate stays near 1)"));
+  keepLexiconBox_ = new QCheckBox(tr("Keep the whole lexicon"), page);
+  keepLexiconBox_->setObjectName(QStringLiteral("fublKeepLexiconBox"));
+  keepLexiconBox_->setToolTip(
+      tr("Every lexeme and template learned stays in the model, as Figure 1 and UBL. Off: after "
+         "the last pass only those of the training examples' best correct parses (ten times "
+         "faster to test)"));
+  averageWeightsBox_ = new QCheckBox(tr("Averaged weights"), page);
+  averageWeightsBox_->setObjectName(QStringLiteral("fublAverageWeightsBox"));
+  averageWeightsBox_->setToolTip(
+      tr("Not in the paper: the model's weights are the mean of those after each training "
+         "example, not the last ones (training still parses with the last ones)"));
+  learning->addWidget(new QLabel(tr("Cooling c:"), page));
+  learning->addWidget(coolingBox_);
+  learning->addSpacing(12);
+  learning->addWidget(keepLexiconBox_);
+  learning->addSpacing(12);
+  learning->addWidget(averageWeightsBox_);
+  learning->addStretch(1);
+  form->addRow(QString(), learning);
   layout->addLayout(form);
   progress_ = new JobProgressBar(JobProgressBar::Visibility::Always, page);
   layout->addWidget(progress_);
@@ -401,6 +435,9 @@ void FublView::setSettings(const FublTrainingSettings& settings) {
   modelEdit_->setText(settings.modelPath);
   passesBox_->setValue(settings.passes);
   seedBox_->setValue(static_cast<int>(settings.seed));
+  coolingBox_->setValue(settings.cooling);
+  keepLexiconBox_->setChecked(settings.keepLexicon);
+  averageWeightsBox_->setChecked(settings.averageWeights);
 }
 
 FublTrainingSettings FublView::settings() const {
@@ -411,6 +448,9 @@ FublTrainingSettings FublView::settings() const {
   s.modelPath = QDir::fromNativeSeparators(modelEdit_->text().trimmed());
   s.passes = passesBox_->value();
   s.seed = static_cast<quint64>(seedBox_->value());
+  s.cooling = coolingBox_->value();
+  s.keepLexicon = keepLexiconBox_->isChecked();
+  s.averageWeights = averageWeightsBox_->isChecked();
   // Training and evaluation parses on every core: the model is the same for any count.
   s.threads = std::max(1, QThread::idealThreadCount());
   return s;
@@ -806,6 +846,9 @@ QJsonObject FublView::state() const {
   QJsonObject state{{kTrainingKey, absolute(s.trainingPath)},
                     {kPassesKey, s.passes},
                     {kSeedKey, static_cast<qint64>(s.seed)},
+                    {kCoolingKey, s.cooling},
+                    {kKeepLexiconKey, s.keepLexicon},
+                    {kAverageWeightsKey, s.averageWeights},
                     {kPageKey, kPages.value(pages_->currentIndex(), kPages.front())}};
   if (!s.fixedLexiconPath.isEmpty()) state.insert(kFixedKey, absolute(s.fixedLexiconPath));
   if (!s.testPath.isEmpty()) state.insert(kTestKey, absolute(s.testPath));
@@ -830,6 +873,11 @@ void FublView::restoreState(const QJsonObject& state) {
   s.modelPath = state.value(kModelKey).toString();
   s.passes = std::clamp(state.value(kPassesKey).toInt(FublTrainingSettings().passes), 1, 100);
   s.seed = static_cast<quint64>(std::max<qint64>(0, state.value(kSeedKey).toInteger(0)));
+  const double cooling = state.value(kCoolingKey).toDouble(FublTrainingSettings().cooling);
+  s.cooling =
+      std::isfinite(cooling) ? std::clamp(cooling, 0.0, 1.0) : FublTrainingSettings().cooling;
+  s.keepLexicon = state.value(kKeepLexiconKey).toBool(false);
+  s.averageWeights = state.value(kAverageWeightsKey).toBool(false);
   setSettings(s);
   // Files the form names that are gone: said, and the rest opens (a model that is gone is
   // written again by the next run).

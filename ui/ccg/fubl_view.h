@@ -47,6 +47,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -170,6 +171,9 @@ class FublView : public QWidget {
   QLineEdit* modelEdit_ = nullptr;
   QSpinBox* passesBox_ = nullptr;
   QSpinBox* seedBox_ = nullptr;
+  QDoubleSpinBox* coolingBox_ = nullptr;
+  QCheckBox* keepLexiconBox_ = nullptr;
+  QCheckBox* averageWeightsBox_ = nullptr;
   QPushButton* trainButton_ = nullptr;
   JobProgressBar* progress_ = nullptr;
   QLabel* statusLabel_ = nullptr;

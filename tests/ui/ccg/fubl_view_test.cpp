@@ -107,6 +107,12 @@ class FublViewTest : public ::testing::Test {
   };
   // `pruneAfterLastPass` off: the lexicon as the last pass left it (a cancelled run's).
   std::unique_ptr<CoreRun> coreRun(int passes, bool pruneAfterLastPass = true) const {
+    ccg::FublOptions options;
+    options.passes = passes;
+    options.pruneAfterLastPass = pruneAfterLastPass;
+    return coreRun(options);
+  }
+  std::unique_ptr<CoreRun> coreRun(const ccg::FublOptions& options) const {
     auto run = std::make_unique<CoreRun>();
     run->types =
         ccg::loadTypeSystem(path("train.types").toStdString(), path("train.lang").toStdString())
@@ -114,9 +120,6 @@ class FublViewTest : public ::testing::Test {
     run->train = ccg::loadSemanticExamples(path("train.ccg").toStdString()).examples;
     run->test = ccg::loadSemanticExamples(path("test.ccg").toStdString()).examples;
     run->fixed = ccg::loadFixedLexicon(path("fixed.geo").toStdString()).lexicon;
-    ccg::FublOptions options;
-    options.passes = passes;
-    options.pruneAfterLastPass = pruneAfterLastPass;
     run->learner = std::make_unique<ccg::FublLearner>(run->types, options);
     run->learner->train(run->train, run->fixed, ccg::FublControl{run.get(), nullptr});
     return run;
@@ -166,6 +169,62 @@ TEST_F(FublViewTest, CurvePointsAreTheObserversPassReportsAndTheModelIsSaved) {
             ccg::writeFactoredLexicon(core->learner->lexicon()));
   EXPECT_FALSE(view_.progressBar()->isRunning());
   EXPECT_TRUE(view_.progressBar()->bar()->format().contains(QStringLiteral("done")));
+}
+
+// The learning options of the form (cooling, the whole lexicon, averaged weights) reach the
+// learner: the view shows and saves the model core trains with the same options, and a
+// workspace keeps them.
+TEST_F(FublViewTest, LearningOptionsReachTheLearnerAndTheWorkspace) {
+  EXPECT_EQ(view_.settings().cooling, FublTrainingSettings().cooling);
+  EXPECT_FALSE(view_.settings().keepLexicon);
+  EXPECT_FALSE(view_.settings().averageWeights);
+  // Every state name also reads as another state: the charts hold competing derivations, so
+  // the updates are not zero and the cooling and the averaging change the weights.
+  writeFile(path("fixed.geo"), gwb::testing::syntheticGeography().fixedLexicon +
+                                   "texas :- NP : ohio:s\nohio :- NP : utah:s\n"
+                                   "utah :- NP : iowa:s\niowa :- NP : texas:s\n");
+  settings_.passes = 3;
+  settings_.cooling = 0.25;
+  settings_.keepLexicon = true;
+  settings_.averageWeights = true;
+  train();
+  ccg::FublOptions options;
+  options.passes = 3;
+  options.coolingRate = 0.25;
+  options.pruneAfterLastPass = false;
+  options.averageWeights = true;
+  const std::unique_ptr<CoreRun> core = coreRun(options);
+  ASSERT_NE(view_.model(), nullptr);
+  EXPECT_EQ(ccg::writeFactoredLexicon(*view_.model()),
+            ccg::writeFactoredLexicon(core->learner->model()));
+  QFile saved(settings_.modelPath);
+  ASSERT_TRUE(saved.open(QIODevice::ReadOnly));
+  EXPECT_EQ(saved.readAll().toStdString(),
+            ccg::writeCcgModel(core->learner->model(), core->learner->options().parser));
+  // Not vacuous: without the averaging, the cooling or the whole lexicon the model differs.
+  for (int change = 0; change < 3; ++change) {
+    ccg::FublOptions without = options;
+    if (change == 0) without.averageWeights = false;
+    if (change == 1) without.coolingRate = FublTrainingSettings().cooling;
+    if (change == 2) without.pruneAfterLastPass = true;
+    EXPECT_NE(ccg::writeFactoredLexicon(coreRun(without)->learner->model()),
+              ccg::writeFactoredLexicon(*view_.model()))
+        << change;
+  }
+  FublView other;
+  other.restoreState(view_.state());
+  EXPECT_EQ(other.settings().cooling, 0.25);
+  EXPECT_TRUE(other.settings().keepLexicon);
+  EXPECT_TRUE(other.settings().averageWeights);
+  // A workspace without them (older) gets the defaults.
+  QJsonObject older = view_.state();
+  older.remove(QStringLiteral("cooling"));
+  older.remove(QStringLiteral("keepLexicon"));
+  older.remove(QStringLiteral("averageWeights"));
+  other.restoreState(older);
+  EXPECT_EQ(other.settings().cooling, FublTrainingSettings().cooling);
+  EXPECT_FALSE(other.settings().keepLexicon);
+  EXPECT_FALSE(other.settings().averageWeights);
 }
 
 TEST_F(FublViewTest, LexiconTableRowsAreTheModelsEntriesWithTheirWeights) {
