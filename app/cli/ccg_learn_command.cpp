@@ -502,7 +502,11 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
   command.add_option("--passes", s.passes, "passes over the training data")
       ->check(CLI::Range(0, 1000));
   command.add_option("--seed", s.seed, "shuffle the examples in each pass (0: data order)");
-  command.add_option("--threads,-t", s.threads, "threads: for evaluation parses; in training, the chart of x and the chart of z of an example filled at once and the final pruning's re-parses (the model is the same for any count)")
+  command
+      .add_option("--threads,-t", s.threads,
+                  "threads: for evaluation parses; in training, the chart of x and the chart of z "
+                  "of an example filled at once and the final pruning's re-parses (the model is "
+                  "the same for any count)")
       ->check(CLI::Range(1, 256));
   command.add_option("--beam,-b", s.beam, "entries kept per chart cell")
       ->check(CLI::Range(1, 100000));
