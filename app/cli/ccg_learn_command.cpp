@@ -105,6 +105,7 @@ struct TrainSettings {
   bool anyRootType = false;
   bool keepLexicon = false;
   bool averageWeights = false;
+  double keepPosterior = 0.0;
   bool quiet = false;
 };
 
@@ -141,6 +142,19 @@ class ProgressLine {
   bool enabled_;
   bool drawn_ = false;
 };
+
+void printFinalPruning(const ccg::FinalPruning& pruning, double keepPosterior, std::ostream& log) {
+  log << "kept the items of the best correct parses (" << pruning.parsable << "/"
+      << pruning.examples << " examples with one";
+  if (keepPosterior > 0) {
+    log << "; and those used at least " << keepPosterior << " times in expectation, which added to "
+        << pruning.widenedByPosterior << " examples' items";
+  }
+  log << "): lexicon " << pruning.lexemesBefore << " -> " << pruning.lexemes << " lexemes, "
+      << pruning.templatesBefore << " -> " << pruning.templates << " templates, "
+      << pruning.entriesBefore << " -> " << pruning.entries << " entries\n"
+      << std::flush;
+}
 
 // `afterPass`, when given, runs after each pass (gwb ccg train saves the model then, so that a
 // long run that is stopped leaves the last finished pass's model) and once more after the final
@@ -191,6 +205,7 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
   options.restrictRootTypes = !s.anyRootType;
   options.pruneAfterLastPass = !s.keepLexicon;
   options.averageWeights = s.averageWeights;
+  options.keepPosterior = s.keepPosterior;
   options.threads = s.threads;
   out.learner = std::make_unique<ccg::FublLearner>(*out.types, options);
   out.learner->initialise(train.examples, fixed);
@@ -237,14 +252,7 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
     const ccg::FinalPruning pruning =
         out.learner->pruneToBestCorrectParses(ccg::FublControl{&pruningProgress, nullptr});
     progress.clear();
-    if (!s.quiet) {
-      log << "kept the items of the best correct parses (" << pruning.parsable << "/"
-          << pruning.examples << " examples with one): lexicon " << pruning.lexemesBefore << " -> "
-          << pruning.lexemes << " lexemes, " << pruning.templatesBefore << " -> "
-          << pruning.templates << " templates, " << pruning.entriesBefore << " -> "
-          << pruning.entries << " entries\n"
-          << std::flush;
-    }
+    if (!s.quiet) printFinalPruning(pruning, options.keepPosterior, log);
     if (afterPass && !afterPass(*out.learner)) return out;
   }
   out.ok = true;
@@ -493,6 +501,58 @@ int runCrossval(const CrossvalSettings& s) {
   return 0;
 }
 
+struct PruneSettings {
+  std::string model;
+  std::string train;
+  std::string out;
+  std::vector<std::string> fixedLexicons;
+  TypeInput types;
+  double keepPosterior = 0.0;
+  int threads = 1;
+};
+
+// gwb ccg prune: the pruning after the last pass, on a model saved whole (--keep-lexicon).
+int runPrune(const PruneSettings& s) {
+  Diagnostics diagnostics;
+  ccg::CcgModelLoad model = ccg::loadCcgModel(s.model);
+  diagnostics.append(model.diagnostics);
+  ccg::SemanticExamplesLoad train = ccg::loadSemanticExamples(s.train);
+  diagnostics.append(train.diagnostics);
+  ccg::FactoredLexicon fixed;
+  for (const std::string& path : s.fixedLexicons) {
+    ccg::LexiconLoad load = ccg::loadFixedLexicon(path);
+    diagnostics.append(load.diagnostics);
+    ccg::mergeLexicon(&fixed, load.lexicon);
+  }
+  std::unique_ptr<ccg::TypeSystem> types = loadTypes(s.types, s.train, &diagnostics);
+  if (diagnostics.hasErrors() || !types) {
+    printDiagnostics(diagnostics, std::cerr);
+    return 1;
+  }
+  ccg::FublOptions options;
+  options.keepPosterior = s.keepPosterior;
+  options.threads = s.threads;
+  model.parser.types = types.get();
+  ccg::FublLearner learner(*types, options);
+  learner.adoptModel(model.lexicon, model.parser, train.examples, fixed);
+  ProgressLine progress(isatty(STDERR_FILENO) != 0);
+  struct PruningProgress : ccg::FublObserver {
+    explicit PruningProgress(ProgressLine* progressLine) : line(progressLine) {}
+    void onPruningExample(const ccg::FublProgress& p) override { line->show(p, "pruning"); }
+    ProgressLine* line;
+  } pruningProgress(&progress);
+  const ccg::FinalPruning pruning =
+      learner.pruneToBestCorrectParses(ccg::FublControl{&pruningProgress, nullptr});
+  progress.clear();
+  printFinalPruning(pruning, s.keepPosterior, std::cout);
+  std::string error;
+  if (!ccg::saveCcgModel(learner.model(), learner.options().parser, s.out, &error)) {
+    std::cerr << "error: " << error << '\n';
+    return 1;
+  }
+  return 0;
+}
+
 void addTrainOptions(CLI::App& command, TrainSettings& s) {
   command
       .add_option("--fixed-lexicon", s.fixedLexicons,
@@ -571,6 +631,12 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
   command.add_flag("--any-root-type", s.anyRootType,
                    "let a parse of any type be a root (default: only the types of the training "
                    "logical forms, kept in the model)");
+  command
+      .add_option("--keep-posterior", s.keepPosterior,
+                  "not in the paper: the pruning after the last pass also keeps every lexeme and "
+                  "template an example's parses of its logical form use at least this many "
+                  "times in expectation (0, the default: only the best correct parse's)")
+      ->check(CLI::Range(0.0, 1000.0));
   command.add_option("--learning-rate", s.learningRate, "alpha0 of alpha0 / (1 + c k)")
       ->check(CLI::PositiveNumber);
   command.add_option("--cooling", s.coolingRate, "c of alpha0 / (1 + c k)")
@@ -627,6 +693,33 @@ void addCcgLearnCommands(CLI::App& ccg, int& exitStatus) {
   evaluate->add_flag("--any-root-type", e->anyRootType,
                      "let a parse of any type be a root, whatever root types the model keeps");
   evaluate->callback([e, &exitStatus] { exitStatus = runEvaluate(*e); });
+
+  auto p = std::make_shared<PruneSettings>();
+  CLI::App* prune = ccg.add_subcommand(
+      "prune",
+      "the pruning after the last pass, on a model trained with --keep-lexicon: keep the "
+      "lexemes and templates of the training pairs' best correct parses (and the fixed "
+      "lexicon's), as gwb ccg train does without --keep-lexicon");
+  prune->add_option("--model,-m", p->model, "model written by gwb ccg train --keep-lexicon")
+      ->required()
+      ->check(CLI::ExistingFile);
+  prune->add_option("--train", p->train, "the pairs the model was trained on")
+      ->required()
+      ->check(CLI::ExistingFile);
+  prune->add_option("--out,-o", p->out, "pruned model to write")->required();
+  prune
+      ->add_option("--fixed-lexicon", p->fixedLexicons,
+                   "the fixed lexicon the model was trained with (its items are always kept)")
+      ->check(CLI::ExistingFile);
+  addTypeOptions(*prune, p->types);
+  prune
+      ->add_option("--keep-posterior", p->keepPosterior,
+                   "also keep every lexeme and template an example's parses of its logical form "
+                   "use at least this many times in expectation (0: only the best parse's)")
+      ->check(CLI::Range(0.0, 1000.0));
+  prune->add_option("--threads,-t", p->threads, "threads for the re-parses")
+      ->check(CLI::Range(1, 256));
+  prune->callback([p, &exitStatus] { exitStatus = runPrune(*p); });
 
   auto c = std::make_shared<CrossvalSettings>();
   CLI::App* crossval = ccg.add_subcommand(

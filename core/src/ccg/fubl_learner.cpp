@@ -509,6 +509,11 @@ FinalPruning FublLearner::pruneToBestCorrectParses(const FublControl& control) {
       options_.threads > 1 ? 4 * static_cast<std::size_t>(options_.threads) : 1;
   std::vector<Derivation> bests(batch);
   std::vector<char> found(batch, 0);
+  // FublOptions::keepPosterior: the lexemes and templates with enough expected uses, per example.
+  std::vector<std::vector<std::string>> likelyLexemes(batch);
+  std::vector<std::vector<std::string>> likelyTemplates(batch);
+  static const std::string kLexemePrefix = "lexeme:";
+  static const std::string kTemplatePrefix = "template:";
   for (std::size_t first = 0; first < n; first += batch) {
     const std::size_t count = std::min(batch, n - first);
     if (control.cancel != nullptr && control.cancel->load()) {
@@ -527,12 +532,33 @@ FinalPruning FublLearner::pruneToBestCorrectParses(const FublControl& control) {
         const CkyChart correct(model(), example.words, correctParseOptions(example));
         bests[k] = Derivation();
         found[k] = correct.bestDerivation(example.logicalForm, &bests[k]) ? 1 : 0;
+        likelyLexemes[k].clear();
+        likelyTemplates[k].clear();
+        if (found[k] == 0 || options_.keepPosterior <= 0.0) continue;
+        for (const auto& [feature, value] : correct.expectations(&example.logicalForm)) {
+          if (feature.compare(0, kLexemePrefix.size(), kLexemePrefix) == 0) {
+            if (value >= options_.keepPosterior) {
+              likelyLexemes[k].push_back(feature.substr(kLexemePrefix.size()));
+            }
+          } else if (feature.compare(0, kTemplatePrefix.size(), kTemplatePrefix) == 0) {
+            if (value >= options_.keepPosterior * kTemplateFeatureValue) {
+              likelyTemplates[k].push_back(feature.substr(kTemplatePrefix.size()));
+            }
+          }
+        }
       }
     });
     for (std::size_t k = 0; k < count; ++k) {
       if (found[k] != 0) {
         ++out.parsable;
         noteUsed(bests[k].root);
+        const std::size_t lexemesBefore = usedLexemes_.size();
+        const std::size_t templatesBefore = usedTemplates_.size();
+        usedLexemes_.insert(likelyLexemes[k].begin(), likelyLexemes[k].end());
+        usedTemplates_.insert(likelyTemplates[k].begin(), likelyTemplates[k].end());
+        if (usedLexemes_.size() != lexemesBefore || usedTemplates_.size() != templatesBefore) {
+          ++out.widenedByPosterior;
+        }
       }
       ++progress.example;
       if (control.observer != nullptr) control.observer->onPruningExample(progress);
@@ -553,6 +579,28 @@ FinalPruning FublLearner::pruneToBestCorrectParses(const FublControl& control) {
   out.templates = lexicon_.templates().size();
   out.entries = lexicon_.entryCount();
   return out;
+}
+
+void FublLearner::adoptModel(const FactoredLexicon& model, const CkyOptions& parser,
+                             const std::vector<SemanticExample>& training,
+                             const FactoredLexicon& fixedLexicon) {
+  training_ = training;
+  lexicon_ = model;
+  options_.parser = parser;
+  options_.averageWeights = false;  // the model's weights are final
+  passesDone_ = options_.passes;
+  updates_ = 0;
+  history_.clear();
+  averaged_ = FactoredLexicon();
+  averagedReady_ = false;
+  partFacSeen_.clear();
+  fixedLexemes_.clear();
+  fixedTemplates_.clear();
+  for (const Lexeme& lexeme : fixedLexicon.lexemes()) fixedLexemes_.insert(lexemeKey(lexeme));
+  for (const LexicalTemplate& lexicalTemplate : fixedLexicon.templates()) {
+    fixedTemplates_.insert(templateKey(lexicalTemplate));
+  }
+  lexicon_.buildEntries(&types_);
 }
 
 FeatureCounts FublLearner::gradient(const SemanticExample& example) const {

@@ -1138,6 +1138,96 @@ TEST(CcgFublTest, PruningAfterTheLastPassKeepsExactlyTheBestCorrectParsesItems) 
   EXPECT_EQ(onTest.plain.answered, 3);
 }
 
+// gwb ccg prune: a model trained whole (pruneAfterLastPass off), written to its file, read back
+// and adopted by a fresh learner with the training pairs and fixed lexicon, prunes to the very
+// model training would have saved; and FublOptions::keepPosterior keeps exactly the y* items plus
+// every lexeme and template whose expected count in an example's parses of z reaches the
+// threshold (computed here from each chart of z's expectations), a superset of the default's.
+TEST(CcgFublTest, PruningASavedWholeModelAndKeepingLikelyItems) {
+  GWB_REQUIRE_SHARED(typesPath, "data/geoquery/geo-lambda.types");
+  GWB_REQUIRE_SHARED(langPath, "data/geoquery/geo-lambda.lang");
+  GWB_REQUIRE_SHARED(trainPath, "data/geoquery/geo250/en/fold-0/train");
+  GWB_REQUIRE_SHARED(fixedPath, "data/geoquery/geo250/en-np-fixedlex.geo");
+  const TypeSystemLoad types = loadTypeSystem(typesPath, langPath);
+  ASSERT_FALSE(types.diagnostics.hasErrors());
+  const SemanticExamplesLoad train = loadSemanticExamples(trainPath);
+  ASSERT_FALSE(train.diagnostics.hasErrors());
+  const LexiconLoad fixed = loadFixedLexicon(fixedPath);
+  ASSERT_FALSE(fixed.diagnostics.hasErrors());
+  const std::vector<SemanticExample> pairs(train.examples.begin(), train.examples.begin() + 60);
+  FublOptions options;
+  options.passes = 2;
+  options.seed = 3;
+  FublLearner trained(types.types, options);
+  trained.train(pairs, fixed.lexicon);
+  const std::string prunedInTraining = writeCcgModel(trained.model(), trained.options().parser);
+
+  options.pruneAfterLastPass = false;
+  FublLearner whole(types.types, options);
+  whole.train(pairs, fixed.lexicon);
+  const CcgModelLoad saved =
+      readCcgModel(writeCcgModel(whole.model(), whole.options().parser), "whole.model");
+  ASSERT_FALSE(saved.diagnostics.hasErrors());
+  CkyOptions parser = saved.parser;
+  parser.types = &types.types;
+  auto prunedWith = [&](double keepPosterior, FinalPruning* pruning) {
+    FublOptions adopted;
+    adopted.keepPosterior = keepPosterior;
+    FublLearner learner(types.types, adopted);
+    learner.adoptModel(saved.lexicon, parser, pairs, fixed.lexicon);
+    *pruning = learner.pruneToBestCorrectParses();
+    return learner.model();
+  };
+  FinalPruning plain;
+  const FactoredLexicon byBestParses = prunedWith(0.0, &plain);
+  EXPECT_EQ(writeCcgModel(byBestParses, parser), prunedInTraining);
+  EXPECT_EQ(plain.parsable, 60);
+  EXPECT_EQ(plain.widenedByPosterior, 0);
+
+  // The oracle for the threshold: y*'s items (the default's) and the likely ones of each chart.
+  const double threshold = 0.05;
+  std::set<std::string> lexemes;
+  std::set<std::string> templates;
+  for (const Lexeme& lexeme : byBestParses.lexemes()) lexemes.insert(lexemeKey(lexeme));
+  for (const LexicalTemplate& kept : byBestParses.templates()) templates.insert(templateKey(kept));
+  const std::size_t defaultLexemes = lexemes.size();
+  const std::size_t defaultTemplates = templates.size();
+  FactoredLexicon wholeLexicon = saved.lexicon;
+  wholeLexicon.buildEntries(&types.types);
+  for (const SemanticExample& example : pairs) {
+    CkyOptions restricted = parser;
+    const std::vector<std::string> constants = constantsInOrder(example.logicalForm);
+    restricted.allowedConstants =
+        std::make_shared<const std::unordered_set<std::string>>(constants.begin(), constants.end());
+    const CkyChart chart(wholeLexicon, example.words, restricted);
+    for (const auto& [feature, value] : chart.expectations(&example.logicalForm)) {
+      if (feature.rfind("lexeme:", 0) == 0 && value >= threshold) {
+        lexemes.insert(feature.substr(7));
+      }
+      if (feature.rfind("template:", 0) == 0 && value >= threshold * kTemplateFeatureValue) {
+        templates.insert(feature.substr(9));
+      }
+    }
+  }
+  ASSERT_GT(lexemes.size() + templates.size(), defaultLexemes + defaultTemplates)
+      << "the threshold keeps something more on these pairs";
+  FinalPruning widened;
+  const FactoredLexicon likely = prunedWith(threshold, &widened);
+  std::set<std::string> keptLexemes;
+  std::set<std::string> keptTemplates;
+  for (const Lexeme& lexeme : likely.lexemes()) keptLexemes.insert(lexemeKey(lexeme));
+  for (const LexicalTemplate& kept : likely.templates()) keptTemplates.insert(templateKey(kept));
+  EXPECT_EQ(keptLexemes, lexemes);
+  EXPECT_EQ(keptTemplates, templates);
+  EXPECT_GT(widened.widenedByPosterior, 0);
+  EXPECT_EQ(widened.lexemes, keptLexemes.size());
+  // Weights of what is kept are the whole model's.
+  for (const auto& [feature, weight] : likely.weights()) {
+    ASSERT_TRUE(wholeLexicon.hasWeight(feature)) << feature;
+    EXPECT_EQ(weight, wholeLexicon.weight(feature)) << feature;
+  }
+}
+
 // The pruning after the last pass reports each re-parsed example to the observer (after the
 // passes' reports) and stops at the cancel flag like a pass: then nothing is pruned, the lexicon
 // stays the last pass's and the passes count as finished; uncancelled, train(control) prunes as

@@ -139,6 +139,12 @@ struct FublOptions {
   // Once after the last pass, keep only what the training examples' best correct parses use (see
   // the header comment); off: every lexeme and template learned stays in the model.
   bool pruneAfterLastPass = true;
+  // Not in the paper (session 23): the final pruning also keeps every lexeme and template whose
+  // expected number of uses in an example's parses of z, E[count | x, z] under the final
+  // weights (the chart of z's inside-outside), is at least this; 0: only y*'s items. A lexeme
+  // z's other likely derivations use, pruned, takes its analyses away from test sentences that
+  // need them with another template.
+  double keepPosterior = 0.0;
   // Find y* and E[φ | x, z] in a chart restricted to entries with z's constants
   // (CkyOptions::allowedConstants), so that the beam cannot push every derivation of z out.
   bool constrainCorrectParse = true;
@@ -201,6 +207,9 @@ struct FinalPruning {
   std::size_t lexemes = 0;
   std::size_t templates = 0;
   std::size_t entries = 0;
+  // With FublOptions::keepPosterior: the examples whose likely items added some lexeme or
+  // template to those of the y* met so far.
+  int widenedByPosterior = 0;
   bool cancelled = false;  // stopped by the cancel flag: nothing was pruned (after = before)
 };
 
@@ -264,6 +273,14 @@ class FublLearner {
   // example to control.observer; stopped by control.cancel before an example, it prunes nothing
   // and says `cancelled`.
   FinalPruning pruneToBestCorrectParses(const FublControl& control = {});
+  // Takes a trained model (a whole lexicon, as `gwb ccg train --keep-lexicon` saves it, and the
+  // parser settings it was trained with, root types included) as the learner's state after its
+  // last pass, with the training pairs and fixed lexicon it was trained on, so that
+  // pruneToBestCorrectParses() prunes it as training would have (`gwb ccg prune`). No further
+  // pass is meant: the word-constant model is not trained.
+  void adoptModel(const FactoredLexicon& model, const CkyOptions& parser,
+                  const std::vector<SemanticExample>& training,
+                  const FactoredLexicon& fixedLexicon);
 
   // The lexicon training parses with (θ after the last example).
   const FactoredLexicon& lexicon() const { return lexicon_; }
