@@ -147,8 +147,9 @@ void printFinalPruning(const ccg::FinalPruning& pruning, double keepPosterior, s
   log << "kept the items of the best correct parses (" << pruning.parsable << "/"
       << pruning.examples << " examples with one";
   if (keepPosterior > 0) {
-    log << "; and those used at least " << keepPosterior << " times in expectation, which added to "
-        << pruning.widenedByPosterior << " examples' items";
+    log << "; and those used at least " << std::defaultfloat << std::setprecision(6)
+        << keepPosterior << " times in expectation, which added to " << pruning.widenedByPosterior
+        << " examples' items";
   }
   log << "): lexicon " << pruning.lexemesBefore << " -> " << pruning.lexemes << " lexemes, "
       << pruning.templatesBefore << " -> " << pruning.templates << " templates, "
@@ -508,6 +509,8 @@ struct PruneSettings {
   std::vector<std::string> fixedLexicons;
   TypeInput types;
   double keepPosterior = 0.0;
+  int trainBeam = 0;
+  bool unconstrained = false;
   int threads = 1;
 };
 
@@ -531,8 +534,9 @@ int runPrune(const PruneSettings& s) {
   }
   ccg::FublOptions options;
   options.keepPosterior = s.keepPosterior;
+  options.trainBeam = s.trainBeam;
+  options.constrainCorrectParse = !s.unconstrained;
   options.threads = s.threads;
-  model.parser.types = types.get();
   ccg::FublLearner learner(*types, options);
   learner.adoptModel(model.lexicon, model.parser, train.examples, fixed);
   ProgressLine progress(isatty(STDERR_FILENO) != 0);
@@ -717,6 +721,13 @@ void addCcgLearnCommands(CLI::App& ccg, int& exitStatus) {
                    "also keep every lexeme and template an example's parses of its logical form "
                    "use at least this many times in expectation (0: only the best parse's)")
       ->check(CLI::Range(0.0, 1000.0));
+  prune
+      ->add_option("--train-beam", p->trainBeam,
+                   "the --train-beam the model was trained with (0: the model's beam)")
+      ->check(CLI::Range(0, 1000000));
+  prune->add_flag("--unconstrained", p->unconstrained,
+                  "the model was trained with --unconstrained: best correct parses in the full "
+                  "chart");
   prune->add_option("--threads,-t", p->threads, "threads for the re-parses")
       ->check(CLI::Range(1, 256));
   prune->callback([p, &exitStatus] { exitStatus = runPrune(*p); });

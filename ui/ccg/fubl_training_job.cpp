@@ -188,6 +188,7 @@ void FublTrainingJob::work(const std::shared_ptr<Run>& run, JobContext& context)
   options.coolingRate = s.cooling;
   options.pruneAfterLastPass = !s.keepLexicon;
   options.averageWeights = s.averageWeights;
+  options.keepPosterior = s.keepPosterior;
   ccg::FublLearner learner(*run->types, options);
   learner.initialise(run->training, fixed);
   context.post([this, examples = static_cast<int>(run->training.size()),

@@ -130,6 +130,7 @@ const QString kSeedKey = QStringLiteral("seed");
 const QString kCoolingKey = QStringLiteral("cooling");
 const QString kKeepLexiconKey = QStringLiteral("keepLexicon");
 const QString kAverageWeightsKey = QStringLiteral("averageWeights");
+const QString kKeepPosteriorKey = QStringLiteral("keepPosterior");
 const QString kPageKey = QStringLiteral("page");
 const QString kFilterKey = QStringLiteral("filter");
 const QString kFilterModeKey = QStringLiteral("filterMode");
@@ -249,10 +250,27 @@ QWidget* FublView::buildTrainingPage() {
   averageWeightsBox_->setToolTip(
       tr("Not in the paper: the model's weights are the mean of those after each training "
          "example, not the last ones (training still parses with the last ones)"));
+  keepPosteriorBox_ = new QDoubleSpinBox(page);
+  keepPosteriorBox_->setObjectName(QStringLiteral("fublKeepPosteriorBox"));
+  keepPosteriorBox_->setDecimals(3);
+  keepPosteriorBox_->setRange(0.0, 100.0);  // an expected count may pass 1
+  keepPosteriorBox_->setSingleStep(0.05);
+  keepPosteriorBox_->setSpecialValueText(tr("best parse only"));
+  keepPosteriorBox_->setValue(FublTrainingSettings().keepPosterior);
+  keepPosteriorBox_->setToolTip(
+      tr("Not in the paper: after the last pass, also keep every lexeme and template that a "
+         "training example's parses of its logical form use at least this many times in "
+         "expectation, not only those of its best correct parse (ignored with the whole "
+         "lexicon kept)"));
+  connect(keepLexiconBox_, &QCheckBox::toggled, keepPosteriorBox_,
+          [this](bool whole) { keepPosteriorBox_->setEnabled(!whole); });
   learning->addWidget(new QLabel(tr("Cooling c:"), page));
   learning->addWidget(coolingBox_);
   learning->addSpacing(12);
   learning->addWidget(keepLexiconBox_);
+  learning->addSpacing(12);
+  learning->addWidget(new QLabel(tr("Keep items used ≥"), page));
+  learning->addWidget(keepPosteriorBox_);
   learning->addSpacing(12);
   learning->addWidget(averageWeightsBox_);
   learning->addStretch(1);
@@ -438,6 +456,7 @@ void FublView::setSettings(const FublTrainingSettings& settings) {
   coolingBox_->setValue(settings.cooling);
   keepLexiconBox_->setChecked(settings.keepLexicon);
   averageWeightsBox_->setChecked(settings.averageWeights);
+  keepPosteriorBox_->setValue(settings.keepPosterior);
 }
 
 FublTrainingSettings FublView::settings() const {
@@ -451,6 +470,7 @@ FublTrainingSettings FublView::settings() const {
   s.cooling = coolingBox_->value();
   s.keepLexicon = keepLexiconBox_->isChecked();
   s.averageWeights = averageWeightsBox_->isChecked();
+  s.keepPosterior = keepPosteriorBox_->value();
   // Training and evaluation parses on every core: the model is the same for any count.
   s.threads = std::max(1, QThread::idealThreadCount());
   return s;
@@ -849,6 +869,7 @@ QJsonObject FublView::state() const {
                     {kCoolingKey, s.cooling},
                     {kKeepLexiconKey, s.keepLexicon},
                     {kAverageWeightsKey, s.averageWeights},
+                    {kKeepPosteriorKey, s.keepPosterior},
                     {kPageKey, kPages.value(pages_->currentIndex(), kPages.front())}};
   if (!s.fixedLexiconPath.isEmpty()) state.insert(kFixedKey, absolute(s.fixedLexiconPath));
   if (!s.testPath.isEmpty()) state.insert(kTestKey, absolute(s.testPath));
@@ -878,6 +899,10 @@ void FublView::restoreState(const QJsonObject& state) {
       std::isfinite(cooling) ? std::clamp(cooling, 0.0, 1.0) : FublTrainingSettings().cooling;
   s.keepLexicon = state.value(kKeepLexiconKey).toBool(false);
   s.averageWeights = state.value(kAverageWeightsKey).toBool(false);
+  const double keepPosterior =
+      state.value(kKeepPosteriorKey).toDouble(FublTrainingSettings().keepPosterior);
+  s.keepPosterior = std::isfinite(keepPosterior) ? std::clamp(keepPosterior, 0.0, 100.0)
+                                                 : FublTrainingSettings().keepPosterior;
   setSettings(s);
   // Files the form names that are gone: said, and the rest opens (a model that is gone is
   // written again by the next run).

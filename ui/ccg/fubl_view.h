@@ -174,6 +174,7 @@ class FublView : public QWidget {
   QDoubleSpinBox* coolingBox_ = nullptr;
   QCheckBox* keepLexiconBox_ = nullptr;
   QCheckBox* averageWeightsBox_ = nullptr;
+  QDoubleSpinBox* keepPosteriorBox_ = nullptr;
   QPushButton* trainButton_ = nullptr;
   JobProgressBar* progress_ = nullptr;
   QLabel* statusLabel_ = nullptr;

@@ -535,13 +535,16 @@ FinalPruning FublLearner::pruneToBestCorrectParses(const FublControl& control) {
         likelyLexemes[k].clear();
         likelyTemplates[k].clear();
         if (found[k] == 0 || options_.keepPosterior <= 0.0) continue;
+        // Expected counts are sums of posteriors: a count of exactly the threshold may come
+        // out a rounding error below it.
+        const double threshold = options_.keepPosterior * (1.0 - 1e-9);
         for (const auto& [feature, value] : correct.expectations(&example.logicalForm)) {
           if (feature.compare(0, kLexemePrefix.size(), kLexemePrefix) == 0) {
-            if (value >= options_.keepPosterior) {
+            if (value >= threshold) {
               likelyLexemes[k].push_back(feature.substr(kLexemePrefix.size()));
             }
           } else if (feature.compare(0, kTemplatePrefix.size(), kTemplatePrefix) == 0) {
-            if (value >= options_.keepPosterior * kTemplateFeatureValue) {
+            if (value / kTemplateFeatureValue >= threshold) {
               likelyTemplates[k].push_back(feature.substr(kTemplatePrefix.size()));
             }
           }
@@ -587,9 +590,17 @@ void FublLearner::adoptModel(const FactoredLexicon& model, const CkyOptions& par
   training_ = training;
   lexicon_ = model;
   options_.parser = parser;
+  // As the constructor: type-checked with the learner's types, nothing kept for display.
+  options_.parser.keepPrunedEntries = false;
+  options_.parser.types = &types_;
+  options_.parser.recordEvents = false;
   options_.averageWeights = false;  // the model's weights are final
   passesDone_ = options_.passes;
   updates_ = 0;
+  splitsAdded_ = 0;
+  mergesAdded_ = 0;
+  splitsRejected_ = 0;
+  model1_ = WordConstantModel();
   history_.clear();
   averaged_ = FactoredLexicon();
   averagedReady_ = false;

@@ -1200,14 +1200,28 @@ TEST(CcgFublTest, PruningASavedWholeModelAndKeepingLikelyItems) {
     restricted.allowedConstants =
         std::make_shared<const std::unordered_set<std::string>>(constants.begin(), constants.end());
     const CkyChart chart(wholeLexicon, example.words, restricted);
+    const std::string lexemePrefix = "lexeme:";
+    const std::string templatePrefix = "template:";
+    // Counts, not scores: every lexical item of a parse is one lexeme and one template (0.1 a
+    // use), so the expected numbers of both are the expected number of lexical items, at least
+    // 1 and at most the words.
+    double lexemeUses = 0;
+    double templateUses = 0;
     for (const auto& [feature, value] : chart.expectations(&example.logicalForm)) {
-      if (feature.rfind("lexeme:", 0) == 0 && value >= threshold) {
-        lexemes.insert(feature.substr(7));
+      if (feature.rfind(lexemePrefix, 0) == 0) {
+        lexemeUses += value;
+        if (value >= threshold) lexemes.insert(feature.substr(lexemePrefix.size()));
       }
-      if (feature.rfind("template:", 0) == 0 && value >= threshold * kTemplateFeatureValue) {
-        templates.insert(feature.substr(9));
+      if (feature.rfind(templatePrefix, 0) == 0) {
+        templateUses += value / kTemplateFeatureValue;
+        if (value >= threshold * kTemplateFeatureValue) {
+          templates.insert(feature.substr(templatePrefix.size()));
+        }
       }
     }
+    EXPECT_NEAR(lexemeUses, templateUses, 1e-6);
+    EXPECT_GE(lexemeUses, 1.0 - 1e-9);
+    EXPECT_LE(lexemeUses, static_cast<double>(example.words.size()) + 1e-9);
   }
   ASSERT_GT(lexemes.size() + templates.size(), defaultLexemes + defaultTemplates)
       << "the threshold keeps something more on these pairs";

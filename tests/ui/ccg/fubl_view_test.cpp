@@ -24,6 +24,7 @@
 
 #include <QCheckBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QJsonObject>
 #include <QLabel>
@@ -225,6 +226,42 @@ TEST_F(FublViewTest, LearningOptionsReachTheLearnerAndTheWorkspace) {
   EXPECT_EQ(other.settings().cooling, FublTrainingSettings().cooling);
   EXPECT_FALSE(other.settings().keepLexicon);
   EXPECT_FALSE(other.settings().averageWeights);
+}
+
+// "Keep items used ≥" (FublOptions::keepPosterior) reaches the learner's final pruning, is off
+// while the whole lexicon is kept, and a workspace keeps it (older ones: best parse only).
+TEST_F(FublViewTest, KeepPosteriorReachesTheFinalPruningAndTheWorkspace) {
+  EXPECT_EQ(view_.settings().keepPosterior, 0.0);
+  auto* box = view_.findChild<QDoubleSpinBox*>(QStringLiteral("fublKeepPosteriorBox"));
+  auto* whole = view_.findChild<QCheckBox*>(QStringLiteral("fublKeepLexiconBox"));
+  ASSERT_NE(box, nullptr);
+  ASSERT_NE(whole, nullptr);
+  whole->setChecked(true);
+  EXPECT_FALSE(box->isEnabled());
+  whole->setChecked(false);
+  EXPECT_TRUE(box->isEnabled());
+  writeFile(path("fixed.geo"), gwb::testing::syntheticGeography().fixedLexicon +
+                                   "texas :- NP : ohio:s\nohio :- NP : utah:s\n"
+                                   "utah :- NP : iowa:s\niowa :- NP : texas:s\n");
+  settings_.passes = 3;
+  settings_.keepPosterior = 0.01;
+  train();
+  ccg::FublOptions options;
+  options.passes = 3;
+  options.keepPosterior = 0.01;
+  ASSERT_NE(view_.model(), nullptr);
+  EXPECT_EQ(ccg::writeFactoredLexicon(*view_.model()),
+            ccg::writeFactoredLexicon(coreRun(options)->learner->model()));
+  // Not vacuous: y*'s items alone are fewer.
+  options.keepPosterior = 0.0;
+  EXPECT_LT(coreRun(options)->learner->model().lexemes().size(), view_.model()->lexemes().size());
+  FublView other;
+  other.restoreState(view_.state());
+  EXPECT_EQ(other.settings().keepPosterior, 0.01);
+  QJsonObject older = view_.state();
+  older.remove(QStringLiteral("keepPosterior"));
+  other.restoreState(older);
+  EXPECT_EQ(other.settings().keepPosterior, 0.0);
 }
 
 TEST_F(FublViewTest, LexiconTableRowsAreTheModelsEntriesWithTheirWeights) {

@@ -42,7 +42,12 @@
 // rest is dropped. This is the lexicon pruning of Artzi's SPF, done once at the end of
 // training, not after each pass (see pruneUnused): the items no y* uses are split pieces and
 // whole-sentence items that the final model does not need to parse its own training data, and
-// at test time each of them would otherwise meet every template of its type.
+// at test time each of them would otherwise meet every template of its type. With
+// `keepPosterior` P > 0 (not in the paper) the pruning also keeps every lexeme and template that
+// an example's parses of z use at least P times in expectation (E[count | x, z], the chart of z's
+// inside-outside): z's runner-up analyses keep their pieces. adoptModel() takes a model saved
+// whole as the state after the last pass, so that it is pruned later (`gwb ccg prune`) as
+// training would have pruned it.
 //
 // Everything is deterministic for given data, options and seed: ties go to the first candidate
 // in enumeration order, sums run in a fixed order, and the online loop itself is sequential (each
@@ -136,8 +141,9 @@ struct FublOptions {
   // got whole-sentence items back; 14 had it only in the chart of z, not in the full one). Training
   // accuracy in passes 2-4: 85.8, 75.6, 65.3 % with it, 85.8, 83.6, 80.0 % without.
   bool pruneUnused = false;
-  // Once after the last pass, keep only what the training examples' best correct parses use (see
-  // the header comment); off: every lexeme and template learned stays in the model.
+  // Once after the last pass, keep only what the training examples' best correct parses use (and,
+  // with keepPosterior, their likely parses; see the header comment); off: every lexeme and
+  // template learned stays in the model.
   bool pruneAfterLastPass = true;
   // Not in the paper (session 23): the final pruning also keeps every lexeme and template whose
   // expected number of uses in an example's parses of z, E[count | x, z] under the final
@@ -197,7 +203,8 @@ struct PassSummary {
 };
 
 // What pruneToBestCorrectParses did: the lexicon before and after, and the training examples
-// whose chart of z held a parse of z (only their y* are kept).
+// whose chart of z held a parse of z (only their y* are kept, and with keepPosterior their likely
+// items).
 struct FinalPruning {
   int examples = 0;
   int parsable = 0;
@@ -207,8 +214,8 @@ struct FinalPruning {
   std::size_t lexemes = 0;
   std::size_t templates = 0;
   std::size_t entries = 0;
-  // With FublOptions::keepPosterior: the examples whose likely items added some lexeme or
-  // template to those of the y* met so far.
+  // With FublOptions::keepPosterior: the examples whose likely items added a lexeme or template
+  // to everything kept so far (y*'s items and the earlier examples' likely ones).
   int widenedByPosterior = 0;
   bool cancelled = false;  // stopped by the cancel flag: nothing was pruned (after = before)
 };
@@ -276,8 +283,10 @@ class FublLearner {
   // Takes a trained model (a whole lexicon, as `gwb ccg train --keep-lexicon` saves it, and the
   // parser settings it was trained with, root types included) as the learner's state after its
   // last pass, with the training pairs and fixed lexicon it was trained on, so that
-  // pruneToBestCorrectParses() prunes it as training would have (`gwb ccg prune`). No further
-  // pass is meant: the word-constant model is not trained.
+  // pruneToBestCorrectParses() prunes it as training would have (`gwb ccg prune`; the options
+  // that bear on it, trainBeam and constrainCorrectParse, must be those of the training). No
+  // further pass is meant: the word-constant model is not trained (cooccurrence() is empty), and
+  // passesDone() says options().passes.
   void adoptModel(const FactoredLexicon& model, const CkyOptions& parser,
                   const std::vector<SemanticExample>& training,
                   const FactoredLexicon& fixedLexicon);
