@@ -143,6 +143,25 @@ class ProgressLine {
   bool drawn_ = false;
 };
 
+// The final pruning's re-parses on the progress line.
+struct PruningProgress : ccg::FublObserver {
+  explicit PruningProgress(ProgressLine* progressLine) : line(progressLine) {}
+  void onPruningExample(const ccg::FublProgress& p) override { line->show(p, "pruning"); }
+  ProgressLine* line;
+};
+
+// The fixed lexicons (np-fixedlex.geo), merged into one.
+ccg::FactoredLexicon loadFixedLexicons(const std::vector<std::string>& paths,
+                                       Diagnostics* diagnostics) {
+  ccg::FactoredLexicon fixed;
+  for (const std::string& path : paths) {
+    ccg::LexiconLoad load = ccg::loadFixedLexicon(path);
+    diagnostics->append(load.diagnostics);
+    ccg::mergeLexicon(&fixed, load.lexicon);
+  }
+  return fixed;
+}
+
 void printFinalPruning(const ccg::FinalPruning& pruning, double keepPosterior, std::ostream& log) {
   log << "kept the items of the best correct parses (" << pruning.parsable << "/"
       << pruning.examples << " examples with one";
@@ -169,12 +188,7 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
   ccg::SemanticExamplesLoad train = ccg::loadSemanticExamples(trainPath);
   diagnostics.append(train.diagnostics);
   out.types = loadTypes(s.types, trainPath, &diagnostics);
-  ccg::FactoredLexicon fixed;
-  for (const std::string& path : fixedLexicons) {
-    ccg::LexiconLoad load = ccg::loadFixedLexicon(path);
-    diagnostics.append(load.diagnostics);
-    ccg::mergeLexicon(&fixed, load.lexicon);
-  }
+  const ccg::FactoredLexicon fixed = loadFixedLexicons(fixedLexicons, &diagnostics);
   if (diagnostics.hasErrors() || !out.types) {
     printDiagnostics(diagnostics, std::cerr);
     return out;
@@ -245,11 +259,7 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
   }
   if (options.pruneAfterLastPass && s.passes > 0) {
     // The re-parse of every training example takes about a pass's Step 1: it shows progress.
-    struct PruningProgress : ccg::FublObserver {
-      explicit PruningProgress(ProgressLine* progressLine) : line(progressLine) {}
-      void onPruningExample(const ccg::FublProgress& p) override { line->show(p, "pruning"); }
-      ProgressLine* line;
-    } pruningProgress(&progress);
+    PruningProgress pruningProgress(&progress);
     const ccg::FinalPruning pruning =
         out.learner->pruneToBestCorrectParses(ccg::FublControl{&pruningProgress, nullptr});
     progress.clear();
@@ -521,12 +531,7 @@ int runPrune(const PruneSettings& s) {
   diagnostics.append(model.diagnostics);
   ccg::SemanticExamplesLoad train = ccg::loadSemanticExamples(s.train);
   diagnostics.append(train.diagnostics);
-  ccg::FactoredLexicon fixed;
-  for (const std::string& path : s.fixedLexicons) {
-    ccg::LexiconLoad load = ccg::loadFixedLexicon(path);
-    diagnostics.append(load.diagnostics);
-    ccg::mergeLexicon(&fixed, load.lexicon);
-  }
+  const ccg::FactoredLexicon fixed = loadFixedLexicons(s.fixedLexicons, &diagnostics);
   std::unique_ptr<ccg::TypeSystem> types = loadTypes(s.types, s.train, &diagnostics);
   if (diagnostics.hasErrors() || !types) {
     printDiagnostics(diagnostics, std::cerr);
@@ -540,11 +545,7 @@ int runPrune(const PruneSettings& s) {
   ccg::FublLearner learner(*types, options);
   learner.adoptModel(model.lexicon, model.parser, train.examples, fixed);
   ProgressLine progress(isatty(STDERR_FILENO) != 0);
-  struct PruningProgress : ccg::FublObserver {
-    explicit PruningProgress(ProgressLine* progressLine) : line(progressLine) {}
-    void onPruningExample(const ccg::FublProgress& p) override { line->show(p, "pruning"); }
-    ProgressLine* line;
-  } pruningProgress(&progress);
+  PruningProgress pruningProgress(&progress);
   const ccg::FinalPruning pruning =
       learner.pruneToBestCorrectParses(ccg::FublControl{&pruningProgress, nullptr});
   progress.clear();

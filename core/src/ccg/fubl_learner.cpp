@@ -118,13 +118,7 @@ void FublLearner::initialise(const std::vector<SemanticExample>& training,
   training_ = training;
   lexicon_ = FactoredLexicon();
   passesDone_ = 0;
-  updates_ = 0;
-  history_.clear();
-  averaged_ = FactoredLexicon();
-  averagedReady_ = false;
-  partFacSeen_.clear();
-  fixedLexemes_.clear();
-  fixedTemplates_.clear();
+  resetRunState();
   std::vector<AlignmentPair> pairs;
   pairs.reserve(training.size());
   for (const SemanticExample& example : training) {
@@ -584,6 +578,16 @@ FinalPruning FublLearner::pruneToBestCorrectParses(const FublControl& control) {
   return out;
 }
 
+void FublLearner::resetRunState() {
+  updates_ = 0;
+  history_.clear();
+  averaged_ = FactoredLexicon();
+  averagedReady_ = false;
+  partFacSeen_.clear();
+  fixedLexemes_.clear();
+  fixedTemplates_.clear();
+}
+
 void FublLearner::adoptModel(const FactoredLexicon& model, const CkyOptions& parser,
                              const std::vector<SemanticExample>& training,
                              const FactoredLexicon& fixedLexicon) {
@@ -596,17 +600,11 @@ void FublLearner::adoptModel(const FactoredLexicon& model, const CkyOptions& par
   options_.parser.recordEvents = false;
   options_.averageWeights = false;  // the model's weights are final
   passesDone_ = options_.passes;
-  updates_ = 0;
+  resetRunState();
   splitsAdded_ = 0;
   mergesAdded_ = 0;
   splitsRejected_ = 0;
   model1_ = WordConstantModel();
-  history_.clear();
-  averaged_ = FactoredLexicon();
-  averagedReady_ = false;
-  partFacSeen_.clear();
-  fixedLexemes_.clear();
-  fixedTemplates_.clear();
   for (const Lexeme& lexeme : fixedLexicon.lexemes()) fixedLexemes_.insert(lexemeKey(lexeme));
   for (const LexicalTemplate& lexicalTemplate : fixedLexicon.templates()) {
     fixedTemplates_.insert(templateKey(lexicalTemplate));
