@@ -485,6 +485,29 @@ void FublLearner::refreshAveraged() {
   averagedReady_ = true;
 }
 
+namespace {
+
+// FublOptions::keepPosterior: the lexemes and templates (keys) that the parses of `logicalForm`
+// in `correct` use at least `threshold` times in expectation. Expected counts are sums of
+// posteriors: a count of exactly the threshold may come out a rounding error below it.
+void collectLikelyItems(const CkyChart& correct, const Term& logicalForm, double threshold,
+                        std::vector<std::string>* lexemes, std::vector<std::string>* templates) {
+  static const std::string kLexemePrefix = "lexeme:";
+  static const std::string kTemplatePrefix = "template:";
+  const double atLeast = threshold * (1.0 - 1e-9);
+  for (const auto& [feature, value] : correct.expectations(&logicalForm)) {
+    if (feature.compare(0, kLexemePrefix.size(), kLexemePrefix) == 0) {
+      if (value >= atLeast) lexemes->push_back(feature.substr(kLexemePrefix.size()));
+    } else if (feature.compare(0, kTemplatePrefix.size(), kTemplatePrefix) == 0) {
+      if (value / kTemplateFeatureValue >= atLeast) {
+        templates->push_back(feature.substr(kTemplatePrefix.size()));
+      }
+    }
+  }
+}
+
+}  // namespace
+
 FinalPruning FublLearner::pruneToBestCorrectParses(const FublControl& control) {
   FinalPruning out;
   out.examples = static_cast<int>(training_.size());
@@ -506,8 +529,6 @@ FinalPruning FublLearner::pruneToBestCorrectParses(const FublControl& control) {
   // FublOptions::keepPosterior: the lexemes and templates with enough expected uses, per example.
   std::vector<std::vector<std::string>> likelyLexemes(batch);
   std::vector<std::vector<std::string>> likelyTemplates(batch);
-  static const std::string kLexemePrefix = "lexeme:";
-  static const std::string kTemplatePrefix = "template:";
   for (std::size_t first = 0; first < n; first += batch) {
     const std::size_t count = std::min(batch, n - first);
     if (control.cancel != nullptr && control.cancel->load()) {
@@ -529,20 +550,8 @@ FinalPruning FublLearner::pruneToBestCorrectParses(const FublControl& control) {
         likelyLexemes[k].clear();
         likelyTemplates[k].clear();
         if (found[k] == 0 || options_.keepPosterior <= 0.0) continue;
-        // Expected counts are sums of posteriors: a count of exactly the threshold may come
-        // out a rounding error below it.
-        const double threshold = options_.keepPosterior * (1.0 - 1e-9);
-        for (const auto& [feature, value] : correct.expectations(&example.logicalForm)) {
-          if (feature.compare(0, kLexemePrefix.size(), kLexemePrefix) == 0) {
-            if (value >= threshold) {
-              likelyLexemes[k].push_back(feature.substr(kLexemePrefix.size()));
-            }
-          } else if (feature.compare(0, kTemplatePrefix.size(), kTemplatePrefix) == 0) {
-            if (value / kTemplateFeatureValue >= threshold) {
-              likelyTemplates[k].push_back(feature.substr(kTemplatePrefix.size()));
-            }
-          }
-        }
+        collectLikelyItems(correct, example.logicalForm, options_.keepPosterior, &likelyLexemes[k],
+                           &likelyTemplates[k]);
       }
     });
     for (std::size_t k = 0; k < count; ++k) {
