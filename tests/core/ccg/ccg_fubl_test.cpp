@@ -273,17 +273,27 @@ TEST(CcgFublTest, DeterministicForASeedAndThreadInvariant) {
 // FublOptions::threads fills each example's two charts at once and re-parses several examples
 // at once in the final pruning: on real data (Geo250 English, fold 0, two passes) the model, the
 // pass summaries and the averaged weights are the same, byte for byte, on 1, 2 and 3 threads.
-TEST(CcgFublTest, TrainingThreadsDoNotChangeTheModel) {
-  GWB_REQUIRE_SHARED(typesPath, "data/geoquery/geo-lambda.types");
-  GWB_REQUIRE_SHARED(langPath, "data/geoquery/geo-lambda.lang");
-  GWB_REQUIRE_SHARED(trainPath, "data/geoquery/geo250/en/fold-0/train");
-  GWB_REQUIRE_SHARED(fixedPath, "data/geoquery/geo250/en-np-fixedlex.geo");
-  const TypeSystemLoad types = loadTypeSystem(typesPath, langPath);
-  ASSERT_FALSE(types.diagnostics.hasErrors());
-  const SemanticExamplesLoad train = loadSemanticExamples(trainPath);
-  ASSERT_FALSE(train.diagnostics.hasErrors());
-  const LexiconLoad fixed = loadFixedLexicon(fixedPath);
-  ASSERT_FALSE(fixed.diagnostics.hasErrors());
+// Geo250 English fold 0 (shared data), for the tests that need real charts.
+class CcgFublGeo250Test : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    GWB_REQUIRE_SHARED(typesPath, "data/geoquery/geo-lambda.types");
+    GWB_REQUIRE_SHARED(langPath, "data/geoquery/geo-lambda.lang");
+    GWB_REQUIRE_SHARED(trainPath, "data/geoquery/geo250/en/fold-0/train");
+    GWB_REQUIRE_SHARED(fixedPath, "data/geoquery/geo250/en-np-fixedlex.geo");
+    types = loadTypeSystem(typesPath, langPath);
+    ASSERT_FALSE(types.diagnostics.hasErrors());
+    train = loadSemanticExamples(trainPath);
+    ASSERT_FALSE(train.diagnostics.hasErrors());
+    fixed = loadFixedLexicon(fixedPath);
+    ASSERT_FALSE(fixed.diagnostics.hasErrors());
+  }
+  TypeSystemLoad types;
+  SemanticExamplesLoad train;
+  LexiconLoad fixed;
+};
+
+TEST_F(CcgFublGeo250Test, TrainingThreadsDoNotChangeTheModel) {
   // The first 80 pairs keep it short under the sanitizers; their charts still hold thousands
   // of entries by the second pass.
   const std::vector<SemanticExample> pairs(train.examples.begin(), train.examples.begin() + 80);
@@ -1143,17 +1153,7 @@ TEST(CcgFublTest, PruningAfterTheLastPassKeepsExactlyTheBestCorrectParsesItems) 
 // model training would have saved; and FublOptions::keepPosterior keeps exactly the y* items plus
 // every lexeme and template whose expected count in an example's parses of z reaches the
 // threshold (computed here from each chart of z's expectations), a superset of the default's.
-TEST(CcgFublTest, PruningASavedWholeModelAndKeepingLikelyItems) {
-  GWB_REQUIRE_SHARED(typesPath, "data/geoquery/geo-lambda.types");
-  GWB_REQUIRE_SHARED(langPath, "data/geoquery/geo-lambda.lang");
-  GWB_REQUIRE_SHARED(trainPath, "data/geoquery/geo250/en/fold-0/train");
-  GWB_REQUIRE_SHARED(fixedPath, "data/geoquery/geo250/en-np-fixedlex.geo");
-  const TypeSystemLoad types = loadTypeSystem(typesPath, langPath);
-  ASSERT_FALSE(types.diagnostics.hasErrors());
-  const SemanticExamplesLoad train = loadSemanticExamples(trainPath);
-  ASSERT_FALSE(train.diagnostics.hasErrors());
-  const LexiconLoad fixed = loadFixedLexicon(fixedPath);
-  ASSERT_FALSE(fixed.diagnostics.hasErrors());
+TEST_F(CcgFublGeo250Test, PruningASavedWholeModelAndKeepingLikelyItems) {
   const std::vector<SemanticExample> pairs(train.examples.begin(), train.examples.begin() + 60);
   FublOptions options;
   options.passes = 2;
