@@ -931,7 +931,7 @@ void FublView::restoreState(const QJsonObject& state) {
     }
   }
   const auto page = kPages.indexOf(state.value(kPageKey).toString());
-  if (page >= 0 && (page == 0 || model_)) pages_->setCurrentIndex(page);
+  if (page >= 0 && (page == 0 || model_)) pages_->setCurrentIndex(static_cast<int>(page));
   if (page < 0 || (page > 0 && !model_)) pages_->setCurrentIndex(0);
   const QString base =
       opened.isEmpty() ? tr("Choose a training file of sentences with logical forms, then Train.")

@@ -205,6 +205,8 @@ class CkyFillCache {
   ~CkyFillCache();
   CkyFillCache(const CkyFillCache&) = delete;
   CkyFillCache& operator=(const CkyFillCache&) = delete;
+  CkyFillCache(CkyFillCache&&) = delete;
+  CkyFillCache& operator=(CkyFillCache&&) = delete;
   std::size_t meanings() const;  // distinct meanings interned so far
 
  private:
