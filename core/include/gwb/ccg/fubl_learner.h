@@ -352,10 +352,10 @@ class FublLearner {
   void pruneUnused(PassSummary* summary);
   // FublOptions::averageWeights: θ[feature] becomes `value` at example updates_.
   void updateWeight(const std::string& feature, double value);
-  // The average of θ over examples 1..updates_ for every feature.
   // Clears what a run accumulates (update count, averaging history, PART-FAC proposals, the
   // fixed lexicon's keys), for initialise() and adoptModel().
   void resetRunState();
+  // The average of θ over examples 1..updates_ for every feature.
   std::unordered_map<std::string, double> averagedWeights() const;
   void refreshAveraged();
   // The chart of x (into *chart, with `cache`) and the chart of z_i (into *correct): one after
