@@ -105,7 +105,7 @@ struct TrainSettings {
   bool anyRootType = false;
   bool keepLexicon = false;
   bool averageWeights = false;
-  double keepPosterior = 0.0;
+  double keepPosterior = ccg::FublOptions().keepPosterior;
   bool quiet = false;
 };
 
@@ -518,7 +518,7 @@ struct PruneSettings {
   std::string out;
   std::vector<std::string> fixedLexicons;
   TypeInput types;
-  double keepPosterior = 0.0;
+  double keepPosterior = ccg::FublOptions().keepPosterior;
   int trainBeam = 0;
   bool unconstrained = false;
   int threads = 1;
@@ -640,7 +640,7 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
       .add_option("--keep-posterior", s.keepPosterior,
                   "not in the paper: the pruning after the last pass also keeps every lexeme and "
                   "template an example's parses of its logical form use at least this many "
-                  "times in expectation (0, the default: only the best correct parse's)")
+                  "times in expectation (default 0.1; 0: only the best correct parse's, as SPF)")
       ->check(CLI::Range(0.0, 1000.0));
   command.add_option("--learning-rate", s.learningRate, "alpha0 of alpha0 / (1 + c k)")
       ->check(CLI::PositiveNumber);
@@ -720,7 +720,8 @@ void addCcgLearnCommands(CLI::App& ccg, int& exitStatus) {
   prune
       ->add_option("--keep-posterior", p->keepPosterior,
                    "also keep every lexeme and template an example's parses of its logical form "
-                   "use at least this many times in expectation (0: only the best parse's)")
+                   "use at least this many times in expectation (default 0.1, as training; 0: only "
+                   "the best parse's)")
       ->check(CLI::Range(0.0, 1000.0));
   prune
       ->add_option("--train-beam", p->trainBeam,

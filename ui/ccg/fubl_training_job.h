@@ -53,7 +53,7 @@ struct FublTrainingSettings {
   double cooling = 1e-5;        // FublOptions::coolingRate: c of α0 / (1 + c·k)
   bool keepLexicon = false;     // !FublOptions::pruneAfterLastPass
   bool averageWeights = false;  // FublOptions::averageWeights (not in the paper)
-  double keepPosterior = 0.0;   // FublOptions::keepPosterior (not in the paper)
+  double keepPosterior = gwb::ccg::FublOptions().keepPosterior;  // not in the paper
 
   QString effectiveModelPath() const;
 };

@@ -1077,6 +1077,7 @@ TEST(CcgFublTest, PruningAfterTheLastPassKeepsExactlyTheBestCorrectParsesItems) 
   const Language language = makeLanguage();
   FublOptions options;
   options.passes = 2;
+  options.keepPosterior = 0.0;  // y*'s items only (the default also keeps likely ones; below)
   options.pruneAfterLastPass = false;
   FublLearner learner(language.types, options);
   learner.train(language.train, language.fixed);
@@ -1137,7 +1138,7 @@ TEST(CcgFublTest, PruningAfterTheLastPassKeepsExactlyTheBestCorrectParsesItems) 
     }
   }
 
-  // train() prunes so by default: the same model; and the language is still learned.
+  // train() prunes so: the same model; and the language is still learned.
   options.pruneAfterLastPass = true;
   FublLearner pruned(language.types, options);
   pruned.train(language.train, language.fixed);
@@ -1150,17 +1151,24 @@ TEST(CcgFublTest, PruningAfterTheLastPassKeepsExactlyTheBestCorrectParsesItems) 
 
 // gwb ccg prune: a model trained whole (pruneAfterLastPass off), written to its file, read back
 // and adopted by a fresh learner with the training pairs and fixed lexicon, prunes to the very
-// model training would have saved; and FublOptions::keepPosterior keeps exactly the y* items plus
-// every lexeme and template whose expected count in an example's parses of z reaches the
-// threshold (computed here from each chart of z's expectations), a superset of the default's.
+// model training would have saved, with the default threshold and with none (y*'s items only);
+// and FublOptions::keepPosterior keeps exactly the y* items plus every lexeme and template whose
+// expected count in an example's parses of z reaches the threshold (computed here from each
+// chart of z's expectations), a superset of y*'s.
 TEST_F(CcgFublGeo250Test, PruningASavedWholeModelAndKeepingLikelyItems) {
   const std::vector<SemanticExample> pairs(train.examples.begin(), train.examples.begin() + 60);
   FublOptions options;
   options.passes = 2;
   options.seed = 3;
+  FublLearner trainedByDefault(types.types, options);
+  trainedByDefault.train(pairs, fixed.lexicon);
+  const std::string prunedByDefault =
+      writeCcgModel(trainedByDefault.model(), trainedByDefault.options().parser);
+  options.keepPosterior = 0.0;
   FublLearner trained(types.types, options);
   trained.train(pairs, fixed.lexicon);
   const std::string prunedInTraining = writeCcgModel(trained.model(), trained.options().parser);
+  EXPECT_NE(prunedByDefault, prunedInTraining) << "the default threshold keeps more";
 
   options.pruneAfterLastPass = false;
   FublLearner whole(types.types, options);
@@ -1178,13 +1186,17 @@ TEST_F(CcgFublGeo250Test, PruningASavedWholeModelAndKeepingLikelyItems) {
     *pruning = learner.pruneToBestCorrectParses();
     return learner.model();
   };
+  FinalPruning byDefault;
+  EXPECT_EQ(writeCcgModel(prunedWith(FublOptions().keepPosterior, &byDefault), parser),
+            prunedByDefault);
+  EXPECT_GT(byDefault.widenedByPosterior, 0);
   FinalPruning plain;
   const FactoredLexicon byBestParses = prunedWith(0.0, &plain);
   EXPECT_EQ(writeCcgModel(byBestParses, parser), prunedInTraining);
   EXPECT_EQ(plain.parsable, 60);
   EXPECT_EQ(plain.widenedByPosterior, 0);
 
-  // The oracle for the threshold: y*'s items (the default's) and the likely ones of each chart.
+  // The oracle for the threshold: y*'s items and the likely ones of each chart.
   const double threshold = 0.05;
   std::set<std::string> lexemes;
   std::set<std::string> templates;

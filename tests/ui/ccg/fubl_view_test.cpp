@@ -229,9 +229,10 @@ TEST_F(FublViewTest, LearningOptionsReachTheLearnerAndTheWorkspace) {
 }
 
 // "Keep items used ≥" (FublOptions::keepPosterior) reaches the learner's final pruning, is off
-// while the whole lexicon is kept, and a workspace keeps it (older ones: best parse only).
+// while the whole lexicon is kept, and a workspace keeps it (older ones: the learner's default).
 TEST_F(FublViewTest, KeepPosteriorReachesTheFinalPruningAndTheWorkspace) {
-  EXPECT_EQ(view_.settings().keepPosterior, 0.0);
+  EXPECT_EQ(view_.settings().keepPosterior, ccg::FublOptions().keepPosterior);
+  EXPECT_EQ(view_.settings().keepPosterior, 0.1);
   auto* box = view_.findChild<QDoubleSpinBox*>(QStringLiteral("fublKeepPosteriorBox"));
   auto* whole = view_.findChild<QCheckBox*>(QStringLiteral("fublKeepLexiconBox"));
   ASSERT_NE(box, nullptr);
@@ -261,7 +262,7 @@ TEST_F(FublViewTest, KeepPosteriorReachesTheFinalPruningAndTheWorkspace) {
   QJsonObject older = view_.state();
   older.remove(QStringLiteral("keepPosterior"));
   other.restoreState(older);
-  EXPECT_EQ(other.settings().keepPosterior, 0.0);
+  EXPECT_EQ(other.settings().keepPosterior, ccg::FublOptions().keepPosterior);
 }
 
 TEST_F(FublViewTest, LexiconTableRowsAreTheModelsEntriesWithTheirWeights) {

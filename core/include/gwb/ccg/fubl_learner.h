@@ -43,11 +43,11 @@
 // training, not after each pass (see pruneUnused): the items no y* uses are split pieces and
 // whole-sentence items that the final model does not need to parse its own training data, and
 // at test time each of them would otherwise meet every template of its type. With
-// `keepPosterior` P > 0 (not in the paper) the pruning also keeps every lexeme and template that
-// an example's parses of z use at least P times in expectation (E[count | x, z], the chart of z's
-// inside-outside): z's runner-up analyses keep their pieces. adoptModel() takes a model saved
-// whole as the state after the last pass, so that it is pruned later (`gwb ccg prune`) as
-// training would have pruned it.
+// `keepPosterior` P > 0 (not in the paper; 0.1 by default) the pruning also keeps every lexeme and
+// template that an example's parses of z use at least P times in expectation (E[count | x, z], the
+// chart of z's inside-outside): z's runner-up analyses keep their pieces. adoptModel() takes a
+// model saved whole as the state after the last pass, so that it is pruned later (`gwb ccg prune`)
+// as training would have pruned it.
 //
 // Everything is deterministic for given data, options and seed: ties go to the first candidate
 // in enumeration order, sums run in a fixed order, and the online loop itself is sequential (each
@@ -145,12 +145,14 @@ struct FublOptions {
   // with keepPosterior, their likely parses; see the header comment); off: every lexeme and
   // template learned stays in the model.
   bool pruneAfterLastPass = true;
-  // Not in the paper (session 23): the final pruning also keeps every lexeme and template whose
-  // expected number of uses in an example's parses of z, E[count | x, z] under the final
-  // weights (the chart of z's inside-outside), is at least this; 0: only y*'s items. A lexeme
-  // z's other likely derivations use, pruned, takes its analyses away from test sentences that
-  // need them with another template.
-  double keepPosterior = 0.0;
+  // Not in the paper (session 23; the default since session 25): the final pruning also keeps
+  // every lexeme and template whose expected number of uses in an example's parses of z,
+  // E[count | x, z] under the final weights (the chart of z's inside-outside), is at least this;
+  // 0: only y*'s items (SPF's pruning). A lexeme z's other likely derivations use, pruned, takes
+  // its analyses away from test sentences that need them with another template. 0.1 adds 1.0
+  // to the mean F1 of three Geo880 seeds and keeps the four Geo250 means within fold noise
+  // (docs/ccg.md, Results, sessions 23-25).
+  double keepPosterior = 0.1;
   // Find y* and E[φ | x, z] in a chart restricted to entries with z's constants
   // (CkyOptions::allowedConstants), so that the beam cannot push every derivation of z out.
   bool constrainCorrectParse = true;
