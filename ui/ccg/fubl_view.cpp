@@ -155,8 +155,14 @@ FublView::FublView(QWidget* parent) : QWidget(parent) {
   connect(&job_, &FublTrainingJob::passFinished, this, &FublView::onPassFinished);
   connect(&job_, &FublTrainingJob::pruningProgress, this, [this](int example, int examples) {
     progress_->setProgress(example, examples);
-    setStatus(tr("Keeping the items of the training pairs' best correct parses: %1 of %2 "
+    const double keepPosterior = job_.settings().keepPosterior;
+    const QString likely =
+        keepPosterior > 0 && !job_.settings().keepLexicon
+            ? tr(" and what their parses use at least %1 times in expectation").arg(keepPosterior)
+            : QString();
+    setStatus(tr("Keeping the items of the training pairs' best correct parses%1: %2 of %3 "
                  "parsed again\u2026")
+                  .arg(likely)
                   .arg(example)
                   .arg(examples));
   });

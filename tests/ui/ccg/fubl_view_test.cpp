@@ -555,6 +555,8 @@ TEST_F(FublViewTest, CancelDuringTheFinalPruningKeepsTheLastPassUnpruned) {
   ASSERT_GT(reports, 0);
   EXPECT_TRUE(statuses.last().contains(QStringLiteral("best correct parses")))
       << statuses.last().toStdString();
+  EXPECT_TRUE(statuses.last().contains(QStringLiteral("at least 0.1 times in expectation")))
+      << statuses.last().toStdString();
   const std::unique_ptr<CoreRun> pruned = coreRun(2);
   ASSERT_NE(other.model(), nullptr);
   EXPECT_EQ(ccg::writeFactoredLexicon(*other.model()),
