@@ -157,7 +157,7 @@ FublView::FublView(QWidget* parent) : QWidget(parent) {
     progress_->setProgress(example, examples);
     const double keepPosterior = job_.settings().keepPosterior;
     const QString likely =
-        keepPosterior > 0 && !job_.settings().keepLexicon
+        keepPosterior > 0
             ? tr(" and what their parses use at least %1 times in expectation").arg(keepPosterior)
             : QString();
     setStatus(tr("Keeping the items of the training pairs' best correct parses%1: %2 of %3 "
