@@ -33,10 +33,13 @@ namespace {
 // Posts the learner's reports to the job; keeps each finished pass's lexicon and saves it.
 class JobObserver : public ccg::FublObserver {
  public:
-  JobObserver(FublTrainingJob* job, JobContext& context,
-              const std::shared_ptr<FublTrainingJob::Run>& run, const ccg::CkyOptions& parser,
-              std::function<void(const ccg::FublProgress&)> hook)
-      : job_(job), context_(context), run_(run), parser_(parser), hook_(std::move(hook)) {}
+  JobObserver(FublTrainingJob* job, JobContext& context, std::shared_ptr<FublTrainingJob::Run> run,
+              ccg::CkyOptions parser, std::function<void(const ccg::FublProgress&)> hook)
+      : job_(job),
+        context_(context),
+        run_(std::move(run)),
+        parser_(std::move(parser)),
+        hook_(std::move(hook)) {}
 
   void onExample(const ccg::FublProgress& progress) override {
     const int step = std::max(1, progress.examples / 50);
