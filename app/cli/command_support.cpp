@@ -53,4 +53,15 @@ Distribution& distribution() {
 
 void setDistribution(Distribution* ranks) { currentDistribution = ranks; }
 
+namespace {
+bool failedTogether = false;
+}  // namespace
+
+int failedOnEveryRank(const Distribution& ranks, int status) {
+  if (ranks.size() > 1) failedTogether = true;
+  return status;
+}
+
+bool everyRankFailedTogether() { return failedTogether; }
+
 }  // namespace gwb::cli

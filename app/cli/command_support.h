@@ -22,4 +22,13 @@ int runGuarded(const std::function<int()>& run);
 Distribution& distribution();
 void setDistribution(Distribution* ranks);
 
+// For an error every rank of `ranks` meets at the same point, after the same collective
+// operations (rank 0 read a checkpoint and broadcast it, and every rank refuses it): rank 0 has
+// printed it, and every rank returns `status`. When `ranks` is more than one process, main then
+// lets them end on their own instead of stopping the job, which could kill rank 0 before its
+// message is out. Returns `status`.
+int failedOnEveryRank(const Distribution& ranks, int status);
+// Whether a command said so (for main).
+bool everyRankFailedTogether();
+
 }  // namespace gwb::cli

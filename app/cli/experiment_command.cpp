@@ -461,12 +461,15 @@ std::optional<RunRow> finishedRow(const ExperimentSettings& s, double alpha, std
   return row;
 }
 
-// --resume on a run that finished before (its row) or whose folder is refused (nullopt).
+// --resume on a run that finished before (its row) or whose folder is refused (nullopt). Every
+// rank of `ranks` has the same `resumed` (rank 0's, broadcast), so a refusal is every rank's.
 std::optional<RunRow> finishedOrFailed(const ResumeState& resumed, const ExperimentSettings& s,
                                        double alpha, std::uint64_t seed, const std::string& dir,
-                                       bool leader) {
+                                       const Distribution& ranks) {
+  const bool leader = ranks.leader();
   if (resumed.kind == ResumeState::Error) {
     if (leader) std::cerr << "gwb: --resume: " << resumed.text << '\n';
+    failedOnEveryRank(ranks, 1);
     return std::nullopt;
   }
   auto row = finishedRow(s, alpha, seed, resumed.text);
@@ -477,6 +480,7 @@ std::optional<RunRow> finishedOrFailed(const ResumeState& resumed, const Experim
       std::cerr << "gwb: --resume: " << dir << "/metrics.tsv: bad row\n";
     }
   }
+  if (!row) failedOnEveryRank(ranks, 1);
   return row;
 }
 
@@ -550,7 +554,7 @@ std::optional<RunRow> runOne(const ExperimentSettings& s, const ExperimentInputs
   if (checkpoints && s.resume) {
     resumed = resumeStateOf(dir, run, options.model, ranks);
     if (resumed.kind == ResumeState::Error || resumed.kind == ResumeState::Finished)
-      return finishedOrFailed(resumed, s, alpha, seed, dir, ranks.leader());
+      return finishedOrFailed(resumed, s, alpha, seed, dir, ranks);
     setResumePoint(resumed, dir, ranks.leader(), options.checkpoints);
   }
   static int checkpointsWritten = 0;

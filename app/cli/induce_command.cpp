@@ -216,19 +216,19 @@ int runInduce(const InduceSettings& s) {
       if (ranks.leader())
         std::cerr << "gwb: --resume: " << (error.empty() ? checkpointPath + " is empty" : error)
                   << '\n';
-      return 1;
+      return failedOnEveryRank(ranks, 1);
     }
     resumeFrom = parseInductionCheckpoint(text, &error);
     if (!resumeFrom) {
       if (ranks.leader()) std::cerr << "gwb: --resume: " << checkpointPath << ": " << error << '\n';
-      return 1;
+      return failedOnEveryRank(ranks, 1);
     }
     if (resumeFrom->run != run) {
       if (ranks.leader())
         std::cerr << "gwb: --resume: " << checkpointPath
                   << " is the checkpoint of another run:\n  it has:  " << resumeFrom->run
                   << "\n  now:     " << run << '\n';
-      return 1;
+      return failedOnEveryRank(ranks, 1);
     }
     control.resume = &*resumeFrom;
     if (ranks.leader())

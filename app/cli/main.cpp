@@ -58,8 +58,9 @@ int main(int argc, char** argv) {
     return exitStatus;
   });
   // The other ranks may be waiting for this one in a collective operation: stop them all (the
-  // error itself has been printed).
-  if (status != 0 && ranks.size() > 1)
+  // error itself has been printed). Not when every rank failed at the same point: they all end
+  // by themselves, and rank 0's message is not cut off.
+  if (status != 0 && ranks.size() > 1 && !gwb::cli::everyRankFailedTogether())
     ranks.abort("gwb: stopping all ranks after an error (exit status " + std::to_string(status) +
                 ")");
   return status;
