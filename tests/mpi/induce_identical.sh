@@ -54,6 +54,9 @@ done
 ranks 2 "$gwb" induce -g "$samples/pp-attachment.cfg" -i train.txt -m vb --seed 8 -n 2 -q \
   --chunk-tokens 12 -o vb-killed --resume > other.txt 2>&1 && fail "another run's checkpoint was accepted"
 grep -q "is the checkpoint of another run" other.txt || fail "no message for another run's checkpoint: $(head -c 400 other.txt)"
+# Every rank refuses it together: they end by themselves, no rank stops the job (an abort could
+# kill rank 0 before its message is out).
+grep -q "stopping all ranks" other.txt && fail "a refusal every rank met aborted the job: $(head -c 400 other.txt)"
 
 # A rank out of memory in the E-step (only the last rank holds the 300-word line) stops the
 # whole job with its message: no hang, no outputs.
