@@ -628,7 +628,8 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
       "a fixed-lexicon lexeme starts at 10 per word (UBL: 'salt lake city' 30), not 10");
   command.add_flag("--keep-lexicon", s.keepLexicon,
                    "keep every lexeme and template learned (default: after the last pass, only "
-                   "those of the training examples' best correct parses, as SPF)");
+                   "those of the training examples' best correct parses and, with "
+                   "--keep-posterior, of their likely ones)");
   command.add_flag("--average-weights", s.averageWeights,
                    "not in the paper: the model's weights are the average of those after each "
                    "training example (the averaged perceptron's), not the last ones; training "

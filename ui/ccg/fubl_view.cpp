@@ -249,8 +249,8 @@ QWidget* FublView::buildTrainingPage() {
   keepLexiconBox_->setObjectName(QStringLiteral("fublKeepLexiconBox"));
   keepLexiconBox_->setToolTip(
       tr("Every lexeme and template learned stays in the model, as Figure 1 and UBL. Off: after "
-         "the last pass only those of the training examples' best correct parses (ten times "
-         "faster to test)"));
+         "the last pass only those of the training examples' best correct parses and, by "
+         "\"Keep items used ≥\", of their likely ones (faster to test)"));
   averageWeightsBox_ = new QCheckBox(tr("Averaged weights"), page);
   averageWeightsBox_->setObjectName(QStringLiteral("fublAverageWeightsBox"));
   averageWeightsBox_->setToolTip(
