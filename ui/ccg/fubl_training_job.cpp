@@ -213,8 +213,8 @@ void FublTrainingJob::work(const std::shared_ptr<Run>& run, JobContext& context)
   }
   if (!run->cancelled && options.pruneAfterLastPass && s.passes > 0) {
     // Only the items of the training examples' best (and likely) correct parses (fubl_learner.h),
-    // saved again.
-    // Cancelled on the way, the run keeps the last pass's model (saved after that pass).
+    // saved again. Cancelled on the way, the run keeps the last pass's model (saved after that
+    // pass).
     if (learner.pruneToBestCorrectParses(control).cancelled) {
       run->cancelled = true;
     } else {
