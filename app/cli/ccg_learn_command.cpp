@@ -101,6 +101,7 @@ struct TrainSettings {
   std::string splitTest = "gain";
   bool acceptEverySplit = false;
   bool quantifiersInLexemes = false;
+  std::string lexemeOperators = ccg::lexicalOperatorsName(ccg::FublOptions().lexicalOperators);
   bool fixedWeightPerWord = false;
   bool anyRootType = false;
   bool keepLexicon = false;
@@ -217,6 +218,9 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
                                               : ccg::FublOptions::SplitTest::Reparse;
   options.lexicalOperators = s.quantifiersInLexemes ? ccg::LexicalOperators::RankingAndQuantifiers
                                                     : ccg::LexicalOperators::Ranking;
+  if (!s.quantifiersInLexemes) {
+    ccg::lexicalOperatorsNamed(s.lexemeOperators, &options.lexicalOperators);  // CLI checked it
+  }
   options.restrictRootTypes = !s.anyRootType;
   options.pruneAfterLastPass = !s.keepLexicon;
   options.averageWeights = s.averageWeights;
@@ -616,9 +620,14 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
                   "re-parsing finds a parse that good) or 'always' (Figure 1 read literally)")
       ->check(CLI::IsMember({"reparse", "gain", "always"}));
   command.add_flag("--accept-every-split", s.acceptEverySplit, "the same as --split-test always");
+  command
+      .add_option("--lexeme-operators", s.lexemeOperators,
+                  "the operators MAX-FAC puts in lexemes, so that words, not templates, choose "
+                  "them: 'ranking' (argmax, argmin, count, sum), 'quantifiers' (and exists, the, "
+                  "not) or 'quantifiers-or' (and or)")
+      ->check(CLI::IsMember({"ranking", "quantifiers", "quantifiers-or"}));
   command.add_flag("--quantifiers-in-lexemes", s.quantifiersInLexemes,
-                   "MAX-FAC puts exists, the and not in lexemes, as argmax, argmin, count and sum "
-                   "always are: words, not templates, choose them");
+                   "the same as --lexeme-operators quantifiers");
   command.add_flag("--no-eta-identity-splits", s.noEtaIdentitySplits,
                    "never make a split whose function is the identity up to eta-reduction "
                    "(f = \\y.\\x.y(x), its words meaning nothing; fewer sentences parse, see "

@@ -796,9 +796,32 @@ bool among(const std::array<TermKind, N>& kinds, TermKind kind) {
 
 }  // namespace
 
+const char* lexicalOperatorsName(LexicalOperators which) {
+  switch (which) {
+    case LexicalOperators::Ranking: return "ranking";
+    case LexicalOperators::RankingAndQuantifiers: return "quantifiers";
+    case LexicalOperators::RankingQuantifiersAndOr: return "quantifiers-or";
+  }
+  return "ranking";
+}
+
+bool lexicalOperatorsNamed(const std::string& name, LexicalOperators* which) {
+  for (LexicalOperators candidate :
+       {LexicalOperators::Ranking, LexicalOperators::RankingAndQuantifiers,
+        LexicalOperators::RankingQuantifiersAndOr}) {
+    if (name == lexicalOperatorsName(candidate)) {
+      *which = candidate;
+      return true;
+    }
+  }
+  return false;
+}
+
 bool isLexicalOperator(TermKind kind, LexicalOperators which) {
-  return among(kLexicalOperators, kind) ||
-         (which == LexicalOperators::RankingAndQuantifiers && among(kQuantifierOperators, kind));
+  if (among(kLexicalOperators, kind)) return true;
+  if (which == LexicalOperators::Ranking) return false;
+  return among(kQuantifierOperators, kind) ||
+         (which == LexicalOperators::RankingQuantifiersAndOr && kind == TermKind::Or);
 }
 
 Term operatorsAsConstants(const Term& term, LexicalOperators which) {
@@ -807,7 +830,8 @@ Term operatorsAsConstants(const Term& term, LexicalOperators which) {
   std::vector<Term> children = mapChildren(
       term, [which](const Term& c) { return operatorsAsConstants(c, which); }, &changed);
   if (!changed) children = term->children;
-  if (term->kind == TermKind::Not && isLexicalOperator(term->kind, which)) {
+  const bool takesNoLambda = term->kind == TermKind::Not || term->kind == TermKind::Or;
+  if (takesNoLambda && isLexicalOperator(term->kind, which)) {
     return makeApplication(makeConstant(termKeyword(term->kind)), std::move(children));
   }
   if (isLexicalOperator(term->kind, which)) {
@@ -831,6 +855,7 @@ TermKind lexicalOperatorNamed(const std::string& name) {
   for (TermKind kind : kQuantifierOperators) {
     if (name == termKeyword(kind)) return kind;
   }
+  if (name == termKeyword(TermKind::Or)) return TermKind::Or;
   return TermKind::Constant;
 }
 
@@ -851,6 +876,10 @@ Term operatorOfApplication(const std::vector<Term>& children) {
   if (kind == TermKind::Constant) return nullptr;
   if (kind == TermKind::Not) {
     return children.size() == 2 ? makeOperator(TermKind::Not, {children[1]}) : nullptr;
+  }
+  if (kind == TermKind::Or) {
+    if (children.size() < 3) return nullptr;  // a disjunction has two disjuncts or more
+    return makeOperator(TermKind::Or, std::vector<Term>(children.begin() + 1, children.end()));
   }
   if (!operatorArityFits(kind, children.size() - 1)) return nullptr;
   for (std::size_t i = 1; i < children.size(); ++i) {

@@ -102,6 +102,31 @@ TEST(CcgFublTest, QuantifiersInLexemesWhenAsked) {
   }
 }
 
+// --lexeme-operators quantifiers-or: a disjunction's `or` is the lexeme's, not the template's.
+TEST(CcgFublTest, DisjunctionInLexemesWhenAsked) {
+  const Language language = makeLanguage();
+  SemanticExamplesLoad one = readSemanticExamples(
+      "states bordering texas or utah\n(lambda $0 e (and (state:t $0) (or (next_to:t $0 "
+      "texas:s) (next_to:t $0 utah:s))))\n",
+      "one");
+  ASSERT_FALSE(one.diagnostics.hasErrors());
+  for (const LexicalOperators which :
+       {LexicalOperators::RankingAndQuantifiers, LexicalOperators::RankingQuantifiersAndOr}) {
+    FublOptions options;
+    options.lexicalOperators = which;
+    FublLearner learner(language.types, options);
+    learner.initialise(one.examples, FactoredLexicon());
+    ASSERT_EQ(learner.lexicon().lexemes().size(), 1u);
+    const std::vector<std::string>& constants = learner.lexicon().lexemes().front().constants;
+    const bool inLexeme = which == LexicalOperators::RankingQuantifiersAndOr;
+    EXPECT_EQ(std::count(constants.begin(), constants.end(), "or"), inLexeme ? 1 : 0);
+    const std::string templateText = toString(learner.lexicon().templates().front().semantics);
+    EXPECT_EQ(templateText.find("(or ") != std::string::npos, inLexeme ? false : true)
+        << templateText;
+    EXPECT_NEAR(learner.logLikelihood(one.examples.front()), 0.0, 1e-12) << templateText;
+  }
+}
+
 // UBL's fixed entries start at 10 a word (LexiconFeatSet: initLexWeight × tokens).
 TEST(CcgFublTest, FixedLexemesWeighTenAWordWhenAsked) {
   const Language language = makeLanguage();

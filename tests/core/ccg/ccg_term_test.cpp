@@ -617,5 +617,38 @@ TEST(CcgTermTest, QuantifiersAsConstantsOnRequest) {
   EXPECT_EQ(constantsAsOperators(twoArguments), twoArguments);
 }
 
+// RankingQuantifiersAndOr makes `or` a constant applied to its disjuncts (no lambda), and back;
+// the quantifier set leaves it an operator; an `or` constant with one argument is not one.
+TEST(CcgTermTest, DisjunctionAsAConstantOnRequest) {
+  const Term form = parseTerm(
+      "(count $0 (and (state:t $0) (exists $1 (and (or (town:t $1) (city:t $1) (lake:t $1)) "
+      "(loc:t $1 $0)))))");
+  const Term asConstants = operatorsAsConstants(form, LexicalOperators::RankingQuantifiersAndOr);
+  EXPECT_EQ(toString(asConstants),
+            "(count (lambda $0 e (and (state:t $0) (exists (lambda $1 e (and (or (town:t $1) "
+            "(city:t $1) (lake:t $1)) (loc:t $1 $0)))))))");
+  EXPECT_TRUE(structurallyEqual(constantsAsOperators(asConstants), form));
+  EXPECT_EQ(constantsInOrder(asConstants),
+            (std::vector<std::string>{"count", "state:t", "exists", "or", "town:t", "city:t",
+                                      "lake:t", "loc:t"}));
+  const std::vector<std::string> withoutOr =
+      constantsInOrder(operatorsAsConstants(form, LexicalOperators::RankingAndQuantifiers));
+  EXPECT_EQ(std::count(withoutOr.begin(), withoutOr.end(), "or"), 0);
+  const Term oneDisjunct = makeApplication(makeConstant("or"), {parseTerm("(state:t texas:s)")});
+  EXPECT_EQ(constantsAsOperators(oneDisjunct), oneDisjunct);
+}
+
+TEST(CcgTermTest, LexicalOperatorSetsByName) {
+  for (LexicalOperators which : {LexicalOperators::Ranking, LexicalOperators::RankingAndQuantifiers,
+                                 LexicalOperators::RankingQuantifiersAndOr}) {
+    LexicalOperators read = LexicalOperators::Ranking;
+    ASSERT_TRUE(lexicalOperatorsNamed(lexicalOperatorsName(which), &read));
+    EXPECT_EQ(read, which);
+  }
+  LexicalOperators untouched = LexicalOperators::RankingAndQuantifiers;
+  EXPECT_FALSE(lexicalOperatorsNamed("or", &untouched));
+  EXPECT_EQ(untouched, LexicalOperators::RankingAndQuantifiers);
+}
+
 }  // namespace
 }  // namespace gwb::ccg
