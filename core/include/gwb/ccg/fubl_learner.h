@@ -126,7 +126,8 @@ struct FublOptions {
   enum class SplitTest { Reparse, Gain, Always };
   SplitTest splitTest = SplitTest::Gain;
   // Which operators MAX-FAC puts in lexemes: argmax, argmin, count, sum (section 5.1's
-  // (cheapest, [argmin, cost])), or also exists, the and not, so that words choose them.
+  // (cheapest, [argmin, cost])), or also exists, the and not, or also or, so that words choose
+  // them.
   LexicalOperators lexicalOperators = LexicalOperators::Ranking;
   bool partFac = true;  // PART-FAC templates in Step 1
   // A PART-FAC template joins the lexicon once it has come from this many best correct parses
