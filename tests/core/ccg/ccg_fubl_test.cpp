@@ -92,7 +92,8 @@ TEST(CcgFublTest, QuantifiersInLexemesWhenAsked) {
   ASSERT_FALSE(one.diagnostics.hasErrors());
   for (const bool quantifiers : {false, true}) {
     FublOptions options;
-    if (quantifiers) options.lexicalOperators = LexicalOperators::RankingAndQuantifiers;
+    options.lexicalOperators =
+        quantifiers ? LexicalOperators::RankingAndQuantifiers : LexicalOperators::Ranking;
     FublLearner learner(language.types, options);
     learner.initialise(one.examples, FactoredLexicon());
     ASSERT_EQ(learner.lexicon().lexemes().size(), 1u);
