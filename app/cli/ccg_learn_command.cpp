@@ -623,9 +623,9 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
   command
       .add_option("--lexeme-operators", s.lexemeOperators,
                   "the operators MAX-FAC puts in lexemes, so that words, not templates, choose "
-                  "them: 'ranking' (argmax, argmin, count, sum), 'quantifiers' (and exists, the, "
-                  "not) or 'quantifiers-or' (and or)")
-      ->check(CLI::IsMember({"ranking", "quantifiers", "quantifiers-or"}));
+                  "them: 'ranking' (argmax, argmin, count, sum), 'ranking-or' (and or), "
+                  "'quantifiers' (ranking and exists, the, not) or 'quantifiers-or' (all those)")
+      ->check(CLI::IsMember({"ranking", "ranking-or", "quantifiers", "quantifiers-or"}));
   command.add_flag("--quantifiers-in-lexemes", s.quantifiersInLexemes,
                    "the same as --lexeme-operators quantifiers");
   command.add_flag("--no-eta-identity-splits", s.noEtaIdentitySplits,

@@ -799,6 +799,7 @@ bool among(const std::array<TermKind, N>& kinds, TermKind kind) {
 const char* lexicalOperatorsName(LexicalOperators which) {
   switch (which) {
     case LexicalOperators::Ranking: return "ranking";
+    case LexicalOperators::RankingAndOr: return "ranking-or";
     case LexicalOperators::RankingAndQuantifiers: return "quantifiers";
     case LexicalOperators::RankingQuantifiersAndOr: return "quantifiers-or";
   }
@@ -807,8 +808,8 @@ const char* lexicalOperatorsName(LexicalOperators which) {
 
 bool lexicalOperatorsNamed(const std::string& name, LexicalOperators* which) {
   for (LexicalOperators candidate :
-       {LexicalOperators::Ranking, LexicalOperators::RankingAndQuantifiers,
-        LexicalOperators::RankingQuantifiersAndOr}) {
+       {LexicalOperators::Ranking, LexicalOperators::RankingAndOr,
+        LexicalOperators::RankingAndQuantifiers, LexicalOperators::RankingQuantifiersAndOr}) {
     if (name == lexicalOperatorsName(candidate)) {
       *which = candidate;
       return true;
@@ -819,9 +820,12 @@ bool lexicalOperatorsNamed(const std::string& name, LexicalOperators* which) {
 
 bool isLexicalOperator(TermKind kind, LexicalOperators which) {
   if (among(kLexicalOperators, kind)) return true;
-  if (which == LexicalOperators::Ranking) return false;
-  return among(kQuantifierOperators, kind) ||
-         (which == LexicalOperators::RankingQuantifiersAndOr && kind == TermKind::Or);
+  if (kind == TermKind::Or) {
+    return which == LexicalOperators::RankingAndOr ||
+           which == LexicalOperators::RankingQuantifiersAndOr;
+  }
+  return among(kQuantifierOperators, kind) && (which == LexicalOperators::RankingAndQuantifiers ||
+                                               which == LexicalOperators::RankingQuantifiersAndOr);
 }
 
 Term operatorsAsConstants(const Term& term, LexicalOperators which) {

@@ -103,7 +103,8 @@ TEST(CcgFublTest, QuantifiersInLexemesWhenAsked) {
   }
 }
 
-// --lexeme-operators quantifiers-or: a disjunction's `or` is the lexeme's, not the template's.
+// --lexeme-operators ranking-or / quantifiers-or: a disjunction's `or` is the lexeme's, not the
+// template's.
 TEST(CcgFublTest, DisjunctionInLexemesWhenAsked) {
   const Language language = makeLanguage();
   SemanticExamplesLoad one = readSemanticExamples(
@@ -112,14 +113,16 @@ TEST(CcgFublTest, DisjunctionInLexemesWhenAsked) {
       "one");
   ASSERT_FALSE(one.diagnostics.hasErrors());
   for (const LexicalOperators which :
-       {LexicalOperators::RankingAndQuantifiers, LexicalOperators::RankingQuantifiersAndOr}) {
+       {LexicalOperators::Ranking, LexicalOperators::RankingAndOr,
+        LexicalOperators::RankingAndQuantifiers, LexicalOperators::RankingQuantifiersAndOr}) {
     FublOptions options;
     options.lexicalOperators = which;
     FublLearner learner(language.types, options);
     learner.initialise(one.examples, FactoredLexicon());
     ASSERT_EQ(learner.lexicon().lexemes().size(), 1u);
     const std::vector<std::string>& constants = learner.lexicon().lexemes().front().constants;
-    const bool inLexeme = which == LexicalOperators::RankingQuantifiersAndOr;
+    const bool inLexeme = which == LexicalOperators::RankingAndOr ||
+                          which == LexicalOperators::RankingQuantifiersAndOr;
     EXPECT_EQ(std::count(constants.begin(), constants.end(), "or"), inLexeme ? 1 : 0);
     const std::string templateText = toString(learner.lexicon().templates().front().semantics);
     EXPECT_EQ(templateText.find("(or ") != std::string::npos, inLexeme ? false : true)

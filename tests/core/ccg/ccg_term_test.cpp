@@ -634,13 +634,19 @@ TEST(CcgTermTest, DisjunctionAsAConstantOnRequest) {
   const std::vector<std::string> withoutOr =
       constantsInOrder(operatorsAsConstants(form, LexicalOperators::RankingAndQuantifiers));
   EXPECT_EQ(std::count(withoutOr.begin(), withoutOr.end(), "or"), 0);
+  // RankingAndOr: `or` a constant, the quantifiers operators still.
+  const Term orOnly = operatorsAsConstants(form, LexicalOperators::RankingAndOr);
+  EXPECT_EQ(constantsInOrder(orOnly), (std::vector<std::string>{"count", "state:t", "or", "town:t",
+                                                                "city:t", "lake:t", "loc:t"}));
+  EXPECT_TRUE(structurallyEqual(constantsAsOperators(orOnly), form));
   const Term oneDisjunct = makeApplication(makeConstant("or"), {parseTerm("(state:t texas:s)")});
   EXPECT_EQ(constantsAsOperators(oneDisjunct), oneDisjunct);
 }
 
 TEST(CcgTermTest, LexicalOperatorSetsByName) {
-  for (LexicalOperators which : {LexicalOperators::Ranking, LexicalOperators::RankingAndQuantifiers,
-                                 LexicalOperators::RankingQuantifiersAndOr}) {
+  for (LexicalOperators which :
+       {LexicalOperators::Ranking, LexicalOperators::RankingAndOr,
+        LexicalOperators::RankingAndQuantifiers, LexicalOperators::RankingQuantifiersAndOr}) {
     LexicalOperators read = LexicalOperators::Ranking;
     ASSERT_TRUE(lexicalOperatorsNamed(lexicalOperatorsName(which), &read));
     EXPECT_EQ(read, which);

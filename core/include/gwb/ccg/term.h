@@ -172,16 +172,17 @@ Term replaceConstants(const Term& term, const std::unordered_map<std::string, Te
 // becomes the quantifier again (anything else is left alone, and does not type-check).
 // With LexicalOperators::RankingAndQuantifiers, `exists` and `the` (one lambda a body; `exists`
 // may have several) and `not` (`(not X)`, no lambda) are constants too, so that words rather than
-// templates choose them; RankingQuantifiersAndOr adds `or` (`(or X Y ...)`, no lambda: a
-// disjunction is then a word's, never a constant-free template's that any lexeme may fill).
-// `constantsAsOperators` always knows all eight.
+// templates choose them. RankingAndOr and RankingQuantifiersAndOr add `or` (`(or X Y ...)`, no
+// lambda): a disjunction is then a word's, never that of a constant-free template any lexeme may
+// fill. `constantsAsOperators` always knows all eight.
 enum class LexicalOperators {
   Ranking,                  // argmax, argmin, count, sum
+  RankingAndOr,             // and or
   RankingAndQuantifiers,    // and exists, the, not
-  RankingQuantifiersAndOr,  // and or
+  RankingQuantifiersAndOr,  // and exists, the, not, or
 };
-// The sets' names on the command line and in saved settings: "ranking", "quantifiers",
-// "quantifiers-or"; `lexicalOperatorsNamed` gives false for any other name.
+// The sets' names on the command line and in saved settings: "ranking", "ranking-or",
+// "quantifiers", "quantifiers-or"; `lexicalOperatorsNamed` gives false for any other name.
 const char* lexicalOperatorsName(LexicalOperators which);
 bool lexicalOperatorsNamed(const std::string& name, LexicalOperators* which);
 bool isLexicalOperator(TermKind kind, LexicalOperators which = LexicalOperators::Ranking);
