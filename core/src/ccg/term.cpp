@@ -807,15 +807,15 @@ const char* lexicalOperatorsName(LexicalOperators which) {
 }
 
 bool lexicalOperatorsNamed(const std::string& name, LexicalOperators* which) {
-  for (LexicalOperators candidate :
-       {LexicalOperators::Ranking, LexicalOperators::RankingAndOr,
-        LexicalOperators::RankingAndQuantifiers, LexicalOperators::RankingQuantifiersAndOr}) {
-    if (name == lexicalOperatorsName(candidate)) {
-      *which = candidate;
-      return true;
-    }
-  }
-  return false;
+  constexpr std::array<LexicalOperators, 4> kSets = {
+      LexicalOperators::Ranking, LexicalOperators::RankingAndOr,
+      LexicalOperators::RankingAndQuantifiers, LexicalOperators::RankingQuantifiersAndOr};
+  const auto* found = std::find_if(kSets.begin(), kSets.end(), [&](LexicalOperators candidate) {
+    return name == lexicalOperatorsName(candidate);
+  });
+  if (found == kSets.end()) return false;
+  *which = *found;
+  return true;
 }
 
 bool isLexicalOperator(TermKind kind, LexicalOperators which) {
