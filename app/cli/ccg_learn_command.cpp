@@ -216,11 +216,9 @@ TrainedModel trainModel(const TrainSettings& s, const std::string& trainPath,
                           ? ccg::FublOptions::SplitTest::Always
                       : s.splitTest == "gain" ? ccg::FublOptions::SplitTest::Gain
                                               : ccg::FublOptions::SplitTest::Reparse;
-  options.lexicalOperators = s.quantifiersInLexemes ? ccg::LexicalOperators::RankingAndQuantifiers
-                                                    : ccg::LexicalOperators::Ranking;
-  if (!s.quantifiersInLexemes) {
-    ccg::lexicalOperatorsNamed(s.lexemeOperators, &options.lexicalOperators);  // CLI checked it
-  }
+  // The option's check admits only the sets' names, and the two options exclude each other.
+  ccg::lexicalOperatorsNamed(s.quantifiersInLexemes ? "quantifiers" : s.lexemeOperators,
+                             &options.lexicalOperators);
   options.restrictRootTypes = !s.anyRootType;
   options.pruneAfterLastPass = !s.keepLexicon;
   options.averageWeights = s.averageWeights;
@@ -620,14 +618,16 @@ void addTrainOptions(CLI::App& command, TrainSettings& s) {
                   "re-parsing finds a parse that good) or 'always' (Figure 1 read literally)")
       ->check(CLI::IsMember({"reparse", "gain", "always"}));
   command.add_flag("--accept-every-split", s.acceptEverySplit, "the same as --split-test always");
+  CLI::Option* lexemeOperators = command.add_option(
+      "--lexeme-operators", s.lexemeOperators,
+      "the operators MAX-FAC puts in lexemes, so that words, not templates, choose them: "
+      "'ranking' (argmax, argmin, count, sum), 'ranking-or' (and or), 'quantifiers' (ranking and "
+      "exists, the, not) or 'quantifiers-or' (all those)");
+  lexemeOperators->check(CLI::IsMember({"ranking", "ranking-or", "quantifiers", "quantifiers-or"}));
   command
-      .add_option("--lexeme-operators", s.lexemeOperators,
-                  "the operators MAX-FAC puts in lexemes, so that words, not templates, choose "
-                  "them: 'ranking' (argmax, argmin, count, sum), 'ranking-or' (and or), "
-                  "'quantifiers' (ranking and exists, the, not) or 'quantifiers-or' (all those)")
-      ->check(CLI::IsMember({"ranking", "ranking-or", "quantifiers", "quantifiers-or"}));
-  command.add_flag("--quantifiers-in-lexemes", s.quantifiersInLexemes,
-                   "the same as --lexeme-operators quantifiers");
+      .add_flag("--quantifiers-in-lexemes", s.quantifiersInLexemes,
+                "the same as --lexeme-operators quantifiers")
+      ->excludes(lexemeOperators);
   command.add_flag("--no-eta-identity-splits", s.noEtaIdentitySplits,
                    "never make a split whose function is the identity up to eta-reduction "
                    "(f = \\y.\\x.y(x), its words meaning nothing; fewer sentences parse, see "

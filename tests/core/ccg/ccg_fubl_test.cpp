@@ -125,8 +125,7 @@ TEST(CcgFublTest, DisjunctionInLexemesWhenAsked) {
                           which == LexicalOperators::RankingQuantifiersAndOr;
     EXPECT_EQ(std::count(constants.begin(), constants.end(), "or"), inLexeme ? 1 : 0);
     const std::string templateText = toString(learner.lexicon().templates().front().semantics);
-    EXPECT_EQ(templateText.find("(or ") != std::string::npos, inLexeme ? false : true)
-        << templateText;
+    EXPECT_EQ(templateText.find("(or ") == std::string::npos, inLexeme) << templateText;
     EXPECT_NEAR(learner.logLikelihood(one.examples.front()), 0.0, 1e-12) << templateText;
   }
 }

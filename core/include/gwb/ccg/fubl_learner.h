@@ -125,9 +125,9 @@ struct FublOptions {
   //   Always: whatever the change (Figure 1 read literally: NEW-LEX's items are added).
   enum class SplitTest { Reparse, Gain, Always };
   SplitTest splitTest = SplitTest::Gain;
-  // Which operators MAX-FAC puts in lexemes: argmax, argmin, count, sum (section 5.1's
-  // (cheapest, [argmin, cost])), or also exists, the and not, or also or, so that words choose
-  // them.
+  // Which operators MAX-FAC puts in lexemes, so that words choose them: argmax, argmin, count,
+  // sum (section 5.1's (cheapest, [argmin, cost])), and with the larger sets `or` and/or exists,
+  // the, not (term.h).
   LexicalOperators lexicalOperators = LexicalOperators::Ranking;
   bool partFac = true;  // PART-FAC templates in Step 1
   // A PART-FAC template joins the lexicon once it has come from this many best correct parses
